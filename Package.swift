@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+//
+// LazyStackCore: the model behind a lazy stack (a virtualized list).
+// No package dependencies: the toolchain's stdlib, Foundation and XCTest only.
+
+import PackageDescription
+
+/// Internal consistency checks (`_checkInvariants()`) are compiled into debug
+/// builds only, which is what `swift test` builds. Release builds (the
+/// benchmark) never carry them, and the benchmark refuses to run if they are.
+let internalChecks: [SwiftSetting] = [
+  .define("LAZYSTACK_INTERNAL_CHECKS", .when(configuration: .debug)),
+]
+
+let package = Package(
+  name: "LazyStackCore",
+  products: [
+    .library(name: "LazyStackCore", targets: ["LazyStackCore"]),
+    .executable(name: "bench", targets: ["bench"]),
+  ],
+  targets: [
+    .target(
+      name: "LazyStackCore",
+      swiftSettings: internalChecks
+    ),
+    // The deliberately simple O(n) model of the same behaviour: the tests'
+    // oracle and the benchmark's `naive` variant (one copy of it).
+    .target(
+      name: "LazyStackReference",
+      dependencies: ["LazyStackCore"],
+      swiftSettings: internalChecks
+    ),
+    // Seeded RNG and operation generators shared by tests and benchmark.
+    .target(
+      name: "LazyStackTestSupport",
+      dependencies: ["LazyStackCore", "LazyStackReference"]
+    ),
+    .executableTarget(
+      name: "bench",
+      dependencies: ["LazyStackCore", "LazyStackReference", "LazyStackTestSupport"],
+      path: "Benchmarks/bench"
+    ),
+    .testTarget(
+      name: "LazyStackCoreTests",
+      dependencies: ["LazyStackCore", "LazyStackReference", "LazyStackTestSupport"],
+      swiftSettings: internalChecks
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

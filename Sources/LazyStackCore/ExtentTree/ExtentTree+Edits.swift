@@ -1,0 +1,266 @@
+extension ExtentTree {
+  /// Sets the stored extent of the row at `location` (`-1`: estimated) and
+  /// returns the previous stored value.
+  /// - Complexity: O(log(n/B)).
+  @inlinable
+  @discardableResult
+  package mutating func _setStored(_ stored: Int32, at location: _Location) -> Int32 {
+    let handle = Int(_order[location.position])
+    let old = _blocks[handle].extents[location.slot]
+    guard old != stored else { return old }
+    var delta = _Summary()
+    if old >= 0 {
+      delta.measuredSum &-= Int64(old)
+      delta.measuredCount &-= 1
+      if old == 0 { delta.measuredZeroCount &-= 1 }
+    }
+    if stored >= 0 {
+      delta.measuredSum &+= Int64(stored)
+      delta.measuredCount &+= 1
+      if stored == 0 { delta.measuredZeroCount &+= 1 }
+    }
+    _blocks[handle].extents[location.slot] = stored
+    _blocks[handle].measuredSum &+= delta.measuredSum
+    _blocks[handle].measuredCount &+= delta.measuredCount
+    _blocks[handle].measuredZeroCount &+= delta.measuredZeroCount
+    _fenwickAdd(delta, at: location.position)
+    return old
+  }
+
+  /// Sets row `index`'s measured extent in units, or makes it estimated
+  /// again with `nil`.
+  /// - Precondition: `0 <= index < count`, `0 <= units <= maxExtentUnits`.
+  /// - Complexity: O(log(n/B)).
+  @inlinable
+  package mutating func setMeasuredExtent(_ units: Int64?, at index: Int) {
+    precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+    let stored = _stored(units)
+    _setStored(stored, at: _locate(index))
+  }
+
+  @inlinable @inline(__always)
+  package func _stored(_ units: Int64?) -> Int32 {
+    guard let units else { return -1 }
+    precondition(units >= 0 && units <= _FixedPoint.maxExtentUnits, "ExtentTree: extent out of range")
+    return Int32(truncatingIfNeeded: units)
+  }
+
+  /// Throws unless every id in `ids` is new to the tree and to each other.
+  /// - Complexity: O(k) for k ids.
+  @inlinable
+  package func _checkNewIDs(_ ids: some Collection<ID>) throws(LazyStackError) {
+    if ids.count == 1 {
+      let id = ids.first!
+      if _index[id] != nil { throw .duplicateID(String(describing: id), index: 0) }
+      return
+    }
+    var seen = Set<ID>(minimumCapacity: ids.count)
+    for (offset, id) in ids.enumerated() {
+      if _index[id] != nil || !seen.insert(id).inserted {
+        throw .duplicateID(String(describing: id), index: offset)
+      }
+    }
+  }
+
+  /// Inserts rows at `index`; `extents` (if given) holds their stored extents
+  /// (`-1`: estimated), else they start estimated.
+  /// - Throws: `LazyStackError.duplicateID` (the tree is unchanged) if an id
+  ///   is already present or repeated.
+  /// - Precondition: `0 <= index <= count`.
+  /// - Complexity: O(k + B + log(n/B)), plus O(n/B) when a block splits.
+  @inlinable
+  package mutating func insert(
+    _ ids: some Collection<ID>, extents: [Int32]? = nil, at index: Int
+  ) throws(LazyStackError) {
+    precondition(index >= 0 && index <= count, "Insertion index \(index) out of range 0...\(count)")
+    precondition(extents == nil || extents!.count == ids.count, "ExtentTree: one extent per id")
+    guard !ids.isEmpty else { return }
+    try _checkNewIDs(ids)
+    let newExtents = extents.map { ContiguousArray($0) }
+      ?? ContiguousArray(repeating: -1, count: ids.count)
+    if _order.isEmpty {
+      let handle = _newHandle()
+      _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents)
+      _order.append(handle)
+      for id in ids { _index[id] = handle }
+      _splitIfNeeded(at: 0)
+      _rebuildFenwick()
+      return
+    }
+    let location = _locate(index)
+    let handle = Int(_order[location.position])
+    let added = _Block(ids: ContiguousArray(ids), extents: newExtents)
+    _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
+    _blocks[handle].extents.insert(contentsOf: newExtents, at: location.slot)
+    _blocks[handle].measuredSum &+= added.measuredSum
+    _blocks[handle].measuredCount &+= added.measuredCount
+    _blocks[handle].measuredZeroCount &+= added.measuredZeroCount
+    for id in ids { _index[id] = Int32(truncatingIfNeeded: handle) }
+    if _splitIfNeeded(at: location.position) {
+      _rebuildFenwick()
+    } else {
+      _fenwickAdd(added.summary, at: location.position)
+    }
+  }
+
+  /// A handle for a new block, reusing a freed one when there is one.
+  @inlinable
+  package mutating func _newHandle() -> Int32 {
+    if let handle = _freeHandles.popLast() { return handle }
+    _blocks.append(_Block())
+    _positions.append(-1)
+    return Int32(truncatingIfNeeded: _blocks.count &- 1)
+  }
+
+  /// Splits the block at `position` into blocks of at most `_fillCount`
+  /// rows if it holds more than `blockCapacity`. Returns whether it split;
+  /// the caller then rebuilds the Fenwick tree.
+  /// - Complexity: O(B') for a block of B' rows.
+  @inlinable
+  @discardableResult
+  package mutating func _splitIfNeeded(at position: Int) -> Bool {
+    let handle = Int(_order[position])
+    let total = _blocks[handle].ids.count
+    guard total > blockCapacity else { return false }
+    let pieces = (total &+ _fillCount &- 1) / _fillCount
+    let whole = _blocks[handle]
+    var newHandles: [Int32] = []
+    newHandles.reserveCapacity(pieces &- 1)
+    for piece in 0 ..< pieces {
+      let lower = total * piece / pieces
+      let upper = total * (piece &+ 1) / pieces
+      let block = _Block(ids: ContiguousArray(whole.ids[lower ..< upper]),
+                         extents: ContiguousArray(whole.extents[lower ..< upper]))
+      if piece == 0 {
+        _blocks[handle] = block
+      } else {
+        let h = _newHandle()
+        _blocks[Int(h)] = block
+        for id in block.ids { _index[id] = h }
+        newHandles.append(h)
+      }
+    }
+    _order.insert(contentsOf: newHandles, at: position &+ 1)
+    return true
+  }
+
+  /// Removes the rows at the given indices.
+  /// - Parameter indices: Row indices, sorted ascending, without repeats.
+  /// - Precondition: every index is in `0 ..< count`.
+  /// - Complexity: O(k (log(n/B) + B)), plus O(n/B) when a block empties or
+  ///   merges with a neighbour.
+  @inlinable
+  package mutating func remove(sortedIndices indices: some Collection<Int>) {
+    guard !indices.isEmpty else { return }
+    var previous = -1
+    for i in indices {
+      precondition(i >= 0 && i < count, "Row index \(i) out of range 0..<\(count)")
+      precondition(i > previous, "ExtentTree.remove: indices must be sorted and unique")
+      previous = i
+    }
+    // Group the slots by block position (locations computed before any change).
+    var groups: [(position: Int, slots: [Int])] = []
+    for i in indices {
+      let l = _locate(i)
+      if groups.last?.position == l.position {
+        groups[groups.count &- 1].slots.append(l.slot)
+      } else {
+        groups.append((l.position, [l.slot]))
+      }
+    }
+    var structural = false
+    for group in groups {
+      let handle = Int(_order[group.position])
+      let before = _blocks[handle].summary
+      var block = _blocks[handle]
+      _blocks[handle] = _Block()  // let `block` be uniquely referenced
+      for slot in group.slots.reversed() {
+        _index[block.ids[slot]] = nil
+        let e = block.extents[slot]
+        if e >= 0 {
+          block.measuredSum &-= Int64(e)
+          block.measuredCount &-= 1
+          if e == 0 { block.measuredZeroCount &-= 1 }
+        }
+      }
+      if group.slots.count == block.ids.count {
+        block.ids.removeAll()
+        block.extents.removeAll()
+      } else {
+        var keep = 0
+        var next = 0
+        let slots = group.slots
+        for slot in 0 ..< block.ids.count {
+          if next < slots.count && slots[next] == slot { next &+= 1; continue }
+          block.ids.swapAt(keep, slot)
+          block.extents.swapAt(keep, slot)
+          keep &+= 1
+        }
+        block.ids.removeLast(block.ids.count &- keep)
+        block.extents.removeLast(block.extents.count &- keep)
+      }
+      var delta = before
+      delta -= block.summary
+      _blocks[handle] = block
+      if block.ids.isEmpty || (block.ids.count < Swift.max(1, blockCapacity / 4)
+          && _canMerge(position: group.position, rows: block.ids.count)) {
+        structural = true
+      } else {
+        _fenwickSubtract(delta, at: group.position)
+      }
+    }
+    if structural {
+      _compactBlocks()
+      _rebuildFenwick()
+    }
+  }
+
+  /// Drops empty blocks and merges every block under a quarter full into a
+  /// neighbour (re-splitting when the two together are over capacity).
+  /// - Complexity: O(n/B) plus O(B) per merge.
+  @inlinable
+  @inline(never)
+  package mutating func _compactBlocks() {
+    let minimum = Swift.max(1, blockCapacity / 4)
+    var order: ContiguousArray<Int32> = []
+    order.reserveCapacity(_order.count)
+    for handle in _order {
+      let h = Int(handle)
+      let rows = _blocks[h].ids.count
+      if rows == 0 {
+        _freeBlock(h)
+        continue
+      }
+      if let last = order.last, rows < minimum || _blocks[Int(last)].ids.count < minimum,
+         _blocks[Int(last)].ids.count &+ rows <= blockCapacity {
+        // Merge this block into the previous one.
+        let moving = _blocks[h]
+        let target = Int(last)
+        _blocks[target].ids.append(contentsOf: moving.ids)
+        _blocks[target].extents.append(contentsOf: moving.extents)
+        _blocks[target].measuredSum &+= moving.measuredSum
+        _blocks[target].measuredCount &+= moving.measuredCount
+        _blocks[target].measuredZeroCount &+= moving.measuredZeroCount
+        for id in moving.ids { _index[id] = last }
+        _freeBlock(h)
+        continue
+      }
+      order.append(handle)
+    }
+    _order = order
+  }
+
+  /// Whether a block of `rows` rows at `position` fits into a neighbour.
+  @inlinable
+  package func _canMerge(position: Int, rows: Int) -> Bool {
+    if position > 0 && _block(at: position &- 1).ids.count &+ rows <= blockCapacity { return true }
+    if position &+ 1 < _order.count && _block(at: position &+ 1).ids.count &+ rows <= blockCapacity { return true }
+    return false
+  }
+
+  @inlinable
+  package mutating func _freeBlock(_ handle: Int) {
+    _blocks[handle] = _Block()
+    _freeHandles.append(Int32(truncatingIfNeeded: handle))
+  }
+}

@@ -1,0 +1,42 @@
+extension ExtentTree {
+  /// Checks every internal invariant and traps on the first one broken:
+  /// block sums match their rows, the Fenwick tree matches a rebuild, the id
+  /// index names the block of every row and nothing else, handles and
+  /// positions agree, and no block is empty or over capacity.
+  ///
+  /// Compiled in only with `LAZYSTACK_INTERNAL_CHECKS` (debug builds, which
+  /// `swift test` uses); a no-op otherwise.
+  /// - Complexity: O(n) when compiled in, O(1) otherwise.
+  @inlinable
+  package func _checkInvariants() {
+    #if LAZYSTACK_INTERNAL_CHECKS
+    var total = _Summary()
+    var seen = 0
+    precondition(_positions.count == _blocks.count, "positions/blocks size mismatch")
+    for (position, handle) in _order.enumerated() {
+      let block = _blocks[Int(handle)]
+      precondition(_positions[Int(handle)] == Int32(position), "handle position mismatch")
+      precondition(!block.ids.isEmpty, "empty block in order")
+      precondition(block.ids.count <= blockCapacity, "block over capacity")
+      precondition(block.ids.count == block.extents.count, "ids/extents size mismatch")
+      let recomputed = _Block(ids: block.ids, extents: block.extents)
+      precondition(recomputed.summary == block.summary, "block summary mismatch")
+      for id in block.ids {
+        precondition(_index[id] == handle, "id index names the wrong block for \(id)")
+      }
+      total += block.summary
+      seen += block.ids.count
+      for e in block.extents { precondition(e >= -1, "invalid stored extent") }
+    }
+    precondition(_index.count == seen, "id index holds ids that are not rows")
+    precondition(total == _total, "total mismatch")
+    var copy = self
+    copy._rebuildFenwick()
+    precondition(copy._fenwick == _fenwick, "Fenwick tree does not match a rebuild")
+    for handle in _freeHandles {
+      precondition(_positions[Int(handle)] == -1 && _blocks[Int(handle)].ids.isEmpty, "free handle in use")
+    }
+    precondition(_freeHandles.count + _order.count == _blocks.count, "handles leaked")
+    #endif
+  }
+}

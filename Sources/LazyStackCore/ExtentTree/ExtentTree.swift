@@ -1,0 +1,272 @@
+/// Every row's identity and extent, in blocks of rows under a block-level
+/// Fenwick tree (SPEC §1–2, §10; DESIGN §2).
+///
+/// - Extents are integer fixed-point units (`_FixedPoint`), so every prefix
+///   sum is exact (X4).
+/// - Estimated rows store no extent (the sentinel `-1`): the tree keeps the
+///   measured sum and the measured count, and folds the estimate in, so a
+///   global estimate change is O(1) (X2).
+/// - A row's *pitch* is its extent plus the spacing that follows it, so
+///   row `i` starts at `pitchPrefix(i)` relative to the leading inset (G2).
+/// - Rows live in blocks of at most `blockCapacity` rows. Blocks are stored
+///   by a stable *handle*; `_order` lists handles in row order and the Fenwick
+///   tree sums per-block summaries by position. A point query descends the
+///   Fenwick tree in O(log(n/B)) and scans one block in O(B); an insert or
+///   delete edits one block in O(B) and updates the tree in O(log(n/B)); a
+///   split or merge rebuilds the block-level tree in O(n/B).
+/// - The id index maps an id to the handle of its block, so inserting rows
+///   never renumbers later rows: a row's index is its block's start (a Fenwick
+///   prefix) plus its slot (a scan of one block).
+@usableFromInline
+package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
+  /// One block of consecutive rows.
+  @usableFromInline
+  package struct _Block: Sendable {
+    @usableFromInline package var ids: ContiguousArray<ID>
+    /// Measured extents in units; `-1` marks an estimated row.
+    @usableFromInline package var extents: ContiguousArray<Int32>
+    @usableFromInline package var measuredSum: Int64
+    @usableFromInline package var measuredCount: Int
+    @usableFromInline package var measuredZeroCount: Int
+
+    @inlinable
+    package init() {
+      ids = []
+      extents = []
+      measuredSum = 0
+      measuredCount = 0
+      measuredZeroCount = 0
+    }
+
+    @inlinable
+    package init(ids: ContiguousArray<ID>, extents: ContiguousArray<Int32>) {
+      self.ids = ids
+      self.extents = extents
+      measuredSum = 0
+      measuredCount = 0
+      measuredZeroCount = 0
+      for e in extents where e >= 0 {
+        measuredSum &+= Int64(e)
+        measuredCount &+= 1
+        if e == 0 { measuredZeroCount &+= 1 }
+      }
+    }
+
+    @inlinable @inline(__always)
+    package var summary: _Summary {
+      _Summary(count: ids.count, measuredSum: measuredSum,
+               measuredCount: measuredCount, measuredZeroCount: measuredZeroCount)
+    }
+  }
+
+  /// The sums the block-level Fenwick tree keeps.
+  @usableFromInline
+  package struct _Summary: Sendable, Equatable {
+    @usableFromInline package var count: Int
+    @usableFromInline package var measuredSum: Int64
+    @usableFromInline package var measuredCount: Int
+    @usableFromInline package var measuredZeroCount: Int
+
+    @inlinable @inline(__always)
+    package init(count: Int = 0, measuredSum: Int64 = 0, measuredCount: Int = 0, measuredZeroCount: Int = 0) {
+      self.count = count
+      self.measuredSum = measuredSum
+      self.measuredCount = measuredCount
+      self.measuredZeroCount = measuredZeroCount
+    }
+
+    @inlinable @inline(__always)
+    package static func += (lhs: inout _Summary, rhs: _Summary) {
+      lhs.count &+= rhs.count
+      lhs.measuredSum &+= rhs.measuredSum
+      lhs.measuredCount &+= rhs.measuredCount
+      lhs.measuredZeroCount &+= rhs.measuredZeroCount
+    }
+
+    @inlinable @inline(__always)
+    package static func -= (lhs: inout _Summary, rhs: _Summary) {
+      lhs.count &-= rhs.count
+      lhs.measuredSum &-= rhs.measuredSum
+      lhs.measuredCount &-= rhs.measuredCount
+      lhs.measuredZeroCount &-= rhs.measuredZeroCount
+    }
+  }
+
+  /// Blocks by handle (a freed handle holds an empty block).
+  @usableFromInline package var _blocks: ContiguousArray<_Block>
+  /// Handles in row order: `_order[p]` is the block at position `p`.
+  @usableFromInline package var _order: ContiguousArray<Int32>
+  /// Position of each handle in `_order`, `-1` for a free handle.
+  @usableFromInline package var _positions: ContiguousArray<Int32>
+  @usableFromInline package var _freeHandles: [Int32]
+  /// Fenwick tree over block summaries by position, 1-based (`_fenwick[0]` unused).
+  @usableFromInline package var _fenwick: ContiguousArray<_Summary>
+  /// id -> handle of the block that holds it.
+  @usableFromInline package var _index: [ID: Int32]
+  /// Totals over all rows.
+  @usableFromInline package var _total: _Summary
+
+  /// The extent of every estimated row, in units.
+  @usableFromInline package var estimate: Int64
+  /// The spacing after every row but the last, in units.
+  @usableFromInline package var spacing: Int64
+  /// The most rows one block holds.
+  @usableFromInline package let blockCapacity: Int
+
+  /// The block capacity used when none is given: small in debug builds, so
+  /// tests reach splits and merges with small inputs; 256 in release.
+  @usableFromInline
+  package static var defaultBlockCapacity: Int {
+    #if DEBUG
+    return 8
+    #else
+    return 256
+    #endif
+  }
+
+  /// Creates a tree of estimated rows.
+  /// - Parameters:
+  ///   - ids: The rows' ids, in order; they must be unique.
+  ///   - estimate: The extent of an estimated row, in units (0...maxExtentUnits).
+  ///   - spacing: The spacing between rows, in units (>= 0).
+  ///   - blockCapacity: The most rows a block holds (at least 4).
+  ///   - measured: Measured extents (stored units) of ids that keep them.
+  /// - Throws: `LazyStackError.duplicateID` naming the first repeated id.
+  /// - Complexity: O(n).
+  @inlinable
+  package init(
+    ids: some Sequence<ID>, estimate: Int64, spacing: Int64 = 0,
+    blockCapacity: Int = ExtentTree.defaultBlockCapacity, measured: [ID: Int32]? = nil
+  ) throws(LazyStackError) {
+    precondition(blockCapacity >= 4, "ExtentTree: blockCapacity must be at least 4")
+    precondition(estimate >= 0 && estimate <= _FixedPoint.maxExtentUnits, "ExtentTree: estimate out of range")
+    precondition(spacing >= 0, "ExtentTree: negative spacing")
+    self.estimate = estimate
+    self.spacing = spacing
+    self.blockCapacity = blockCapacity
+    _blocks = []
+    _order = []
+    _positions = []
+    _freeHandles = []
+    _fenwick = [_Summary()]
+    _index = [:]
+    _total = _Summary()
+    try _fill(ids: ids, measured: measured)
+  }
+
+  /// The number of rows a freshly built block holds: three quarters full, so
+  /// a few inserts do not split it at once.
+  @inlinable @inline(__always)
+  package var _fillCount: Int { Swift.max(1, blockCapacity * 3 / 4) }
+
+  /// Replaces every row with `ids`; a row whose id is in `measured` gets that
+  /// extent. Leaves the tree empty and throws on a duplicate id.
+  @inlinable
+  package mutating func _fill(ids: some Sequence<ID>, measured: [ID: Int32]?) throws(LazyStackError) {
+    _blocks.removeAll(keepingCapacity: true)
+    _order.removeAll(keepingCapacity: true)
+    _positions.removeAll(keepingCapacity: true)
+    _freeHandles.removeAll()
+    _index.removeAll(keepingCapacity: true)
+    _index.reserveCapacity(ids.underestimatedCount)
+    let fill = _fillCount
+    var block = _Block()
+    block.ids.reserveCapacity(fill)
+    block.extents.reserveCapacity(fill)
+    var offset = 0
+    for id in ids {
+      let handle = Int32(truncatingIfNeeded: _blocks.count)
+      if _index.updateValue(handle, forKey: id) != nil {
+        let description = String(describing: id)
+        _blocks.removeAll()
+        _order.removeAll()
+        _positions.removeAll()
+        _index.removeAll()
+        _rebuildFenwick()
+        throw .duplicateID(description, index: offset)
+      }
+      block.ids.append(id)
+      if let measured, let e = measured[id] {
+        block.extents.append(e)
+        block.measuredSum &+= Int64(e)
+        block.measuredCount &+= 1
+        if e == 0 { block.measuredZeroCount &+= 1 }
+      } else {
+        block.extents.append(-1)
+      }
+      offset &+= 1
+      if block.ids.count == fill {
+        _blocks.append(block)
+        block = _Block()
+        block.ids.reserveCapacity(fill)
+        block.extents.reserveCapacity(fill)
+      }
+    }
+    if !block.ids.isEmpty { _blocks.append(block) }
+    _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
+    _positions = _order
+    _rebuildFenwick()
+  }
+
+  /// The number of rows.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var count: Int { _total.count }
+
+  /// The number of blocks.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var blockCount: Int { _order.count }
+
+  /// The number of measured rows.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var measuredCount: Int { _total.measuredCount }
+
+  /// The sum of the measured rows' extents, in units.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var measuredSum: Int64 { _total.measuredSum }
+
+  /// The sum of all pitches (extents plus one spacing per row), in units.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var totalPitch: Int64 { _pitch(_total) }
+
+  /// The sum of all extents plus the spacing between rows, in units: the
+  /// main-axis content extent without insets.
+  /// - Complexity: O(1).
+  @inlinable
+  package var totalExtent: Int64 {
+    count == 0 ? 0 : totalPitch &- spacing
+  }
+
+  /// The number of rows with a non-zero extent.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var nonEmptyCount: Int { _nonEmpty(_total) }
+
+  @inlinable @inline(__always)
+  package func _pitch(_ s: _Summary) -> Int64 {
+    s.measuredSum &+ Int64(s.count &- s.measuredCount) &* estimate &+ Int64(s.count) &* spacing
+  }
+
+  @inlinable @inline(__always)
+  package func _nonEmpty(_ s: _Summary) -> Int {
+    (estimate > 0 ? s.count &- s.measuredCount : 0) &+ (s.measuredCount &- s.measuredZeroCount)
+  }
+
+  /// The extent of a stored slot value, in units.
+  @inlinable @inline(__always)
+  package func _extent(_ stored: Int32) -> Int64 {
+    stored < 0 ? estimate : Int64(stored)
+  }
+
+  /// Sets the estimate of every unmeasured row (SPEC X2).
+  /// - Complexity: O(1).
+  @inlinable
+  package mutating func setEstimate(_ units: Int64) {
+    precondition(units >= 0 && units <= _FixedPoint.maxExtentUnits, "ExtentTree: estimate out of range")
+    estimate = units
+  }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The errors LazyStackCore throws for bad input that comes from data
+/// (SPEC §9). Programmer errors, such as an out-of-range index, trap instead.
+public enum LazyStackError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// An id appears twice: in a snapshot (`index` is the position of the
+  /// second occurrence), or an edit adds an id that is already a row.
+  case duplicateID(String, index: Int)
+  /// An edit names an id that is not a row.
+  case unknownID(String)
+  /// An extent, estimate, spacing or inset that is NaN, infinite or negative
+  /// (SPEC X5). The associated value says which input.
+  case invalidExtent(CGFloat, what: String)
+
+  /// A readable sentence. - Complexity: O(1).
+  public var description: String {
+    switch self {
+    case .duplicateID(let id, let index): "duplicate id \(id) (at position \(index))"
+    case .unknownID(let id): "unknown id \(id)"
+    case .invalidExtent(let value, let what): "invalid \(what): \(value) (must be finite and >= 0)"
+    }
+  }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+extension LazyStackLayout {
+  /// Inserts new rows at `index` (SPEC E1, S4). They start estimated.
+  ///
+  ///     try layout.insert(olderMessageIDs, at: 0)   // "load older": nothing moves on screen
+  ///
+  /// - Returns: The correction applied.
+  /// - Throws: `LazyStackError.duplicateID` if an id is already a row or
+  ///   repeats; the layout is unchanged (E3).
+  /// - Precondition: `0 <= index <= count`.
+  /// - Complexity: O(k + B + log n) for k rows, plus O(n/B) when a block splits.
+  @inlinable
+  @discardableResult
+  public mutating func insert(_ ids: some Collection<ID>, at index: Int) throws(LazyStackError) -> ScrollCorrection {
+    precondition(index >= 0 && index <= count, "Insertion index \(index) out of range 0...\(count)")
+    let before = _capture()
+    try _tree.insert(ids, at: index)
+    _refreshEstimate()
+    return _settle(from: before, cause: .edit)
+  }
+
+  /// Removes the rows at the given offsets (SPEC E1, S4, S5).
+  /// - Returns: The correction applied.
+  /// - Precondition: every offset is in `0 ..< count`.
+  /// - Complexity: O(k (log n + B)) for k rows, plus O(n/B) when blocks merge.
+  @inlinable
+  @discardableResult
+  public mutating func remove(atOffsets offsets: IndexSet) -> ScrollCorrection {
+    if let last = offsets.last {
+      precondition(offsets.first! >= 0 && last < count, "Offsets \(offsets) out of range 0..<\(count)")
+    }
+    return _remove(sortedIndices: Array(offsets))
+  }
+
+  /// Removes the rows with the given ids (SPEC E1, S4, S5).
+  /// - Returns: The correction applied.
+  /// - Throws: `LazyStackError.unknownID` if an id is not a row; the layout
+  ///   is unchanged (E3). Repeated ids are removed once.
+  /// - Complexity: O(k (log n + B)) for k ids, plus O(n/B) when blocks merge.
+  @inlinable
+  @discardableResult
+  public mutating func remove(ids: some Sequence<ID>) throws(LazyStackError) -> ScrollCorrection {
+    var indices: [Int] = []
+    for id in ids {
+      guard let index = _tree.index(of: id) else { throw .unknownID(String(describing: id)) }
+      indices.append(index)
+    }
+    indices.sort()
+    var unique: [Int] = []
+    unique.reserveCapacity(indices.count)
+    for i in indices where unique.last != i { unique.append(i) }
+    return _remove(sortedIndices: unique)
+  }
+
+  @inlinable
+  internal mutating func _remove(sortedIndices indices: [Int]) -> ScrollCorrection {
+    let before = _capture()
+    _replaceRemovedAnchor(removing: indices, reinserted: [])
+    _tree.remove(sortedIndices: indices)
+    _refreshEstimate()
+    return _settle(from: before, cause: .edit)
+  }
+
+  /// If the anchor row is among the sorted `indices` about to be removed
+  /// (and its id is not in `reinserted`), replaces it by the nearest row that
+  /// stays (SPEC S5), looking forward first then backward.
+  /// - Complexity: O(k (log n + B)).
+  @inlinable
+  internal mutating func _replaceRemovedAnchor(removing indices: [Int], reinserted: Set<ID>) {
+    guard let anchorID = _anchorRowID, !reinserted.contains(anchorID),
+          let anchorIndex = _tree.index(of: anchorID) else { return }
+    var position = _lowerBound(indices, anchorIndex)
+    guard position < indices.count, indices[position] == anchorIndex else { return }
+    func survives(_ i: Int) -> Bool {
+      let p = _lowerBound(indices, i)
+      return !(p < indices.count && indices[p] == i) || reinserted.contains(_tree.id(at: i))
+    }
+    var candidate = anchorIndex &+ 1
+    while candidate < count && !survives(candidate) { candidate &+= 1 }
+    if candidate < count {
+      _replaceAnchorRow(with: _tree.id(at: candidate))
+      return
+    }
+    candidate = anchorIndex &- 1
+    while candidate >= 0 && !survives(candidate) { candidate &-= 1 }
+    position = candidate
+    _replaceAnchorRow(with: position >= 0 ? _tree.id(at: position) : nil)
+  }
+
+  @inlinable
+  internal func _lowerBound(_ sorted: [Int], _ value: Int) -> Int {
+    var low = 0
+    var high = sorted.count
+    while low < high {
+      let mid = (low &+ high) >> 1
+      if sorted[mid] < value { low = mid &+ 1 } else { high = mid }
+    }
+    return low
+  }
+
+  /// Moves rows, with SwiftUI `onMove` semantics: `destination` is an index
+  /// in the list before the move (SPEC E1, S3). Measured extents move with
+  /// their rows; the anchor row keeps its place on screen.
+  /// - Returns: The correction applied.
+  /// - Precondition: every offset is in `0 ..< count`, `0 <= destination <= count`.
+  /// - Complexity: O(k (log n + B)) for k rows, plus O(n/B) on splits or merges.
+  @inlinable
+  @discardableResult
+  public mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ScrollCorrection {
+    precondition(destination >= 0 && destination <= count, "Destination \(destination) out of range 0...\(count)")
+    if let last = source.last {
+      precondition(source.first! >= 0 && last < count, "Offsets \(source) out of range 0..<\(count)")
+    }
+    let before = _capture()
+    guard !source.isEmpty else { return _settle(from: before, cause: .edit) }
+    var ids: [ID] = []
+    var extents: [Int32] = []
+    ids.reserveCapacity(source.count)
+    extents.reserveCapacity(source.count)
+    for i in source {
+      let l = _tree._locate(i)
+      let block = _tree._block(at: l.position)
+      ids.append(block.ids[l.slot])
+      extents.append(block.extents[l.slot])
+    }
+    let target = destination &- source.count(in: 0 ..< destination)
+    _tree.remove(sortedIndices: Array(source))
+    do {
+      try _tree.insert(ids, extents: extents, at: target)
+    } catch {
+      preconditionFailure("LazyStackLayout.move: reinserting moved rows failed: \(error)")
+    }
+    return _settle(from: before, cause: .edit)
+  }
+
+  /// Applies a `CollectionDifference` of ids (SPEC E1, E2): removals at their
+  /// offsets in the old list, then insertions at their offsets in the new
+  /// one. An id removed and inserted again is a move: it keeps its measured
+  /// extent and stays the anchor if it was.
+  /// - Returns: The correction applied.
+  /// - Throws: `LazyStackError.unknownID` if a removal's id is not the row
+  ///   at its offset; `LazyStackError.duplicateID` if an insertion's id is
+  ///   already a row (and not removed) or repeats. The layout is unchanged.
+  /// - Precondition: the offsets fit the list (like `Array.applying(_:)`).
+  /// - Complexity: O(k (log n + B)) for k changes, plus O(n/B) on splits or merges.
+  @inlinable
+  @discardableResult
+  public mutating func apply(_ difference: CollectionDifference<ID>) throws(LazyStackError) -> ScrollCorrection {
+    var removedIndices: [Int] = []
+    var removedIDs = Set<ID>()
+    for change in difference.removals {
+      guard case .remove(let offset, let id, _) = change else { continue }
+      precondition(offset >= 0 && offset < count, "Removal offset \(offset) out of range 0..<\(count)")
+      guard _tree.id(at: offset) == id else { throw .unknownID(String(describing: id)) }
+      removedIndices.append(offset)
+      removedIDs.insert(id)
+    }
+    removedIndices.sort()
+    var inserted = Set<ID>()
+    var finalCount = count &- removedIndices.count
+    for change in difference.insertions {
+      guard case .insert(let offset, let id, _) = change else { continue }
+      precondition(offset >= 0 && offset <= finalCount, "Insertion offset \(offset) out of range")
+      finalCount &+= 1
+      if (_tree.contains(id) && !removedIDs.contains(id)) || !inserted.insert(id).inserted {
+        throw .duplicateID(String(describing: id), index: offset)
+      }
+    }
+    // Valid: carry out removals, then insertions in ascending order.
+    let before = _capture()
+    var carried: [ID: Int32] = [:]
+    for i in removedIndices {
+      let l = _tree._locate(i)
+      let block = _tree._block(at: l.position)
+      if inserted.contains(block.ids[l.slot]) { carried[block.ids[l.slot]] = block.extents[l.slot] }
+    }
+    _replaceRemovedAnchor(removing: removedIndices, reinserted: inserted)
+    _tree.remove(sortedIndices: removedIndices)
+    for change in difference.insertions {
+      guard case .insert(let offset, let id, _) = change else { continue }
+      do {
+        try _tree.insert(CollectionOfOne(id), extents: [carried[id] ?? -1], at: offset)
+      } catch {
+        preconditionFailure("LazyStackLayout.apply: validated insertion failed: \(error)")
+      }
+    }
+    _refreshEstimate()
+    return _settle(from: before, cause: .edit)
+  }
+}

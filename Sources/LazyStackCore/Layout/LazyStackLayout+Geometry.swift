@@ -1,0 +1,174 @@
+import Foundation
+
+extension LazyStackLayout {
+  /// Where content smaller than the viewport sits (SPEC D3), in units:
+  /// `a.main * (viewportExtent - contentExtent)`, else 0.
+  @inlinable
+  internal var _alignmentShift: Int64 {
+    let free = _viewportUnits &- _contentUnits
+    guard free > 0, let a = _alignmentAnchor else { return 0 }
+    return _FixedPoint.scale(free, by: _FixedPoint.fraction(a.fraction(along: axis)))
+  }
+
+  /// The index of the row with the given id, or `nil`.
+  /// - Complexity: O(log n + B) (B: the block capacity, at most 256).
+  @inlinable
+  public func index(of id: ID) -> Int? {
+    _tree.index(of: id)
+  }
+
+  /// Whether a row has the given id.
+  /// - Complexity: O(1) on average.
+  @inlinable
+  public func contains(_ id: ID) -> Bool {
+    _tree.contains(id)
+  }
+
+  /// The id of the row at `index`.
+  /// - Precondition: `0 <= index < count` (traps otherwise, like `Array`).
+  /// - Complexity: O(log n).
+  @inlinable
+  public func id(at index: Int) -> ID {
+    _tree.id(at: index)
+  }
+
+  /// The row's measured extent, or `nil` if it is estimated or unknown.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  public func measuredExtent(for id: ID) -> CGFloat? {
+    guard let l = _tree._locate(id: id) else { return nil }
+    let stored = _tree._block(at: l.position).extents[l.slot]
+    return stored < 0 ? nil : _FixedPoint.points(Int64(stored))
+  }
+
+  /// The frame of the row at `index`, in content coordinates (SPEC G2, D3).
+  /// - Precondition: `0 <= index < count`.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  public func frame(at index: Int) -> CGRect {
+    precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+    let span = _tree.span(index)
+    return _frame(start: span.start, extent: span.extent)
+  }
+
+  /// The frame of the row with the given id, or `nil` if there is none.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  public func frame(of id: ID) -> CGRect? {
+    guard let index = _tree.index(of: id) else { return nil }
+    return frame(at: index)
+  }
+
+  @inlinable
+  internal func _frame(start: Int64, extent: Int64) -> CGRect {
+    let main = _FixedPoint.points(_alignmentShift &+ _leadingInset &+ start)
+    let length = _FixedPoint.points(extent)
+    let crossInsets = axis == .vertical ? (insets.leading, insets.trailing) : (insets.top, insets.bottom)
+    let crossLength = Swift.max(0, _crossContent - crossInsets.0 - crossInsets.1)
+    return axis == .vertical
+      ? CGRect(x: crossInsets.0, y: main, width: crossLength, height: length)
+      : CGRect(x: main, y: crossInsets.0, width: length, height: crossLength)
+  }
+
+  /// The row at a main-axis content offset (SPEC G4), or `nil` if there are
+  /// no rows.
+  ///
+  /// A row covers `[start, end)`. An offset in spacing or an inset gives the
+  /// next row; an offset past the end gives the last row. Rows of zero
+  /// extent are skipped: the result is the first non-empty row whose end is
+  /// after the offset, else the last non-empty row. Only when every row is
+  /// empty is an empty row returned: the first one whose start is at or
+  /// after the offset, else the last row.
+  /// - Parameter offset: In the coordinates of `frame(at:)`. NaN gives `nil`.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  public func index(atOffset offset: CGFloat) -> Int? {
+    guard count > 0, !offset.isNaN else { return nil }
+    let y = _FixedPoint.units(offset) &- _alignmentShift
+    return _index(atUnits: y)
+  }
+
+  /// `index(atOffset:)` in units, in unshifted content coordinates.
+  @inlinable
+  internal func _index(atUnits y: Int64) -> Int {
+    let nonEmpty = _tree.nonEmptyCount
+    if nonEmpty == 0 {
+      return Swift.min(_firstStart(atOrAfter: y), count &- 1)
+    }
+    // end(i) > y  <=>  pitchPrefix(i + 1) > y - leading + spacing
+    if let first = _tree.firstRow(withPitchPrefixAfterAbove: y &- _leadingInset &+ _tree.spacing) {
+      if _tree.extent(at: first) > 0 { return first }
+      let rank = _tree.nonEmptyRows(before: first)
+      if rank < nonEmpty { return _tree.nonEmptyRow(rank: rank) }
+    }
+    return _tree.nonEmptyRow(rank: nonEmpty &- 1)
+  }
+
+  /// The first row whose start is at or after `y` (unshifted content units).
+  @inlinable
+  internal func _firstStart(atOrAfter y: Int64) -> Int {
+    _tree.rowsStarting(before: y &- _leadingInset)
+  }
+
+  /// The rows that intersect the viewport, widened by `overscan` (SPEC G5).
+  ///
+  /// A row of extent > 0 is visible when `[start, end)` meets
+  /// `[offset, offset + viewportExtent)`; a row of zero extent when its
+  /// start lies in that interval. An empty list or a zero viewport gives an
+  /// empty range.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  public var visibleIndices: Range<Int> {
+    let lowerPoints: Int64
+    let upperPoints: Int64
+    switch overscan.before {
+    case .points(let p): lowerPoints = p.isFinite && p > 0 ? _FixedPoint.units(p) : 0
+    case .rows: lowerPoints = 0
+    }
+    switch overscan.after {
+    case .points(let p): upperPoints = p.isFinite && p > 0 ? _FixedPoint.units(p) : 0
+    case .rows: upperPoints = 0
+    }
+    let viewport = _viewportUnits
+    guard count > 0, viewport > 0 else { return _emptyVisibleRange }
+    let low = _offset &- _alignmentShift &- lowerPoints
+    var range = _rows(intersecting: low, low &+ viewport &+ lowerPoints &+ upperPoints)
+    if case .rows(let k) = overscan.before, k > 0, !range.isEmpty {
+      range = Swift.max(0, range.lowerBound &- k) ..< range.upperBound
+    }
+    if case .rows(let k) = overscan.after, k > 0, !range.isEmpty {
+      range = range.lowerBound ..< Swift.min(count, range.upperBound &+ (k > count ? count : k))
+    }
+    return range
+  }
+
+  /// An empty range where the first visible row would be.
+  @inlinable
+  internal var _emptyVisibleRange: Range<Int> {
+    guard count > 0 else { return 0 ..< 0 }
+    let first = _firstVisible(from: _offset &- _alignmentShift)
+    return first ..< first
+  }
+
+  /// The first row that is visible from `low` down, by the rule of
+  /// `visibleIndices`, or `count`.
+  @inlinable
+  internal func _firstVisible(from low: Int64) -> Int {
+    // The first row with end >= low ...
+    guard let first = _tree.firstRow(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing) else {
+      return count
+    }
+    // ... unless it is a non-empty row that ends exactly at `low`.
+    let span = _tree.span(first)
+    if span.extent > 0 && _leadingInset &+ span.start &+ span.extent == low { return first &+ 1 }
+    return first
+  }
+
+  /// The rows visible in `[low, high)` (unshifted content units).
+  @inlinable
+  internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
+    let first = _firstVisible(from: low)
+    let end = _tree.rowsStarting(before: high &- _leadingInset)
+    return end > first ? first ..< end : first ..< first
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+extension LazyStackLayout {
+  /// Replaces the rows with a new snapshot of ids (SPEC S3–S5, S8–S11).
+  ///
+  /// Measured extents follow their ids (X1). The anchor row keeps its place
+  /// on screen at its new index; if it is gone, the nearest surviving row
+  /// (the next one in the old order, else the previous one) takes its place
+  /// with the same fraction and distance (S5), and `position` names it.
+  /// - Returns: The correction applied (also in `lastCorrection`).
+  /// - Throws: `LazyStackError.duplicateID`; the layout is unchanged.
+  /// - Complexity: O(n + m) for n old and m new rows.
+  @inlinable
+  @discardableResult
+  public mutating func update(ids: some Sequence<ID>) throws(LazyStackError) -> ScrollCorrection {
+    let newTree = try ExtentTree(ids: ids, estimate: _tree.estimate, spacing: _tree.spacing,
+                                 blockCapacity: _tree.blockCapacity, measured: _tree.measuredExtentsByID)
+    var replacement: ID?? = .none
+    if let anchorID = _anchorRowID, !newTree.contains(anchorID) {
+      replacement = .some(_survivor(of: anchorID) { newTree.contains($0) })
+    }
+    let before = _capture()
+    _tree = newTree
+    if case .some(let survivor) = replacement { _replaceAnchorRow(with: survivor) }
+    _refreshEstimate()
+    return _settle(from: before, cause: .snapshot)
+  }
+
+  /// The nearest row to `id` in the current order that `survives`: the next
+  /// one, else the previous one (SPEC S5). Walks outward from `id`.
+  /// - Complexity: O(d (log n + B)) where d is the distance walked.
+  @inlinable
+  internal func _survivor(of id: ID, survives: (ID) -> Bool) -> ID? {
+    guard let index = _tree.index(of: id) else { return nil }
+    var i = index &+ 1
+    while i < count {
+      let candidate = _tree.id(at: i)
+      if survives(candidate) { return candidate }
+      i &+= 1
+    }
+    i = index &- 1
+    while i >= 0 {
+      let candidate = _tree.id(at: i)
+      if survives(candidate) { return candidate }
+      i &-= 1
+    }
+    return nil
+  }
+}

@@ -1,0 +1,320 @@
+import Foundation
+
+/// The model behind a lazy stack: every row's identity and extent, the
+/// viewport, the visible rows, programmatic scrolling, tracking and the
+/// stability of the user's place while data, sizes and measurements change.
+///
+///     var layout = try LazyStackLayout(ids: messages.map(\.id), estimatedExtent: 44)
+///     layout.defaultScrollAnchor(.bottom)          // a chat: start at the newest row
+///     layout.viewportSize = CGSize(width: 390, height: 800)
+///     for i in layout.visibleIndices {
+///       layout.setMeasuredExtent(height(of: i), for: layout.id(at: i))
+///     }
+///     layout.userScroll(to: CGPoint(x: 0, y: layout.contentOffset.y - 30))
+///     try layout.insert([newest.id], at: layout.count)  // stays pinned if at the end
+///
+/// It draws nothing: a UI layer reads `contentOffset`, `visibleIndices` and
+/// `frame(at:)`, and reports sizes, scrolls and data changes back.
+///
+/// A value type: copies are independent (copy-on-write storage), and it is
+/// `Sendable`. Extents are kept in exact fixed-point units of 1/256 pt.
+public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
+  /// What the layout keeps stable (SPEC §6, §7).
+  @usableFromInline
+  internal enum _Anchor: Sendable {
+    /// No explicit position: the default scroll anchors apply (D2, D4).
+    case automatic
+    /// Pinned to an edge (S8).
+    case edge(Edge)
+    /// A point position: only clamped (S9).
+    case point
+    /// A row: its point at `fraction` stands `delta` units after the
+    /// viewport's point at the same fraction (R3, R4, T1, S1–S6).
+    case row(ID, fraction: CGFloat, delta: Int64)
+  }
+
+  @usableFromInline internal var _tree: ExtentTree<ID>
+  @usableFromInline internal var _anchor: _Anchor
+  @usableFromInline internal var _position: ScrollPosition
+  @usableFromInline internal var _viewport: CGSize
+  /// The main-axis content offset in units, always in `0 ... _maxOffset`.
+  @usableFromInline internal var _offset: Int64
+  @usableFromInline internal var _crossOffset: CGFloat
+  @usableFromInline internal var _leadingInset: Int64
+  @usableFromInline internal var _trailingInset: Int64
+  @usableFromInline internal var _givenEstimate: Int64
+  @usableFromInline internal var _hasLaidOut: Bool
+  @usableFromInline internal var _initialAnchor: UnitPoint?
+  @usableFromInline internal var _sizeChangesAnchor: UnitPoint?
+  @usableFromInline internal var _alignmentAnchor: UnitPoint?
+  @usableFromInline internal var _scrollAnchor: UnitPoint?
+  @usableFromInline internal var _estimatePolicy: EstimatePolicy
+
+  /// The main axis. - Complexity: O(1).
+  public let axis: Axis
+  /// The spacing between adjacent rows, in points (rounded to 1/256 pt).
+  public let spacing: CGFloat
+  /// The insets around the content.
+  public let insets: EdgeInsets
+  /// How far beyond the viewport `visibleIndices` reaches (SPEC G5).
+  public var overscan: Overscan = .none
+  /// The cross-axis content extent; `nil` means the viewport's (SPEC G3).
+  public var crossAxisContentExtent: CGFloat? {
+    didSet { _clampCrossOffset() }
+  }
+  /// How close to `maxOffset` (in points) the offset must be for the end
+  /// of the content to count as visible, for a `.bottom` size-changes anchor
+  /// (SPEC D4). Default 1 pt.
+  public var pinnedToEndTolerance: CGFloat = 1
+  @usableFromInline
+  internal var _lastCorrection: ScrollCorrection = .none
+  @usableFromInline
+  internal var _lastPositionResult: PositionResult = .none
+
+  /// The correction the last stabilization applied (SPEC S11): every
+  /// measurement, estimate change, snapshot, edit, viewport change and
+  /// programmatic scroll sets it.
+  /// - Complexity: O(1).
+  public var lastCorrection: ScrollCorrection { _lastCorrection }
+
+  /// How the last write to `position` resolved (SPEC R5).
+  /// - Complexity: O(1).
+  public var lastPositionResult: PositionResult { _lastPositionResult }
+
+  /// Creates a layout of estimated rows.
+  ///
+  ///     let layout = try LazyStackLayout(ids: 0 ..< 1_000_000, estimatedExtent: 44, spacing: 8)
+  ///
+  /// - Parameters:
+  ///   - ids: The rows' ids, in order; they must be unique.
+  ///   - estimatedExtent: The main-axis extent of a row until it is measured.
+  ///   - spacing: The distance between adjacent rows.
+  ///   - axis: The main axis.
+  ///   - insets: The insets around the content.
+  /// - Throws: `LazyStackError.duplicateID` for a repeated id;
+  ///   `LazyStackError.invalidExtent` for a NaN, infinite or negative
+  ///   estimate, spacing or inset.
+  /// - Complexity: O(n), where n is the number of ids.
+  @inlinable
+  public init(
+    ids: some Sequence<ID>, estimatedExtent: CGFloat, spacing: CGFloat = 0,
+    axis: Axis = .vertical, insets: EdgeInsets = EdgeInsets()
+  ) throws(LazyStackError) {
+    try self.init(ids: ids, estimatedExtent: estimatedExtent, spacing: spacing, axis: axis,
+                  insets: insets, blockCapacity: ExtentTree<ID>.defaultBlockCapacity)
+  }
+
+  /// The designated initializer, with the block capacity exposed for tests
+  /// (tiny blocks reach splits and merges with small inputs).
+  /// - Complexity: O(n).
+  @inlinable
+  package init(
+    ids: some Sequence<ID>, estimatedExtent: CGFloat, spacing: CGFloat,
+    axis: Axis, insets: EdgeInsets, blockCapacity: Int
+  ) throws(LazyStackError) {
+    guard let estimate = _FixedPoint.extentUnits(estimatedExtent) else {
+      throw .invalidExtent(estimatedExtent, what: "estimated extent")
+    }
+    guard let spacingUnits = _FixedPoint.extentUnits(spacing) else {
+      throw .invalidExtent(spacing, what: "spacing")
+    }
+    for (value, name) in [(insets.top, "top inset"), (insets.leading, "leading inset"),
+                          (insets.bottom, "bottom inset"), (insets.trailing, "trailing inset")]
+    where !(value.isFinite && value >= 0) {
+      throw .invalidExtent(value, what: name)
+    }
+    _tree = try ExtentTree(ids: ids, estimate: estimate, spacing: spacingUnits, blockCapacity: blockCapacity)
+    self.axis = axis
+    self.spacing = _FixedPoint.points(spacingUnits)
+    self.insets = insets
+    let mainInsets = axis == .vertical ? (insets.top, insets.bottom) : (insets.leading, insets.trailing)
+    _leadingInset = min(_FixedPoint.units(mainInsets.0), _FixedPoint.maxExtentUnits)
+    _trailingInset = min(_FixedPoint.units(mainInsets.1), _FixedPoint.maxExtentUnits)
+    _givenEstimate = estimate
+    _anchor = .automatic
+    _position = ScrollPosition(idType: ID.self)
+    _viewport = .zero
+    _offset = 0
+    _crossOffset = 0
+    _hasLaidOut = false
+    _initialAnchor = nil
+    _sizeChangesAnchor = nil
+    _alignmentAnchor = nil
+    _scrollAnchor = nil
+    _estimatePolicy = .fixed
+    crossAxisContentExtent = nil
+    _checkInvariants()
+  }
+
+  // MARK: Basic properties
+
+  /// The number of rows.
+  /// - Complexity: O(1).
+  @inlinable
+  public var count: Int { _tree.count }
+
+  /// Whether there are no rows.
+  /// - Complexity: O(1).
+  @inlinable
+  public var isEmpty: Bool { _tree.count == 0 }
+
+  /// Every id, in order.
+  /// - Complexity: O(n).
+  @inlinable
+  public var ids: [ID] { _tree.ids }
+
+  /// The extent of unmeasured rows given by the caller (the fixed estimate,
+  /// or the fallback of `.meanOfMeasured` while nothing is measured).
+  /// - Complexity: O(1).
+  @inlinable
+  public var estimatedExtent: CGFloat { _FixedPoint.points(_givenEstimate) }
+
+  /// The extent unmeasured rows have right now (SPEC X2).
+  /// - Complexity: O(1).
+  @inlinable
+  public var currentEstimate: CGFloat { _FixedPoint.points(_tree.estimate) }
+
+  /// What unmeasured rows are estimated at (SPEC X2). Changing it
+  /// stabilizes like an estimate change (S2).
+  /// - Complexity: O(log n + B) (B: the block capacity, at most 256).
+  public var estimatePolicy: EstimatePolicy {
+    get { _estimatePolicy }
+    set {
+      guard newValue != _estimatePolicy else { return }
+      let before = _capture()
+      _estimatePolicy = newValue
+      _refreshEstimate()
+      _settle(from: before, cause: .estimateChange)
+    }
+  }
+
+  /// The main-axis viewport extent in units.
+  @inlinable @inline(__always)
+  internal var _viewportUnits: Int64 {
+    _FixedPoint.units(axis == .vertical ? _viewport.height : _viewport.width)
+  }
+
+  /// The cross-axis viewport extent in points.
+  @inlinable @inline(__always)
+  internal var _viewportCross: CGFloat {
+    axis == .vertical ? _viewport.width : _viewport.height
+  }
+
+  /// The main-axis content extent in units: insets, extents and spacing (G2).
+  @inlinable @inline(__always)
+  internal var _contentUnits: Int64 {
+    _leadingInset &+ _tree.totalExtent &+ _trailingInset
+  }
+
+  /// The largest main-axis offset in units (G3).
+  @inlinable @inline(__always)
+  internal var _maxOffset: Int64 {
+    Swift.max(0, _contentUnits &- _viewportUnits)
+  }
+
+  /// The largest main-axis content offset (G3).
+  /// - Complexity: O(1).
+  @inlinable
+  public var maxOffset: CGFloat { _FixedPoint.points(_maxOffset) }
+
+  /// The cross-axis content extent in points.
+  @inlinable
+  internal var _crossContent: CGFloat {
+    if let c = crossAxisContentExtent, c.isFinite, c >= 0 { return c }
+    return _viewportCross
+  }
+
+  /// The viewport size. Setting it lays the rows out (the first time the
+  /// main-axis extent is positive: S7, D2) and keeps the user's place (S6,
+  /// S8, D4). NaN, infinite or negative components are clamped to 0.
+  /// - Complexity: O(log n + B).
+  public var viewportSize: CGSize {
+    get { _viewport }
+    set { _setViewportSize(newValue) }
+  }
+
+  /// The content offset, clamped to `0 ... maxOffset` on the main axis (G3).
+  /// - Complexity: O(1).
+  @inlinable
+  public var contentOffset: CGPoint {
+    let main = _FixedPoint.points(_offset)
+    return axis == .vertical ? CGPoint(x: _crossOffset, y: main) : CGPoint(x: main, y: _crossOffset)
+  }
+
+  /// The content size: the main-axis content extent (G2) and the cross-axis
+  /// content extent.
+  /// - Complexity: O(1).
+  @inlinable
+  public var contentSize: CGSize {
+    let main = _FixedPoint.points(_contentUnits)
+    return axis == .vertical ? CGSize(width: _crossContent, height: main)
+      : CGSize(width: main, height: _crossContent)
+  }
+
+  /// The scroll anchor of `scrollPosition(_:anchor:)` (SPEC R7, T1): the
+  /// anchor of id positions that give none, and the viewport point whose row
+  /// is tracked while the user scrolls. Setting it re-tracks a user position
+  /// at the current offset (the offset does not move).
+  /// - Complexity: O(log n + B).
+  public var scrollAnchor: UnitPoint? {
+    get { _scrollAnchor }
+    set {
+      _scrollAnchor = newValue
+      if _position.isPositionedByUser { _track() }
+    }
+  }
+
+  /// The default anchor of one role (SPEC D1).
+  /// - Complexity: O(1).
+  @inlinable
+  public func defaultScrollAnchor(for role: ScrollAnchorRole) -> UnitPoint? {
+    switch role._role {
+    case .initialOffset: _initialAnchor
+    case .sizeChanges: _sizeChangesAnchor
+    case .alignment: _alignmentAnchor
+    }
+  }
+
+  /// Sets the default anchor of every role (SPEC D1): `.bottom` makes a chat
+  /// list that starts at its newest row and stays pinned there.
+  /// - Complexity: O(1).
+  public mutating func defaultScrollAnchor(_ anchor: UnitPoint?) {
+    _initialAnchor = anchor
+    _sizeChangesAnchor = anchor
+    _alignmentAnchor = anchor
+  }
+
+  /// Sets the default anchor of one role (SPEC D1).
+  /// - Complexity: O(1).
+  public mutating func defaultScrollAnchor(_ anchor: UnitPoint?, for role: ScrollAnchorRole) {
+    switch role._role {
+    case .initialOffset: _initialAnchor = anchor
+    case .sizeChanges: _sizeChangesAnchor = anchor
+    case .alignment: _alignmentAnchor = anchor
+    }
+  }
+
+  /// Checks the layout's invariants (the tree's, the offset's bounds, the
+  /// anchor row's existence); compiled in for tests only.
+  /// - Complexity: O(n) when compiled in, O(1) otherwise.
+  @inlinable
+  package func _checkInvariants() {
+    #if LAZYSTACK_INTERNAL_CHECKS
+    _tree._checkInvariants()
+    precondition(_offset >= 0 && _offset <= _maxOffset, "offset \(_offset) outside 0...\(_maxOffset)")
+    if case .row(let id, _, _) = _anchor {
+      precondition(_tree.contains(id), "anchor row \(id) is not a row")
+    }
+    #endif
+  }
+
+  /// Whether internal checks are compiled into this build of the module.
+  @usableFromInline
+  package static var _internalChecksEnabled: Bool {
+    #if LAZYSTACK_INTERNAL_CHECKS
+    return true
+    #else
+    return false
+    #endif
+  }
+}
