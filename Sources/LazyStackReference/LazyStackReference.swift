@@ -1,1 +1,553 @@
+import Foundation
+import LazyStackCore
 
+/// The deliberately simple O(n) model of LazyStackCore's behaviour: plain
+/// arrays and linear scans, written straight from SPEC.md. It is the tests'
+/// oracle and the benchmark's `naive` variant, so its API mirrors
+/// `LazyStackLayout`'s.
+///
+/// It shares only the vocabulary types and the fixed-point rounding helpers
+/// with the core (so both round alike); every rule is implemented again here.
+public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
+  enum Anchor: Sendable {
+    case automatic
+    case edge(Edge)
+    case point
+    case row(ID, fraction: CGFloat, delta: Int64)
+  }
+
+  public private(set) var ids: [ID]
+  /// Measured extents in units; nil: estimated.
+  var measured: [Int64?]
+  var givenEstimate: Int64
+  var policy: EstimatePolicy = .fixed
+  public var estimatePolicy: EstimatePolicy {
+    get { policy }
+    set {
+      guard newValue != policy else { return }
+      let before = snapshotBefore()
+      policy = newValue
+      stabilize(before: before, cause: .estimateChange)
+    }
+  }
+  public let axis: Axis
+  public let spacing: CGFloat
+  public let insets: EdgeInsets
+  let spacingUnits: Int64
+  let leadingUnits: Int64
+  let trailingUnits: Int64
+  var viewport: CGSize = .zero
+  var offset: Int64 = 0
+  var crossOffset: CGFloat = 0
+  var anchor: Anchor = .automatic
+  public private(set) var position: ScrollPosition
+  var hasLaidOut = false
+  var initialAnchor: UnitPoint?
+  var sizeChangesAnchor: UnitPoint?
+  var alignmentAnchor: UnitPoint?
+  var scrollAnchorValue: UnitPoint?
+  public var overscan: Overscan = .none
+  public var crossAxisContentExtent: CGFloat? { didSet { clampCross() } }
+  public var pinnedToEndTolerance: CGFloat = 1
+  public private(set) var lastCorrection: ScrollCorrection = .none
+  public private(set) var lastPositionResult: PositionResult = .none
+
+  /// Creates the model; the same errors as `LazyStackLayout.init`.
+  /// - Complexity: O(n).
+  public init(
+    ids: some Sequence<ID>, estimatedExtent: CGFloat, spacing: CGFloat = 0,
+    axis: Axis = .vertical, insets: EdgeInsets = EdgeInsets()
+  ) throws(LazyStackError) {
+    guard let e = _FixedPoint.extentUnits(estimatedExtent) else {
+      throw .invalidExtent(estimatedExtent, what: "estimated extent")
+    }
+    guard let s = _FixedPoint.extentUnits(spacing) else { throw .invalidExtent(spacing, what: "spacing") }
+    for (v, name) in [(insets.top, "top inset"), (insets.leading, "leading inset"),
+                      (insets.bottom, "bottom inset"), (insets.trailing, "trailing inset")]
+    where !(v.isFinite && v >= 0) {
+      throw .invalidExtent(v, what: name)
+    }
+    let list = Array(ids)
+    var seen = Set<ID>()
+    for (i, id) in list.enumerated() where !seen.insert(id).inserted {
+      throw .duplicateID(String(describing: id), index: i)
+    }
+    self.ids = list
+    measured = Array(repeating: nil, count: list.count)
+    givenEstimate = e
+    self.axis = axis
+    spacingUnits = s
+    self.spacing = _FixedPoint.points(s)
+    self.insets = insets
+    let m = axis == .vertical ? (insets.top, insets.bottom) : (insets.leading, insets.trailing)
+    leadingUnits = min(_FixedPoint.units(m.0), _FixedPoint.maxExtentUnits)
+    trailingUnits = min(_FixedPoint.units(m.1), _FixedPoint.maxExtentUnits)
+    position = ScrollPosition(idType: ID.self)
+  }
+
+  // MARK: Geometry, the obvious way
+
+  public var count: Int { ids.count }
+
+  var estimate: Int64 {
+    switch policy {
+    case .fixed: return givenEstimate
+    case .meanOfMeasured:
+      let values = measured.compactMap { $0 }
+      if values.isEmpty { return givenEstimate }
+      let n = Int64(values.count)
+      return (values.reduce(0, +) + n / 2) / n
+    }
+  }
+
+  public var currentEstimate: CGFloat { _FixedPoint.points(estimate) }
+
+  func extent(_ i: Int) -> Int64 { measured[i] ?? estimate }
+
+  /// Every row's extent, in units.
+  func extents() -> [Int64] {
+    let e = estimate
+    return measured.map { $0 ?? e }
+  }
+
+  /// Every row's start, in units, in unshifted content coordinates.
+  func starts() -> [Int64] {
+    var result: [Int64] = []
+    result.reserveCapacity(ids.count)
+    var y = leadingUnits
+    for e in extents() {
+      result.append(y)
+      y += e + spacingUnits
+    }
+    return result
+  }
+
+  /// Every row's frame (`frame(at:)` for all rows at once).
+  public func frames() -> [CGRect] {
+    let s = starts()
+    let e = extents()
+    let shift = self.shift
+    return ids.indices.map { frame(start: s[$0], extent: e[$0], shift: shift) }
+  }
+
+  var viewportUnits: Int64 { _FixedPoint.units(axis == .vertical ? viewport.height : viewport.width) }
+  var viewportCross: CGFloat { axis == .vertical ? viewport.width : viewport.height }
+
+  var contentUnits: Int64 {
+    var total = leadingUnits + trailingUnits
+    for e in extents() { total += e }
+    if ids.count > 1 { total += Int64(ids.count - 1) * spacingUnits }
+    return total
+  }
+
+  var maxOffsetUnits: Int64 { max(0, contentUnits - viewportUnits) }
+  public var maxOffset: CGFloat { _FixedPoint.points(maxOffsetUnits) }
+
+  var crossContent: CGFloat {
+    if let c = crossAxisContentExtent, c.isFinite, c >= 0 { return c }
+    return viewportCross
+  }
+
+  var shift: Int64 {
+    let free = viewportUnits - contentUnits
+    guard free > 0, let a = alignmentAnchor else { return 0 }
+    return _FixedPoint.scale(free, by: _FixedPoint.fraction(a.fraction(along: axis)))
+  }
+
+  public var viewportSize: CGSize {
+    get { viewport }
+    set { setViewport(newValue) }
+  }
+
+  public var contentOffset: CGPoint {
+    let main = _FixedPoint.points(offset)
+    return axis == .vertical ? CGPoint(x: crossOffset, y: main) : CGPoint(x: main, y: crossOffset)
+  }
+
+  public var contentSize: CGSize {
+    let main = _FixedPoint.points(contentUnits)
+    return axis == .vertical ? CGSize(width: crossContent, height: main) : CGSize(width: main, height: crossContent)
+  }
+
+  public func index(of id: ID) -> Int? { ids.firstIndex(of: id) }
+  public func id(at index: Int) -> ID { ids[index] }
+
+  public func measuredExtent(for id: ID) -> CGFloat? {
+    guard let i = index(of: id), let m = measured[i] else { return nil }
+    return _FixedPoint.points(m)
+  }
+
+  public func frame(at index: Int) -> CGRect {
+    frame(start: starts()[index], extent: extent(index), shift: shift)
+  }
+
+  func frame(start: Int64, extent: Int64, shift: Int64) -> CGRect {
+    let main = _FixedPoint.points(shift + start)
+    let length = _FixedPoint.points(extent)
+    let c = axis == .vertical ? (insets.leading, insets.trailing) : (insets.top, insets.bottom)
+    let crossLength = max(0, crossContent - c.0 - c.1)
+    return axis == .vertical
+      ? CGRect(x: c.0, y: main, width: crossLength, height: length)
+      : CGRect(x: main, y: c.0, width: length, height: crossLength)
+  }
+
+  public func frame(of id: ID) -> CGRect? { index(of: id).map { frame(at: $0) } }
+
+  /// SPEC G4 by a linear scan.
+  public func index(atOffset offset: CGFloat) -> Int? {
+    guard !ids.isEmpty, !offset.isNaN else { return nil }
+    return indexAt(_FixedPoint.units(offset) - shift)
+  }
+
+  func indexAt(_ y: Int64) -> Int {
+    let s = starts()
+    let x = extents()
+    let nonEmpty = ids.indices.filter { x[$0] > 0 }
+    if nonEmpty.isEmpty {
+      return ids.indices.first { s[$0] >= y } ?? ids.count - 1
+    }
+    if let i = nonEmpty.first(where: { s[$0] + x[$0] > y }) { return i }
+    return nonEmpty.last!
+  }
+
+  func visible(low: Int64, high: Int64) -> Range<Int> {
+    let s = starts()
+    let x = extents()
+    func isVisible(_ i: Int) -> Bool {
+      let e = x[i]
+      return e > 0 ? (s[i] < high && s[i] + e > low) : (s[i] >= low && s[i] < high)
+    }
+    let rows = ids.indices.filter(isVisible)
+    if let first = rows.first { return first ..< rows.last! + 1 }
+    // Empty: where the first visible row would be.
+    let first = ids.indices.first { i in
+      let e = x[i]
+      return e > 0 ? s[i] + e > low : s[i] >= low
+    } ?? ids.count
+    return first ..< first
+  }
+
+  public var visibleIndices: Range<Int> {
+    var before: Int64 = 0
+    var after: Int64 = 0
+    if case .points(let p) = overscan.before, p.isFinite, p > 0 { before = _FixedPoint.units(p) }
+    if case .points(let p) = overscan.after, p.isFinite, p > 0 { after = _FixedPoint.units(p) }
+    let v = viewportUnits
+    if ids.isEmpty { return 0 ..< 0 }
+    if v <= 0 {
+      let r = visible(low: offset - shift, high: offset - shift)
+      return r.lowerBound ..< r.lowerBound
+    }
+    let low = offset - shift - before
+    var r = visible(low: low, high: low + v + before + after)
+    if case .rows(let k) = overscan.before, k > 0, !r.isEmpty { r = max(0, r.lowerBound - k) ..< r.upperBound }
+    if case .rows(let k) = overscan.after, k > 0, !r.isEmpty {
+      r = r.lowerBound ..< min(ids.count, r.upperBound + min(k, ids.count))
+    }
+    return r
+  }
+
+  // MARK: Anchors and stabilization, the obvious way
+
+  public var scrollAnchor: UnitPoint? {
+    get { scrollAnchorValue }
+    set {
+      scrollAnchorValue = newValue
+      if position.isPositionedByUser { track() }
+    }
+  }
+
+  public mutating func defaultScrollAnchor(_ a: UnitPoint?) {
+    initialAnchor = a
+    sizeChangesAnchor = a
+    alignmentAnchor = a
+  }
+
+  public mutating func defaultScrollAnchor(_ a: UnitPoint?, for role: ScrollAnchorRole) {
+    switch role {
+    case .initialOffset: initialAnchor = a
+    case .sizeChanges: sizeChangesAnchor = a
+    default: alignmentAnchor = a
+    }
+  }
+
+  struct Before { var offset, maxOffset, content, viewport: Int64 }
+
+  func snapshotBefore() -> Before {
+    Before(offset: offset, maxOffset: maxOffsetUnits, content: contentUnits, viewport: viewportUnits)
+  }
+
+  func clamp(_ o: Int64) -> Int64 { min(max(0, o), maxOffsetUnits) }
+
+  /// The anchor row's point minus the viewport's point, at `fraction`.
+  func delta(ofRow i: Int, fraction f: CGFloat) -> Int64 {
+    let s = starts()[i]
+    return s + _FixedPoint.scale(extent(i), by: f) - offset - _FixedPoint.scale(viewportUnits, by: f)
+  }
+
+  func target(row id: ID, fraction f: CGFloat, delta d: Int64) -> Int64 {
+    let i = index(of: id)!
+    let s = starts()[i]
+    return s + _FixedPoint.scale(extent(i), by: f) - _FixedPoint.scale(viewportUnits, by: f) - d
+  }
+
+  mutating func clampCross() {
+    crossOffset = min(max(0, crossOffset), max(0, crossContent - viewportCross))
+  }
+
+  @discardableResult
+  mutating func stabilize(before: Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
+    let sf = _FixedPoint.fraction(sizeChangesAnchor?.fraction(along: axis) ?? 0)
+    let tol = pinnedToEndTolerance.isFinite && pinnedToEndTolerance > 0 ? _FixedPoint.units(pinnedToEndTolerance) : 0
+    let endVisible = before.offset >= before.maxOffset - tol
+    let pinned = sf >= 1 && endVisible && hasLaidOut
+    var t: Int64
+    switch anchor {
+    case .automatic:
+      if !hasLaidOut || sf == 0 {
+        t = before.offset
+      } else if sf >= 1 {
+        t = pinned ? maxOffsetUnits : before.offset
+      } else {
+        t = before.offset + _FixedPoint.scale((contentUnits - before.content) - (viewportUnits - before.viewport), by: sf)
+      }
+    case .edge(let e):
+      t = (e == .top || e == .leading) ? 0 : maxOffsetUnits
+    case .point:
+      t = before.offset
+    case .row(let id, let f, let d):
+      t = pinned ? maxOffsetUnits : target(row: id, fraction: f, delta: d)
+    }
+    offset = clamp(t)
+    if pinned, case .row(let id, let f, _) = anchor {
+      anchor = .row(id, fraction: f, delta: delta(ofRow: index(of: id)!, fraction: f))
+    }
+    clampCross()
+    lastCorrection = ScrollCorrection(offsetDelta: _FixedPoint.points(offset - before.offset),
+                                      contentOffset: contentOffset, cause: cause)
+    return lastCorrection
+  }
+
+  mutating func setViewport(_ size: CGSize) {
+    func clean(_ v: CGFloat) -> CGFloat { v.isFinite && v > 0 ? _FixedPoint.points(_FixedPoint.units(v)) : 0 }
+    let before = snapshotBefore()
+    viewport = CGSize(width: clean(size.width), height: clean(size.height))
+    if !hasLaidOut && viewportUnits > 0 {
+      hasLaidOut = true
+      if case .automatic = anchor {
+        offset = _FixedPoint.scale(maxOffsetUnits, by: _FixedPoint.fraction(initialAnchor?.fraction(along: axis) ?? 0))
+        clampCross()
+        lastCorrection = ScrollCorrection(offsetDelta: _FixedPoint.points(offset - before.offset),
+                                          contentOffset: contentOffset, cause: .viewportResize)
+        return
+      }
+    }
+    stabilize(before: before, cause: .viewportResize)
+  }
+
+  public mutating func setPosition(_ p: ScrollPosition) {
+    if p.isPositionedByUser {
+      position = p
+      lastPositionResult = .userPositionStored
+      return
+    }
+    let before = offset
+    if p.isAutomatic {
+      anchor = .automatic
+    } else if let e = p.edge {
+      anchor = .edge(e)
+      offset = (e == .top || e == .leading) ? 0 : maxOffsetUnits
+    } else if let any = p.viewID {
+      guard let id = any as? ID, let i = index(of: id) else {
+        lastPositionResult = .unknownID(String(describing: any))
+        return
+      }
+      if let a = p.anchor ?? scrollAnchorValue {
+        anchor = .row(id, fraction: _FixedPoint.fraction(a.fraction(along: axis)), delta: 0)
+      } else {
+        let s = starts()[i]
+        let e = s + extent(i)
+        let v = viewportUnits
+        if s >= offset && e <= offset + v {
+          anchor = .row(id, fraction: 0, delta: s - offset)
+        } else if s < offset || extent(i) > v {
+          anchor = .row(id, fraction: 0, delta: 0)
+        } else {
+          anchor = .row(id, fraction: 1, delta: 0)
+        }
+      }
+      if case .row(let id, let f, let d) = anchor { offset = clamp(target(row: id, fraction: f, delta: d)) }
+    } else {
+      anchor = .point
+      let main = axis == .vertical ? p.y : p.x
+      let cross = axis == .vertical ? p.x : p.y
+      if let main, !main.isNaN { offset = main == .infinity ? maxOffsetUnits : clamp(_FixedPoint.units(main)) }
+      if let cross, !cross.isNaN { crossOffset = cross == .infinity ? .greatestFiniteMagnitude : cross }
+    }
+    position = p
+    clampCross()
+    lastCorrection = ScrollCorrection(offsetDelta: _FixedPoint.points(offset - before),
+                                      contentOffset: contentOffset, cause: .programmaticScroll)
+    lastPositionResult = .resolved(lastCorrection)
+  }
+
+  public mutating func userScroll(to point: CGPoint) {
+    let main = axis == .vertical ? point.y : point.x
+    let cross = axis == .vertical ? point.x : point.y
+    if !main.isNaN { offset = main == .infinity ? maxOffsetUnits : clamp(_FixedPoint.units(main)) }
+    if !cross.isNaN {
+      crossOffset = cross == .infinity ? .greatestFiniteMagnitude : cross
+      clampCross()
+    }
+    track()
+  }
+
+  mutating func track() {
+    let f = _FixedPoint.fraction(scrollAnchorValue?.fraction(along: axis) ?? 0)
+    let v = viewportUnits
+    let low = offset - shift
+    let vis = ids.isEmpty || v <= 0 ? 0 ..< 0 : visible(low: low, high: low + v)
+    guard !vis.isEmpty else {
+      anchor = .automatic
+      position = ScrollPosition(idType: ID.self)
+      position.isPositionedByUser = true
+      return
+    }
+    let i = min(max(indexAt(low + _FixedPoint.scale(v, by: f)), vis.lowerBound), vis.upperBound - 1)
+    anchor = .row(ids[i], fraction: f, delta: delta(ofRow: i, fraction: f))
+    position = ScrollPosition(id: ids[i])
+    position.isPositionedByUser = true
+  }
+
+  // MARK: Measurements and data
+
+  @discardableResult
+  public mutating func setMeasuredExtent(_ e: CGFloat, for id: ID) -> MeasurementResult {
+    guard let u = _FixedPoint.extentUnits(e) else { return .rejected(.invalidExtent(e, what: "measured extent")) }
+    guard let i = index(of: id) else { return .unknownID }
+    if measured[i] == u { return .unchanged }
+    let before = snapshotBefore()
+    measured[i] = u
+    return .applied(correction: stabilize(before: before, cause: .measurement))
+  }
+
+  @discardableResult
+  public mutating func invalidateMeasurement(for id: ID) -> Bool {
+    guard let i = index(of: id) else { return false }
+    guard measured[i] != nil else { return true }
+    let before = snapshotBefore()
+    measured[i] = nil
+    stabilize(before: before, cause: .measurement)
+    return true
+  }
+
+  @discardableResult
+  public mutating func setEstimatedExtent(_ e: CGFloat) throws(LazyStackError) -> ScrollCorrection {
+    guard let u = _FixedPoint.extentUnits(e) else { throw .invalidExtent(e, what: "estimated extent") }
+    let before = snapshotBefore()
+    givenEstimate = u
+    return stabilize(before: before, cause: .estimateChange)
+  }
+
+  @discardableResult
+  public mutating func update(ids newIDs: some Sequence<ID>) throws(LazyStackError) -> ScrollCorrection {
+    try replace(with: Array(newIDs), cause: .snapshot)
+  }
+
+  mutating func replace(with list: [ID], cause: ScrollCorrection.Cause) throws(LazyStackError) -> ScrollCorrection {
+    var seen = Set<ID>()
+    for (i, id) in list.enumerated() where !seen.insert(id).inserted {
+      throw .duplicateID(String(describing: id), index: i)
+    }
+    var kept: [ID: Int64] = [:]
+    for (i, id) in ids.enumerated() { if let m = measured[i] { kept[id] = m } }
+    if case .row(let id, let f, let d) = anchor, !seen.contains(id) {
+      let old = index(of: id)!
+      let next = ids[(old + 1)...].first { seen.contains($0) }
+      let previous = ids[..<old].last { seen.contains($0) }
+      let user = position.isPositionedByUser
+      if let r = next ?? previous {
+        anchor = .row(r, fraction: f, delta: d)
+        position = ScrollPosition(id: r, anchor: position.anchor)
+      } else {
+        anchor = .automatic
+        position = ScrollPosition(idType: ID.self)
+      }
+      position.isPositionedByUser = user
+    }
+    let before = snapshotBefore()
+    ids = list
+    measured = list.map { kept[$0] }
+    return stabilize(before: before, cause: cause)
+  }
+
+  // MARK: Edits, as snapshots (SPEC E2 says they must be the same thing)
+
+  @discardableResult
+  public mutating func insert(_ new: some Collection<ID>, at index: Int) throws(LazyStackError) -> ScrollCorrection {
+    var seen = Set<ID>()
+    for (i, id) in new.enumerated() where ids.contains(id) || !seen.insert(id).inserted {
+      throw .duplicateID(String(describing: id), index: i)
+    }
+    var list = ids
+    list.insert(contentsOf: new, at: index)
+    return try replace(with: list, cause: .edit)
+  }
+
+  @discardableResult
+  public mutating func remove(atOffsets offsets: IndexSet) -> ScrollCorrection {
+    var list = ids
+    list.remove(atOffsets: offsets)
+    return try! replace(with: list, cause: .edit)
+  }
+
+  @discardableResult
+  public mutating func remove(ids gone: some Sequence<ID>) throws(LazyStackError) -> ScrollCorrection {
+    let set = Set(gone)
+    for id in gone where !ids.contains(id) { throw .unknownID(String(describing: id)) }
+    return try replace(with: ids.filter { !set.contains($0) }, cause: .edit)
+  }
+
+  @discardableResult
+  public mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ScrollCorrection {
+    var list = ids
+    list.move(fromOffsets: source, toOffset: destination)
+    return try! replace(with: list, cause: .edit)
+  }
+
+  @discardableResult
+  public mutating func apply(_ difference: CollectionDifference<ID>) throws(LazyStackError) -> ScrollCorrection {
+    var removed = Set<ID>()
+    for case .remove(let o, let id, _) in difference.removals {
+      guard ids[o] == id else { throw .unknownID(String(describing: id)) }
+      removed.insert(id)
+    }
+    var inserted = Set<ID>()
+    for case .insert(let o, let id, _) in difference.insertions
+    where (ids.contains(id) && !removed.contains(id)) || !inserted.insert(id).inserted {
+      throw .duplicateID(String(describing: id), index: o)
+    }
+    guard let list = ids.applying(difference) else { preconditionFailure("difference does not apply") }
+    return try replace(with: list, cause: .edit)
+  }
+
+  /// The tracked or anchored row, for comparisons.
+  public var anchorRowID: ID? {
+    if case .row(let id, _, _) = anchor { return id }
+    return nil
+  }
+}
+
+extension RangeReplaceableCollection where Self: MutableCollection, Index == Int {
+  /// SwiftUI's `onMove` semantics, written out for the reference model.
+  mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) {
+    let moving = source.map { self[$0] }
+    let before = source.count(in: 0 ..< destination)
+    remove(atOffsets: source)
+    insert(contentsOf: moving, at: destination - before)
+  }
+
+  mutating func remove(atOffsets offsets: IndexSet) {
+    for i in offsets.reversed() { remove(at: i) }
+  }
+}

@@ -12,6 +12,28 @@ public enum LazyStackError: Error, Hashable, Sendable, CustomStringConvertible {
   /// (SPEC X5). The associated value says which input.
   case invalidExtent(CGFloat, what: String)
 
+  /// Equal cases with equal values; NaN values compare equal to each other,
+  /// so a rejected NaN is the same error every time.
+  /// - Complexity: O(1).
+  public static func == (lhs: LazyStackError, rhs: LazyStackError) -> Bool {
+    switch (lhs, rhs) {
+    case let (.duplicateID(a, i), .duplicateID(b, j)): return a == b && i == j
+    case let (.unknownID(a), .unknownID(b)): return a == b
+    case let (.invalidExtent(a, w), .invalidExtent(b, v)): return w == v && (a == b || (a.isNaN && b.isNaN))
+    default: return false
+    }
+  }
+
+  /// Hashes consistently with `==`. - Complexity: O(1).
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .duplicateID(let id, let index): hasher.combine(0); hasher.combine(id); hasher.combine(index)
+    case .unknownID(let id): hasher.combine(1); hasher.combine(id)
+    case .invalidExtent(let value, let what):
+      hasher.combine(2); hasher.combine(what); hasher.combine(value.isNaN ? CGFloat.infinity.nextDown : value)
+    }
+  }
+
   /// A readable sentence. - Complexity: O(1).
   public var description: String {
     switch self {

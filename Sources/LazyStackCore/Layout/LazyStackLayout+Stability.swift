@@ -155,7 +155,7 @@ extension LazyStackLayout {
 
   /// The row anchor's id, if the layout keeps a row.
   @inlinable
-  internal var _anchorRowID: ID? {
+  package var _anchorRowID: ID? {
     if case .row(let id, _, _) = _anchor { return id }
     return nil
   }

@@ -1,0 +1,309 @@
+import Foundation
+import LazyStackCore
+import LazyStackReference
+
+/// One operation a UI performs on a layout, for model checking: the same
+/// operation is applied to `LazyStackLayout` and to `LazyStackReference`
+/// and their observable states are compared.
+public enum LayoutOperation: Sendable, CustomStringConvertible {
+  case viewport(CGSize)
+  case userScroll(CGFloat)
+  case scrollToID(Int, UnitPoint?)
+  case scrollToEdge(Edge)
+  case scrollToOffset(CGFloat)
+  case automaticPosition
+  case measure(Int, CGFloat)
+  case invalidate(Int)
+  case estimate(CGFloat)
+  case policy(EstimatePolicy)
+  case snapshot([Int])
+  case insert([Int], at: Int)
+  case removeOffsets(IndexSet)
+  case removeIDs([Int])
+  case move(IndexSet, to: Int)
+  case difference([Int])
+  case scrollAnchor(UnitPoint?)
+  case defaultAnchor(UnitPoint?, ScrollAnchorRole?)
+  case overscan(Overscan)
+
+  public var description: String {
+    switch self {
+    case .viewport(let s): "viewport(\(s.width)x\(s.height))"
+    case .userScroll(let y): "userScroll(\(y))"
+    case .scrollToID(let id, let a): "scrollTo(id: \(id), anchor: \(a.map { "(\($0.x),\($0.y))" } ?? "nil"))"
+    case .scrollToEdge(let e): "scrollTo(edge: .\(e))"
+    case .scrollToOffset(let y): "scrollTo(offset: \(y))"
+    case .automaticPosition: "position = automatic"
+    case .measure(let id, let e): "measure(\(id), \(e))"
+    case .invalidate(let id): "invalidate(\(id))"
+    case .estimate(let e): "estimate(\(e))"
+    case .policy(let p): "policy(\(p))"
+    case .snapshot(let ids): "snapshot(\(ids.count) ids: \(ids.prefix(12))...)"
+    case .insert(let ids, let i): "insert(\(ids), at: \(i))"
+    case .removeOffsets(let o): "remove(atOffsets: \(Array(o)))"
+    case .removeIDs(let ids): "remove(ids: \(ids))"
+    case .move(let o, let d): "move(\(Array(o)), to: \(d))"
+    case .difference(let ids): "apply(difference to \(ids.count) ids: \(ids.prefix(12))...)"
+    case .scrollAnchor(let a): "scrollAnchor = \(a.map { "(\($0.x),\($0.y))" } ?? "nil")"
+    case .defaultAnchor(let a, let r): "defaultScrollAnchor(\(a.map { "(\($0.x),\($0.y))" } ?? "nil"), for: \(r.map(\.description) ?? "all"))"
+    case .overscan(let o): "overscan(\(o))"
+    }
+  }
+}
+
+/// Generates random operations from a seeded generator, valid for the
+/// current list (ids drawn from it, offsets in range), with some bad input
+/// mixed in (NaN, infinite and negative extents, unknown and duplicate ids).
+public struct OperationGenerator: Sendable {
+  public var rng: SeededRNG
+  public var nextID: Int
+  /// Whether to generate the incremental edits of SPEC §10.
+  public var includeEdits: Bool
+  public var maxRows: Int
+
+  public init(seed: UInt64, firstNewID: Int = 1_000_000, includeEdits: Bool = true, maxRows: Int = 300) {
+    rng = SeededRNG(seed: seed)
+    nextID = firstNewID
+    self.includeEdits = includeEdits
+    self.maxRows = maxRows
+  }
+
+  static let anchors: [UnitPoint?] = [nil, .top, .center, .bottom, .leading, .trailing, UnitPoint(x: 0.3, y: 0.25)]
+
+  mutating func extent() -> CGFloat {
+    switch Int.random(in: 0 ..< 20, using: &rng) {
+    case 0: return .nan
+    case 1: return -5
+    case 2: return .infinity
+    case 3: return 0
+    case 4: return 1e12
+    default: return CGFloat(Int.random(in: 1 ... 4000, using: &rng)) / 16
+    }
+  }
+
+  mutating func pickID(from ids: [Int]) -> Int {
+    if ids.isEmpty || Int.random(in: 0 ..< 25, using: &rng) == 0 { return -1 }  // unknown
+    return ids.randomElement(using: &rng)!
+  }
+
+  mutating func freshIDs(_ count: Int) -> [Int] {
+    defer { nextID += count }
+    return Array(nextID ..< nextID + count)
+  }
+
+  mutating func offsets(in count: Int, upTo k: Int) -> IndexSet {
+    guard count > 0 else { return [] }
+    var set = IndexSet()
+    for _ in 0 ..< Int.random(in: 1 ... k, using: &rng) { set.insert(Int.random(in: 0 ..< count, using: &rng)) }
+    return set
+  }
+
+  /// The next operation for a list with these ids and this content extent.
+  public mutating func next(ids: [Int], contentExtent: CGFloat) -> LayoutOperation {
+    let n = ids.count
+    let roll = Int.random(in: 0 ..< (includeEdits ? 100 : 80), using: &rng)
+    switch roll {
+    case 0 ..< 6:
+      let h = Int.random(in: 0 ..< 12, using: &rng) == 0 ? 0 : CGFloat(Int.random(in: 1 ... 1200, using: &rng))
+      return .viewport(CGSize(width: 320, height: h))
+    case 6 ..< 22:
+      let y = CGFloat(Int.random(in: -200 ... max(0, Int(contentExtent)) + 200, using: &rng))
+      return .userScroll(Int.random(in: 0 ..< 30, using: &rng) == 0 ? .nan : y)
+    case 22 ..< 30:
+      return .scrollToID(pickID(from: ids), Self.anchors.randomElement(using: &rng)!)
+    case 30 ..< 32:
+      return .scrollToEdge(Edge.allCases.randomElement(using: &rng)!)
+    case 32 ..< 34:
+      return .scrollToOffset(CGFloat(Int.random(in: -100 ... max(0, Int(contentExtent)) + 100, using: &rng)))
+    case 34:
+      return .automaticPosition
+    case 35 ..< 55:
+      return .measure(pickID(from: ids), extent())
+    case 55 ..< 57:
+      return .invalidate(pickID(from: ids))
+    case 57 ..< 60:
+      return .estimate(Int.random(in: 0 ..< 10, using: &rng) == 0 ? -1 : CGFloat(Int.random(in: 0 ... 2000, using: &rng)) / 8)
+    case 60:
+      return .policy(Bool.random(using: &rng) ? .fixed : .meanOfMeasured)
+    case 61 ..< 68:
+      var list = ids
+      switch Int.random(in: 0 ..< 5, using: &rng) {
+      case 0: list.shuffle(using: &rng)
+      case 1: list.insert(contentsOf: freshIDs(Int.random(in: 1 ... 20, using: &rng)), at: 0)
+      case 2: list.removeAll { _ in Int.random(in: 0 ..< 4, using: &rng) == 0 }
+      case 3: list = freshIDs(Int.random(in: 0 ... 30, using: &rng))
+      default:
+        if !list.isEmpty { list.append(list[0]) }  // a duplicate: must throw
+      }
+      if list.count > maxRows { list.removeLast(list.count - maxRows) }
+      return .snapshot(list)
+    case 68 ..< 72:
+      return .scrollAnchor(Self.anchors.randomElement(using: &rng)!)
+    case 72 ..< 75:
+      let roles: [ScrollAnchorRole?] = [nil, .initialOffset, .sizeChanges, .alignment]
+      return .defaultAnchor(Self.anchors.randomElement(using: &rng)!, roles.randomElement(using: &rng)!)
+    case 75 ..< 77:
+      let options: [Overscan] = [.none, .rows(2), .points(100), Overscan(before: .rows(1), after: .points(30))]
+      return .overscan(options.randomElement(using: &rng)!)
+    case 77 ..< 80:
+      return .userScroll(CGFloat(Int.random(in: 0 ... 40, using: &rng)))
+    case 80 ..< 86:
+      var new = freshIDs(Int.random(in: 1 ... 12, using: &rng))
+      if Int.random(in: 0 ..< 15, using: &rng) == 0, let existing = ids.first { new.append(existing) }
+      if n + new.count > maxRows { return .removeOffsets(offsets(in: n, upTo: 8)) }
+      return .insert(new, at: Int.random(in: 0 ... n, using: &rng))
+    case 86 ..< 90:
+      return .removeOffsets(offsets(in: n, upTo: 6))
+    case 90 ..< 92:
+      var gone = (0 ..< Int.random(in: 1 ... 4, using: &rng)).map { _ in pickID(from: ids) }
+      if ids.isEmpty { gone = [] }
+      return .removeIDs(gone)
+    case 92 ..< 96:
+      return .move(offsets(in: n, upTo: 5), to: Int.random(in: 0 ... n, using: &rng))
+    default:
+      var list = ids
+      for _ in 0 ..< Int.random(in: 1 ... 6, using: &rng) {
+        switch Int.random(in: 0 ..< 3, using: &rng) {
+        case 0 where !list.isEmpty: list.remove(at: Int.random(in: 0 ..< list.count, using: &rng))
+        case 1 where list.count < maxRows: list.insert(freshIDs(1)[0], at: Int.random(in: 0 ... list.count, using: &rng))
+        default:
+          if list.count > 1 {
+            let x = list.remove(at: Int.random(in: 0 ..< list.count, using: &rng))
+            list.insert(x, at: Int.random(in: 0 ... list.count, using: &rng))
+          }
+        }
+      }
+      return .difference(list)
+    }
+  }
+}
+
+/// A layout and its reference model, driven together.
+public struct ModelPair: Sendable {
+  public var core: LazyStackLayout<Int>
+  public var reference: LazyStackReference<Int>
+
+  public init(ids: [Int], estimate: CGFloat, spacing: CGFloat = 0, axis: Axis = .vertical,
+              insets: EdgeInsets = EdgeInsets(), blockCapacity: Int = 4) throws {
+    core = try LazyStackLayout(ids: ids, estimatedExtent: estimate, spacing: spacing, axis: axis,
+                               insets: insets, blockCapacity: blockCapacity)
+    reference = try LazyStackReference(ids: ids, estimatedExtent: estimate, spacing: spacing, axis: axis,
+                                       insets: insets)
+  }
+
+  /// Applies `op` to both; returns a description of any difference in what
+  /// the operation itself returned or threw.
+  public mutating func apply(_ op: LayoutOperation) -> String? {
+    func same<T: Equatable>(_ a: Result<T, LazyStackError>, _ b: Result<T, LazyStackError>) -> String? {
+      a == b ? nil : "results differ: core \(a), reference \(b)"
+    }
+    switch op {
+    case .viewport(let s):
+      core.viewportSize = s
+      reference.viewportSize = s
+    case .userScroll(let y):
+      let p = core.axis == .vertical ? CGPoint(x: 0, y: y) : CGPoint(x: y, y: 0)
+      core.userScroll(to: p)
+      reference.userScroll(to: p)
+    case .scrollToID(let id, let a):
+      core.position.scrollTo(id: id, anchor: a)
+      var p = reference.position
+      p.scrollTo(id: id, anchor: a)
+      reference.setPosition(p)
+    case .scrollToEdge(let e):
+      core.position.scrollTo(edge: e)
+      reference.setPosition(ScrollPosition(idType: Int.self, edge: e))
+    case .scrollToOffset(let y):
+      let p = core.axis == .vertical ? ScrollPosition(idType: Int.self, y: y) : ScrollPosition(idType: Int.self, x: y)
+      core.position = p
+      reference.setPosition(p)
+    case .automaticPosition:
+      core.position = ScrollPosition(idType: Int.self)
+      reference.setPosition(ScrollPosition(idType: Int.self))
+    case .measure(let id, let e):
+      let a = core.setMeasuredExtent(e, for: id)
+      let b = reference.setMeasuredExtent(e, for: id)
+      if a != b { return "measurement results differ: core \(a), reference \(b)" }
+    case .invalidate(let id):
+      if core.invalidateMeasurement(for: id) != reference.invalidateMeasurement(for: id) { return "invalidate differs" }
+    case .estimate(let e):
+      return same(Result { () throws(LazyStackError) in try core.setEstimatedExtent(e) },
+                  Result { () throws(LazyStackError) in try reference.setEstimatedExtent(e) })
+    case .policy(let p):
+      core.estimatePolicy = p
+      reference.estimatePolicy = p
+    case .snapshot(let ids):
+      return same(Result { () throws(LazyStackError) in try core.update(ids: ids) },
+                  Result { () throws(LazyStackError) in try reference.update(ids: ids) })
+    case .insert(let ids, let i):
+      return same(Result { () throws(LazyStackError) in try core.insert(ids, at: i) },
+                  Result { () throws(LazyStackError) in try reference.insert(ids, at: i) })
+    case .removeOffsets(let o):
+      let a = core.remove(atOffsets: o)
+      let b = reference.remove(atOffsets: o)
+      if a != b { return "remove results differ: core \(a), reference \(b)" }
+    case .removeIDs(let ids):
+      return same(Result { () throws(LazyStackError) in try core.remove(ids: ids) },
+                  Result { () throws(LazyStackError) in try reference.remove(ids: ids) })
+    case .move(let o, let d):
+      let a = core.move(fromOffsets: o, toOffset: d)
+      let b = reference.move(fromOffsets: o, toOffset: d)
+      if a != b { return "move results differ: core \(a), reference \(b)" }
+    case .difference(let ids):
+      let diff = ids.difference(from: core.ids).inferringMoves()
+      return same(Result { () throws(LazyStackError) in try core.apply(diff) },
+                  Result { () throws(LazyStackError) in try reference.apply(diff) })
+    case .scrollAnchor(let a):
+      core.scrollAnchor = a
+      reference.scrollAnchor = a
+    case .defaultAnchor(let a, let role):
+      if let role {
+        core.defaultScrollAnchor(a, for: role)
+        reference.defaultScrollAnchor(a, for: role)
+      } else {
+        core.defaultScrollAnchor(a)
+        reference.defaultScrollAnchor(a)
+      }
+    case .overscan(let o):
+      core.overscan = o
+      reference.overscan = o
+    }
+    return nil
+  }
+
+  /// Compares every observable: ids, offset, sizes, visible range, position,
+  /// anchor row, last correction, every frame and measured extent, and point
+  /// queries at a few offsets. Returns the first difference.
+  public func difference(probes: [CGFloat] = []) -> String? {
+    if core.count != reference.count { return "count: \(core.count) vs \(reference.count)" }
+    if core.ids != reference.ids { return "ids differ" }
+    if core.contentOffset != reference.contentOffset { return "contentOffset: \(core.contentOffset) vs \(reference.contentOffset)" }
+    if core.contentSize != reference.contentSize { return "contentSize: \(core.contentSize) vs \(reference.contentSize)" }
+    if core.maxOffset != reference.maxOffset { return "maxOffset: \(core.maxOffset) vs \(reference.maxOffset)" }
+    if core.currentEstimate != reference.currentEstimate { return "estimate: \(core.currentEstimate) vs \(reference.currentEstimate)" }
+    if core.visibleIndices != reference.visibleIndices { return "visibleIndices: \(core.visibleIndices) vs \(reference.visibleIndices)" }
+    if core.position != reference.position { return "position: \(core.position) vs \(reference.position)" }
+    if core._anchorRowID != reference.anchorRowID {
+      return "anchor row: \(String(describing: core._anchorRowID)) vs \(String(describing: reference.anchorRowID))"
+    }
+    if core.lastCorrection != reference.lastCorrection { return "lastCorrection: \(core.lastCorrection) vs \(reference.lastCorrection)" }
+    if core.lastPositionResult != reference.lastPositionResult {
+      return "lastPositionResult: \(core.lastPositionResult) vs \(reference.lastPositionResult)"
+    }
+    let frames = reference.frames()
+    for i in 0 ..< core.count {
+      let a = core.frame(at: i)
+      let b = frames[i]
+      if a != b { return "frame(at: \(i)): \(a) vs \(b)" }
+      let id = core.id(at: i)
+      if core.index(of: id) != i { return "index(of: \(id)) != \(i)" }
+      if core.measuredExtent(for: id) != reference.measuredExtent(for: id) { return "measuredExtent(\(id)) differs" }
+    }
+    for y in probes {
+      let a = core.index(atOffset: y)
+      let b = reference.index(atOffset: y)
+      if a != b { return "index(atOffset: \(y)): \(String(describing: a)) vs \(String(describing: b))" }
+    }
+    return nil
+  }
+}

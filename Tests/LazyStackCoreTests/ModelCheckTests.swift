@@ -1,0 +1,54 @@
+import Foundation
+import XCTest
+@testable import LazyStackCore
+import LazyStackReference
+import LazyStackTestSupport
+
+/// Random operation sequences from seeded generators, applied to the core and
+/// to the O(n) reference model; everything observable is compared after
+/// every step. A failure prints the seed, the step and the operation.
+final class ModelCheckTests: XCTestCase {
+  func run(seeds: Range<UInt64>, steps: Int, edits: Bool, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets(),
+           axis: Axis = .vertical, file: StaticString = #filePath, line: UInt = #line) throws {
+    for seed in seeds {
+      var generator = OperationGenerator(seed: seed, includeEdits: edits, maxRows: 120)
+      let initial = Array(0 ..< Int(seed % 60))
+      var pair = try ModelPair(ids: initial, estimate: CGFloat(seed % 7) * 9 + 1, spacing: spacing, axis: axis,
+                               insets: insets, blockCapacity: 4 + Int(seed % 5))
+      for step in 0 ..< steps {
+        let op = generator.next(ids: pair.reference.ids,
+                                contentExtent: axis == .vertical ? pair.reference.contentSize.height
+                                  : pair.reference.contentSize.width)
+        let before = pair
+        if let problem = pair.apply(op) {
+          XCTFail("seed \(seed) step \(step) \(op): \(problem)", file: file, line: line)
+          _ = before
+          return
+        }
+        let probes = (0 ..< 4).map { _ in CGFloat(Int.random(in: -50 ... 5000, using: &generator.rng)) / 2 }
+        if let problem = pair.difference(probes: probes) {
+          XCTFail("seed \(seed) step \(step) \(op): \(problem)", file: file, line: line)
+          return
+        }
+      }
+    }
+  }
+
+  func testModelCheck_scrollMeasureSnapshot() throws {
+    try run(seeds: 0 ..< 60, steps: 150, edits: false)
+  }
+
+  func testModelCheck_withEdits() throws {
+    try run(seeds: 100 ..< 160, steps: 150, edits: true)
+  }
+
+  func testModelCheck_spacingAndInsets() throws {
+    try run(seeds: 200 ..< 240, steps: 150, edits: true, spacing: 6.5,
+            insets: EdgeInsets(top: 12, leading: 3, bottom: 20.25, trailing: 4))
+  }
+
+  func testModelCheck_horizontal() throws {
+    try run(seeds: 300 ..< 330, steps: 150, edits: true, spacing: 2, insets: EdgeInsets(top: 1, leading: 9, bottom: 2, trailing: 5),
+            axis: .horizontal)
+  }
+}
