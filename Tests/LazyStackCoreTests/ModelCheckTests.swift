@@ -19,10 +19,8 @@ final class ModelCheckTests: XCTestCase {
         let op = generator.next(ids: pair.reference.ids,
                                 contentExtent: axis == .vertical ? pair.reference.contentSize.height
                                   : pair.reference.contentSize.width)
-        let before = pair
         if let problem = pair.apply(op) {
           XCTFail("seed \(seed) step \(step) \(op): \(problem)", file: file, line: line)
-          _ = before
           return
         }
         let probes = (0 ..< 4).map { _ in CGFloat(Int.random(in: -50 ... 5000, using: &generator.rng)) / 2 }

@@ -1,0 +1,237 @@
+import Foundation
+import XCTest
+@testable import LazyStackCore
+import LazyStackReference
+import LazyStackTestSupport
+
+/// The extent tree (SPEC §1–2): exact prefix sums, point queries, the
+/// estimate folded in, splits and merges, no drift.
+final class ExtentTreeTests: XCTestCase {
+  /// Prefix sums recomputed from scratch, the obvious way.
+  func naivePrefixes(_ extents: [Int64?], estimate: Int64, spacing: Int64) -> [Int64] {
+    var result: [Int64] = [0]
+    for e in extents { result.append(result.last! + (e ?? estimate) + spacing) }
+    return result
+  }
+
+  func assertPrefixes<ID>(_ tree: ExtentTree<ID>, _ extents: [Int64?], _ context: @autoclosure () -> String,
+                          file: StaticString = #filePath, line: UInt = #line) {
+    let expected = naivePrefixes(extents, estimate: tree.estimate, spacing: tree.spacing)
+    for i in 0 ... extents.count where tree.pitchPrefix(i) != expected[i] {
+      XCTFail("\(context()): pitchPrefix(\(i)) = \(tree.pitchPrefix(i)), expected \(expected[i])", file: file, line: line)
+      return
+    }
+  }
+
+  func testX3_prefixSumsAndPointQueriesMatchReferenceUnderRandomMeasurements() throws {
+    for seed in UInt64(0) ..< 12 {
+      var rng = SeededRNG(seed: seed)
+      let n = Int.random(in: 0 ... 2000, using: &rng)
+      let spacing = CGFloat(Int.random(in: 0 ... 3, using: &rng)) * 2.5
+      let insets = EdgeInsets(top: CGFloat(seed % 3) * 7, leading: 0, bottom: 4, trailing: 0)
+      var layout = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 30, spacing: spacing, axis: .vertical,
+                                       insets: insets, blockCapacity: 4 + Int(seed % 13))
+      var reference = try LazyStackReference(ids: 0 ..< n, estimatedExtent: 30, spacing: spacing, insets: insets)
+      for step in 0 ..< 25 {
+        if n > 0 && Int.random(in: 0 ..< 6, using: &rng) > 0 {
+          let id = Int.random(in: 0 ..< n, using: &rng)
+          let e = Int.random(in: 0 ..< 8, using: &rng) == 0 ? 0 : CGFloat(Int.random(in: 1 ... 20000, using: &rng)) / 64
+          XCTAssertEqual(layout.setMeasuredExtent(e, for: id).isApplied, reference.setMeasuredExtent(e, for: id).isApplied)
+        } else {
+          let e = CGFloat(Int.random(in: 0 ... 400, using: &rng)) / 4
+          _ = try layout.setEstimatedExtent(e)
+          _ = try reference.setEstimatedExtent(e)
+        }
+        let frames = reference.frames()
+        for i in 0 ..< n where layout.frame(at: i) != frames[i] {
+          return XCTFail("seed \(seed) step \(step): frame(at: \(i)) \(layout.frame(at: i)) vs \(frames[i])")
+        }
+        XCTAssertEqual(layout.contentSize, reference.contentSize, "seed \(seed) step \(step)")
+        let end = Int(reference.contentSize.height) + 10
+        for _ in 0 ..< 30 {
+          let y = CGFloat(Int.random(in: -40 ... end * 4, using: &rng)) / 4
+          if layout.index(atOffset: y) != reference.index(atOffset: y) {
+            return XCTFail("seed \(seed) step \(step): index(atOffset: \(y)) \(String(describing: layout.index(atOffset: y))) vs \(String(describing: reference.index(atOffset: y)))")
+          }
+        }
+      }
+    }
+  }
+
+  func testG4_exhaustiveSmallListsEveryMixOfMeasuredEstimatedAndEmptyRows() throws {
+    // Each row: estimated, measured 0, or measured 10; every list of up to 6
+    // rows, with and without spacing, insets and an empty estimate.
+    var configurations = 0
+    for n in 0 ... 6 {
+      var states = 1
+      for _ in 0 ..< n { states *= 3 }
+      for mask in 0 ..< states {
+        for (estimate, spacing, top) in [(CGFloat(8), CGFloat(0), CGFloat(0)), (0, 3, 5), (8, 3, 5), (0, 0, 0)] {
+          try checkSmall(n: n, mask: mask, estimate: estimate, spacing: spacing, top: top)
+          configurations += 1
+        }
+      }
+    }
+    // Lists of 7 and 8 rows: a deterministic sample of the 3^n mixes.
+    var rng = SeededRNG(seed: 78)
+    for n in 7 ... 8 {
+      for _ in 0 ..< 150 {
+        try checkSmall(n: n, mask: Int.random(in: 0 ..< 6561, using: &rng), estimate: 8, spacing: 2, top: 1)
+        configurations += 1
+      }
+    }
+    XCTAssertGreaterThan(configurations, 4000)
+  }
+
+  func checkSmall(n: Int, mask: Int, estimate: CGFloat, spacing: CGFloat, top: CGFloat) throws {
+    let insets = EdgeInsets(top: top, leading: 0, bottom: 7, trailing: 0)
+    var layout = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: estimate, spacing: spacing, axis: .vertical,
+                                     insets: insets, blockCapacity: 4)
+    var reference = try LazyStackReference(ids: 0 ..< n, estimatedExtent: estimate, spacing: spacing, insets: insets)
+    var m = mask
+    for i in 0 ..< n {
+      switch m % 3 {
+      case 1: layout.setMeasuredExtent(0, for: i); reference.setMeasuredExtent(0, for: i)
+      case 2: layout.setMeasuredExtent(10, for: i); reference.setMeasuredExtent(10, for: i)
+      default: break
+      }
+      m /= 3
+    }
+    let context = "n \(n) mask \(mask) estimate \(estimate) spacing \(spacing) top \(top)"
+    let frames = reference.frames()
+    for i in 0 ..< n where layout.frame(at: i) != frames[i] {
+      return XCTFail("\(context): frame(at: \(i)) \(layout.frame(at: i)) vs \(frames[i])")
+    }
+    let end = Int(reference.contentSize.height)
+    for y in -2 ... end + 2 where layout.index(atOffset: CGFloat(y)) != reference.index(atOffset: CGFloat(y)) {
+      return XCTFail("\(context): index(atOffset: \(y)) differs")
+    }
+    for height in [CGFloat(0), 9, 25] {
+      layout.viewportSize = CGSize(width: 100, height: height)
+      reference.viewportSize = CGSize(width: 100, height: height)
+      for y in stride(from: CGFloat(0), through: CGFloat(end), by: 2) {
+        layout.userScroll(to: CGPoint(x: 0, y: y))
+        reference.userScroll(to: CGPoint(x: 0, y: y))
+        if layout.visibleIndices != reference.visibleIndices || layout.position != reference.position {
+          return XCTFail("\(context) viewport \(height) y \(y): \(layout.visibleIndices) \(layout.position) vs \(reference.visibleIndices) \(reference.position)")
+        }
+      }
+    }
+  }
+
+  func testG4_zeroExtentTieBreak() throws {
+    // Rows: 10, 0, 0, 10, 0 (no spacing). The empty rows 1, 2 sit at 10;
+    // row 4 sits at 20, the end.
+    var layout = try LazyStackLayout(ids: 0 ..< 5, estimatedExtent: 10)
+    for id in [1, 2, 4] { layout.setMeasuredExtent(0, for: id) }
+    XCTAssertEqual(layout.index(atOffset: 9.99), 0)
+    XCTAssertEqual(layout.index(atOffset: 10), 3, "a boundary belongs to the next non-empty row")
+    XCTAssertEqual(layout.index(atOffset: 19), 3)
+    XCTAssertEqual(layout.index(atOffset: 20), 3, "past the end: the last non-empty row, not the empty row 4")
+    XCTAssertEqual(layout.index(atOffset: -5), 0)
+    // Every row empty: the first row starting at or after the offset.
+    var empty = try LazyStackLayout(ids: 0 ..< 3, estimatedExtent: 0, spacing: 4)
+    XCTAssertEqual(empty.index(atOffset: 0), 0)
+    XCTAssertEqual(empty.index(atOffset: 1), 1)
+    XCTAssertEqual(empty.index(atOffset: 8), 2)
+    XCTAssertEqual(empty.index(atOffset: 100), 2)
+    empty.viewportSize = CGSize(width: 10, height: 5)
+    XCTAssertEqual(empty.visibleIndices, 0 ..< 2, "empty rows at 0 and 4 lie in [0, 5)")
+  }
+
+  func testX4_noDriftAfterMillionsOfUpdates() throws {
+    let n = 5000
+    var tree = try ExtentTree(ids: 0 ..< n, estimate: 44 * 256, spacing: 3, blockCapacity: 16)
+    var extents = [Int64?](repeating: nil, count: n)
+    var rng = SeededRNG(seed: 4)
+    let updates = 1_000_000
+    for k in 0 ..< updates {
+      let i = Int(rng.next() % UInt64(n))
+      switch rng.next() % 16 {
+      case 0:
+        tree.setMeasuredExtent(nil, at: i)
+        extents[i] = nil
+      case 1:
+        tree.setEstimate(Int64(rng.next() % 100_000))
+      default:
+        let e = Int64(rng.next() % UInt64(_FixedPoint.maxExtentUnits / 1024))
+        tree.setMeasuredExtent(e, at: i)
+        extents[i] = e
+      }
+      if k % 250_000 == 0 { assertPrefixes(tree, extents, "after \(k) updates") }
+    }
+    assertPrefixes(tree, extents, "after \(updates) updates")
+    tree._checkInvariants()
+  }
+
+  func testX4_offsetsExactPast2To31Points() throws {
+    // 10M rows of 300 pt: 3e9 pt of content, past 2^31 pt, exact to the unit.
+    let n = 10_000_000
+    let tree = try ExtentTree(ids: 0 ..< n, estimate: 300 * 256, blockCapacity: 1024)
+    XCTAssertEqual(tree.pitchPrefix(n), Int64(n) * 300 * 256)
+    XCTAssertEqual(_FixedPoint.points(tree.pitchPrefix(n)), 3_000_000_000)
+    let row = 9_999_999
+    XCTAssertEqual(_FixedPoint.points(tree.pitchPrefix(row)), CGFloat(row) * 300)
+    let past = Int64(1) << 31  // 2^31 pt
+    XCTAssertEqual(tree.firstRow(withPitchPrefixAfterAbove: past * 256), Int(past / 300))
+    XCTAssertEqual(tree.index(of: row), row)
+  }
+
+  func testX2_estimateChangeTouchesNoRow() throws {
+    var tree = try ExtentTree(ids: 0 ..< 1000, estimate: 256, blockCapacity: 8)
+    tree.setMeasuredExtent(512, at: 10)
+    let fenwick = tree._fenwick
+    tree.setEstimate(1024)
+    XCTAssertEqual(tree._fenwick, fenwick, "the per-block sums do not include the estimate")
+    XCTAssertEqual(tree.pitchPrefix(1000), 999 * 1024 + 512)
+  }
+
+  func testBlocksSplitAndMergeWithSmallInputs() throws {
+    var tree = try ExtentTree(ids: 0 ..< 10, estimate: 256, blockCapacity: 4)
+    var model = Array(0 ..< 10)
+    var rng = SeededRNG(seed: 9)
+    var next = 100
+    var splits = 0
+    var merges = 0
+    for _ in 0 ..< 3000 {
+      let blocks = tree.blockCount
+      if Bool.random(using: &rng) || model.count < 3 {
+        let k = Int.random(in: 1 ... 6, using: &rng)
+        let at = Int.random(in: 0 ... model.count, using: &rng)
+        let ids = Array(next ..< next + k)
+        next += k
+        try tree.insert(ids, at: at)
+        model.insert(contentsOf: ids, at: at)
+        if tree.blockCount > blocks { splits += 1 }
+      } else {
+        var offsets = Set<Int>()
+        for _ in 0 ..< Int.random(in: 1 ... 5, using: &rng) { offsets.insert(Int.random(in: 0 ..< model.count, using: &rng)) }
+        let sorted = offsets.sorted()
+        tree.remove(sortedIndices: sorted)
+        for i in sorted.reversed() { model.remove(at: i) }
+        if tree.blockCount < blocks { merges += 1 }
+      }
+      tree._checkInvariants()
+      XCTAssertEqual(tree.ids, model)
+    }
+    XCTAssertGreaterThan(splits, 10)
+    XCTAssertGreaterThan(merges, 10)
+    for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
+  }
+
+  func testE3_insertingADuplicateLeavesTheTreeUnchanged() throws {
+    var tree = try ExtentTree(ids: 0 ..< 10, estimate: 256, blockCapacity: 4)
+    XCTAssertThrowsError(try tree.insert([100, 3], at: 2)) { error in
+      XCTAssertEqual(error as? LazyStackError, .duplicateID("3", index: 1))
+    }
+    XCTAssertThrowsError(try tree.insert([100, 100], at: 2))
+    XCTAssertEqual(tree.ids, Array(0 ..< 10))
+    tree._checkInvariants()
+  }
+
+  func testDuplicateIDsInInitAreATypedError() {
+    XCTAssertThrowsError(try ExtentTree(ids: [1, 2, 3, 2], estimate: 1)) { error in
+      XCTAssertEqual(error as? LazyStackError, .duplicateID("2", index: 3))
+    }
+  }
+}
