@@ -1,0 +1,97 @@
+import Foundation
+
+/// Snaps to pages the size of the container (SPEC B4).
+///
+/// The page boundaries are the multiples of the container's main-axis extent
+/// P below `maxOffset`, plus `maxOffset` itself. The target is the boundary
+/// nearest to the projected end, but never more than one boundary away from
+/// the release offset: from strictly between b(k) and b(k+1) only those two;
+/// from exactly b(k), b(k-1) ... b(k+1). A projected end exactly halfway goes
+/// the way of the velocity (with zero velocity, to the larger offset).
+public struct PagingScrollTargetBehavior: ScrollTargetBehavior, Hashable, Sendable {
+  /// Creates the paging behaviour. - Complexity: O(1).
+  @inlinable
+  public init() {}
+
+  /// Moves the target to a page boundary (SPEC B4).
+  /// - Complexity: O(1).
+  public func updateTarget(_ target: inout ScrollTarget, context: TargetContext) {
+    let vertical = context.axis == .vertical
+    let page = _FixedPoint.units(vertical ? context.containerSize.height : context.containerSize.width)
+    let maximum = _FixedPoint.units(context.maxOffset)
+    let release = _FixedPoint.units(vertical ? context.releaseOffset.y : context.releaseOffset.x)
+    let projected = _FixedPoint.units(vertical ? target.rect.origin.y : target.rect.origin.x)
+    let velocity = vertical ? context.velocity.dy : context.velocity.dx
+    let result: Int64
+    if page <= 0 || maximum <= 0 {
+      result = Swift.min(Swift.max(0, projected), maximum)
+    } else {
+      // Boundaries b(j) = j * page for j < last, and b(last) = maximum.
+      let last = (maximum &+ page &- 1) / page
+      let boundary = { (j: Int64) -> Int64 in j >= last ? maximum : j &* page }
+      let index = { (offset: Int64) -> (k: Int64, onBoundary: Bool) in
+        if offset >= maximum { return (last, true) }
+        let k = Swift.max(0, offset) / page
+        return (k, Swift.max(0, offset) % page == 0)
+      }
+      result = _nearestBoundary(release: index(release), projected: projected, velocity: velocity,
+                                limit: 1, last: last, boundary: boundary)
+    }
+    _setMain(&target, _FixedPoint.points(result), axis: context.axis)
+  }
+}
+
+/// Sets the target's main-axis origin (and drops its anchor: the origin is
+/// the answer).
+@inlinable
+internal func _setMain(_ target: inout ScrollTarget, _ value: CGFloat, axis: Axis) {
+  if axis == .vertical { target.rect.origin.y = value } else { target.rect.origin.x = value }
+  target.anchor = nil
+}
+
+/// The boundary nearest to `projected` among those at most `limit`
+/// boundaries from the release (SPEC B4, B5): from strictly between b(k) and
+/// b(k+1), b(k-limit+1) ... b(k+limit); from exactly b(k), b(k-limit) ...
+/// b(k+limit). Ties go the way of the velocity, to the larger offset at zero.
+/// `k` may be -1 (before the first boundary).
+/// - Complexity: O(1) calls of `boundary`.
+@inlinable
+internal func _nearestBoundary(
+  release: (k: Int64, onBoundary: Bool), projected: Int64, velocity: CGFloat,
+  limit: Int64, last: Int64, boundary: (Int64) -> Int64, lowerFloor: Int64? = nil, upperCeiling: Int64? = nil,
+  indexOf: ((Int64) -> Int64)? = nil
+) -> Int64 {
+  var low = release.onBoundary ? release.k &- limit : release.k &- limit &+ 1
+  var high = release.k &+ limit
+  if let lowerFloor { low = Swift.max(low, lowerFloor) }
+  if let upperCeiling { high = Swift.min(high, upperCeiling) }
+  low = Swift.max(0, Swift.min(low, last))
+  high = Swift.max(0, Swift.min(high, last))
+  if high < low { swap(&low, &high) }
+  // The boundaries around the projected end, clamped into [low, high].
+  let below: Int64
+  if let indexOf {
+    below = indexOf(projected)
+  } else {
+    // Paging: b(j) = j * page is monotone; find by binary search over indices.
+    var lo: Int64 = -1
+    var hi = last
+    while lo < hi {
+      let mid = (lo &+ hi &+ 1) >> 1
+      if boundary(mid) <= projected { lo = mid } else { hi = mid &- 1 }
+    }
+    below = lo
+  }
+  let a = Swift.min(Swift.max(below, low), high)
+  let b = Swift.min(Swift.max(below &+ 1, low), high)
+  let da = (boundary(a) &- projected).magnitude
+  let db = (boundary(b) &- projected).magnitude
+  if da < db { return boundary(a) }
+  if db < da { return boundary(b) }
+  return velocity < 0 ? Swift.min(boundary(a), boundary(b)) : Swift.max(boundary(a), boundary(b))
+}
+
+extension ScrollTargetBehavior where Self == PagingScrollTargetBehavior {
+  /// Snaps to container-sized pages (SPEC B4). - Complexity: O(1).
+  public static var paging: PagingScrollTargetBehavior { PagingScrollTargetBehavior() }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Snaps to the leading edge of a row (SPEC B5).
+///
+/// The target is the row start nearest to the projected end, clamped to
+/// `maxOffset`, found in O(log n). `limitBehavior` limits how far one
+/// interaction may go from the release offset, counting rows as boundaries
+/// by the paging rule of B4.
+public struct ViewAlignedScrollTargetBehavior: ScrollTargetBehavior, Hashable, Sendable {
+  /// How many rows one interaction may pass (SPEC B5).
+  public struct LimitBehavior: Hashable, Sendable {
+    @usableFromInline
+    internal enum _Kind: Hashable, Sendable { case automatic, always, alwaysByOne, alwaysByFew, never }
+    @usableFromInline
+    internal var _kind: _Kind
+    @inlinable
+    internal init(_ kind: _Kind) { _kind = kind }
+
+    /// `.always` on a horizontal axis, `.never` on a vertical one.
+    public static let automatic = LimitBehavior(.automatic)
+    /// Only the rows within one container extent of the release offset. If
+    /// none is, as `.alwaysByOne`.
+    public static let always = LimitBehavior(.always)
+    /// At most one row boundary away.
+    public static let alwaysByOne = LimitBehavior(.alwaysByOne)
+    /// At most three row boundaries away.
+    public static let alwaysByFew = LimitBehavior(.alwaysByFew)
+    /// No limit.
+    public static let never = LimitBehavior(.never)
+  }
+
+  /// The limit on how far one interaction may go.
+  public var limitBehavior: LimitBehavior
+
+  /// Creates the behaviour. - Complexity: O(1).
+  @inlinable
+  public init(limitBehavior: LimitBehavior = .automatic) {
+    self.limitBehavior = limitBehavior
+  }
+
+  /// Moves the target to a row's leading edge (SPEC B5).
+  /// - Complexity: O(log n).
+  public func updateTarget(_ target: inout ScrollTarget, context: TargetContext) {
+    let geometry = context._geometry
+    let count = Int64(geometry._rowCount)
+    let vertical = context.axis == .vertical
+    let maximum = _FixedPoint.units(context.maxOffset)
+    let projected = _FixedPoint.units(vertical ? target.rect.origin.y : target.rect.origin.x)
+    guard count > 0 else {
+      _setMain(&target, _FixedPoint.points(Swift.min(Swift.max(0, projected), maximum)), axis: context.axis)
+      return
+    }
+    let release = _FixedPoint.units(vertical ? context.releaseOffset.y : context.releaseOffset.x)
+    let velocity = vertical ? context.velocity.dy : context.velocity.dx
+    let boundary = { (i: Int64) -> Int64 in geometry._rowStart(at: Int(i)) }
+    let below = { (offset: Int64) -> Int64 in Int64(geometry._rowsStarting(atOrBefore: offset)) &- 1 }
+    let k = below(release)
+    let onBoundary = k >= 0 && boundary(k) == release
+    var kind = limitBehavior._kind
+    if kind == .automatic { kind = context.axis == .horizontal ? .always : .never }
+    var limit: Int64
+    var lowerFloor: Int64?
+    var upperCeiling: Int64?
+    switch kind {
+    case .never, .automatic: limit = count
+    case .alwaysByOne: limit = 1
+    case .alwaysByFew: limit = 3
+    case .always:
+      let extent = _FixedPoint.units(vertical ? context.containerSize.height : context.containerSize.width)
+      let low = below(release &- extent &- 1) &+ 1  // first row starting at or after release - extent
+      let high = below(release &+ extent)           // last row starting at or before release + extent
+      if low <= high {
+        limit = count
+        lowerFloor = low
+        upperCeiling = high
+      } else {
+        limit = 1
+      }
+    }
+    let result = _nearestBoundary(release: (k, onBoundary), projected: projected, velocity: velocity,
+                                  limit: limit, last: count &- 1, boundary: boundary,
+                                  lowerFloor: lowerFloor, upperCeiling: upperCeiling, indexOf: below)
+    _setMain(&target, _FixedPoint.points(Swift.min(Swift.max(0, result), maximum)), axis: context.axis)
+  }
+}
+
+extension ScrollTargetBehavior where Self == ViewAlignedScrollTargetBehavior {
+  /// Snaps to rows' leading edges with the `.automatic` limit (SPEC B5).
+  /// - Complexity: O(1).
+  public static var viewAligned: ViewAlignedScrollTargetBehavior { ViewAlignedScrollTargetBehavior() }
+
+  /// Snaps to rows' leading edges with the given limit (SPEC B5).
+  /// - Complexity: O(1).
+  public static func viewAligned(
+    limitBehavior: ViewAlignedScrollTargetBehavior.LimitBehavior
+  ) -> ViewAlignedScrollTargetBehavior {
+    ViewAlignedScrollTargetBehavior(limitBehavior: limitBehavior)
+  }
+}
