@@ -1,1 +1,149 @@
-print("bench")
+import Foundation
+import LazyStackCore
+
+// `swift run -c release bench [--quick | --full] [--check] [--filter NAME] [--sizes N,N] [--output DIR]
+//                              [--baseline FILE] [--update-baseline]`
+
+let usage = """
+usage: swift run -c release bench [options]
+  --quick            fewer samples (a few minutes), still up to 1e6 rows
+  --full             add 1e7 rows
+  --check            regression gate against Reports/baseline.csv (exit 1 on a regression)
+  --filter NAME      only scenarios whose name contains NAME (repeatable)
+  --sizes N,N,...    row counts (default 1000,10000,100000,1000000)
+  --output DIR       where results.csv, meta.json and the SVG charts go (default Reports)
+  --baseline FILE    the baseline for --check (default Reports/baseline.csv)
+  --update-baseline  write this run's results as the baseline
+"""
+
+#if DEBUG
+FileHandle.standardError.write("bench: refusing to run a debug build; use `swift run -c release bench`\n".data(using: .utf8)!)
+exit(2)
+#endif
+if LazyStackLayout<Int>._internalChecksEnabled {
+  FileHandle.standardError.write("bench: internal checks are compiled in; timings would be meaningless\n".data(using: .utf8)!)
+  exit(2)
+}
+
+var quick = false, full = false, check = false, updateBaseline = false
+var filters: [String] = []
+var sizes = [1_000, 10_000, 100_000, 1_000_000]
+var output = "Reports"
+var baselinePath = "Reports/baseline.csv"
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+  let a = arguments.removeFirst()
+  switch a {
+  case "--quick": quick = true
+  case "--full": full = true
+  case "--check": check = true
+  case "--update-baseline": updateBaseline = true
+  case "--filter" where !arguments.isEmpty: filters.append(arguments.removeFirst())
+  case "--sizes" where !arguments.isEmpty:
+    let parsed = arguments.removeFirst().split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+    guard !parsed.isEmpty else { print(usage); exit(2) }
+    sizes = parsed
+  case "--output" where !arguments.isEmpty: output = arguments.removeFirst()
+  case "--baseline" where !arguments.isEmpty: baselinePath = arguments.removeFirst()
+  case "--help", "-h": print(usage); exit(0)
+  default: print("bench: unknown argument \(a)\n\(usage)"); exit(2)
+  }
+}
+if full && !sizes.contains(10_000_000) { sizes.append(10_000_000) }
+
+let corePolicy = quick ? SamplingPolicy(samples: 15, budget: 0.25) : SamplingPolicy(samples: 41, budget: 1.0)
+let naivePolicy = quick ? SamplingPolicy(samples: 9, budget: 0.3) : SamplingPolicy(samples: 21, budget: 2.0)
+let selected = scenarios.filter { s in filters.isEmpty || filters.contains { s.name.contains($0) } }
+guard !selected.isEmpty else { print("bench: no scenario matches \(filters)"); exit(2) }
+
+print("LazyStackCore benchmark: \(selected.count) scenarios x \(sizes.count) sizes x 2 variants\(quick ? " (quick)" : "")")
+var results: [Result] = []
+let total = selected.count * sizes.count * 2
+var done = 0
+let started = now()
+for s in selected {
+  for size in sizes {
+    for variant in ["core", "naive"] {
+      done += 1
+      let t0 = now()
+      let values = s.run(variant, size, variant == "core" ? corePolicy : naivePolicy)
+      let r = Result(scenario: s.name, variant: variant, size: size, unit: s.growth == .memory ? "B/row" : "ns",
+                     values: values)
+      results.append(r)
+      let seconds = Double(now() - t0) / 1e9
+      print(String(format: "[%3d/%3d] %-16@ n=%-9d %-6@ median %12@ %@  (%d samples, %.1fs)", done, total,
+                   s.name as NSString, size, variant as NSString, format(r.median) as NSString, r.unit as NSString,
+                   r.values.count, seconds))
+      FileHandle.standardOutput.synchronizeFile()
+    }
+  }
+}
+
+func median(_ scenario: String, _ variant: String, _ size: Int, in rows: [Row]) -> Double? {
+  rows.first { $0.scenario == scenario && $0.variant == variant && $0.size == size }?.median
+}
+
+let rows = results.map { Row(scenario: $0.scenario, variant: $0.variant, size: $0.size, unit: $0.unit, median: $0.median) }
+let smallest = sizes.min()!
+let headline = sizes.contains(1_000_000) ? 1_000_000 : sizes.max()!
+
+// Reports.
+try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+try! csv(results).write(toFile: "\(output)/results.csv", atomically: true, encoding: .utf8)
+try! metaJSON(arguments: Array(CommandLine.arguments.dropFirst())).write(toFile: "\(output)/meta.json", atomically: true, encoding: .utf8)
+try? FileManager.default.createDirectory(atPath: "\(output)/charts", withIntermediateDirectories: true)
+for s in selected {
+  let series = [("core", "#2b7bb9"), ("naive", "#d9534f")].map { name, color in
+    (name: name, color: color, points: sizes.compactMap { n in median(s.name, name, n, in: rows).map { (n, $0) } })
+  }
+  try! lineChart(scenario: s.name, unit: s.growth == .memory ? "B/row" : "ns", series: series)
+    .write(toFile: "\(output)/charts/\(s.name).svg", atomically: true, encoding: .utf8)
+}
+let speedups: [(String, Double)] = selected.filter { $0.growth != .memory }.compactMap { s in
+  guard let c = median(s.name, "core", headline, in: rows), let n = median(s.name, "naive", headline, in: rows) else { return nil }
+  return (s.name, n / c)
+}
+try! speedupChart(size: headline, speedups: speedups).write(toFile: "\(output)/charts/speedup.svg", atomically: true, encoding: .utf8)
+if updateBaseline {
+  try! csv(results).write(toFile: baselinePath, atomically: true, encoding: .utf8)
+  print("baseline written to \(baselinePath)")
+}
+
+// The table people read.
+func human(_ ns: Double, _ unit: String) -> String {
+  if unit != "ns" { return String(format: "%.1f B", ns) }
+  if ns >= 1e9 { return String(format: "%.2f s", ns / 1e9) }
+  if ns >= 1e6 { return String(format: "%.2f ms", ns / 1e6) }
+  if ns >= 1e3 { return String(format: "%.2f µs", ns / 1e3) }
+  return String(format: "%.0f ns", ns)
+}
+print("\nMedians (core), naive at n=\(headline), speedup core/naive at n=\(headline), growth of core n=\(smallest)->\(headline):")
+var header = "scenario".padding(toLength: 17, withPad: " ", startingAt: 0)
+for n in sizes { header += String(format: "%12@", "n=\(n)" as NSString) }
+header += String(format: "%12@%10@%9@", "naive" as NSString, "speedup" as NSString, "growth" as NSString)
+print(header)
+for s in selected {
+  var line = s.name.padding(toLength: 17, withPad: " ", startingAt: 0)
+  let unit = s.growth == .memory ? "B/row" : "ns"
+  for n in sizes { line += String(format: "%12@", (median(s.name, "core", n, in: rows).map { human($0, unit) } ?? "-") as NSString) }
+  let naive = median(s.name, "naive", headline, in: rows)
+  let core = median(s.name, "core", headline, in: rows)
+  let low = median(s.name, "core", smallest, in: rows)
+  line += String(format: "%12@", (naive.map { human($0, unit) } ?? "-") as NSString)
+  let speed = s.growth == .memory ? "-" : (naive.flatMap { n in core.map { String(format: "%.0fx", n / $0) } } ?? "-")
+  line += String(format: "%10@", speed as NSString)
+  let growth = core.flatMap { c in low.map { String(format: "%.1f", c / $0) } } ?? "-"
+  line += String(format: "%9@", growth as NSString)
+  print(line)
+}
+print(String(format: "\nwrote %@/results.csv, %@/meta.json, %@/charts/*.svg in %.0f s", output, output, output,
+             Double(now() - started) / 1e9))
+
+if check {
+  guard let baseline = readCSV(baselinePath) else {
+    print("bench --check: no baseline at \(baselinePath)")
+    exit(1)
+  }
+  let failures = gate(results: rows, baseline: baseline, scenarios: selected, smallest: smallest, headline: headline)
+  exit(failures == 0 ? 0 : 1)
+}

@@ -531,6 +531,11 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     return try replace(with: list, cause: .edit)
   }
 
+  /// The heap bytes of the model's arrays, from their capacities.
+  public var heapBytes: Int {
+    64 + ids.capacity * MemoryLayout<ID>.stride + measured.capacity * MemoryLayout<Int64?>.stride
+  }
+
   /// The tracked or anchored row, for comparisons.
   public var anchorRowID: ID? {
     if case .row(let id, _, _) = anchor { return id }

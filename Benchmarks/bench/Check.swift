@@ -1,0 +1,59 @@
+import Foundation
+
+/// The regression gate's tolerances. They judge only what does not depend
+/// on the machine's speed of the day: ratios measured within one run.
+enum Tolerance {
+  /// The core's speedup over naive at the headline size may fall to
+  /// baseline / 4 before it counts as a regression.
+  static let speedupFactor = 4.0
+  /// Growth of the core's median from the smallest to the headline size may
+  /// rise to 3 x the baseline's (and, for O(log n) scenarios, always to 4).
+  static let growthFactor = 3.0
+  static let logarithmicGrowthFloor = 4.0
+  /// Bytes per row may rise by 25 %.
+  static let memoryFactor = 1.25
+}
+
+/// Compares this run with the baseline; prints every check and returns the
+/// number of failures.
+func gate(results: [Row], baseline: [Row], scenarios: [Scenario], smallest: Int, headline: Int) -> Int {
+  func m(_ rows: [Row], _ s: String, _ v: String, _ n: Int) -> Double? {
+    rows.first { $0.scenario == s && $0.variant == v && $0.size == n }?.median
+  }
+  var failures = 0
+  var checked = 0
+  print("\nRegression gate (speedup at n=\(headline) and growth n=\(smallest)->\(headline), against the baseline):")
+  func report(_ ok: Bool, _ text: String) {
+    checked += 1
+    if !ok { failures += 1 }
+    print("  \(ok ? "ok  " : "FAIL") \(text)")
+  }
+  for s in scenarios {
+    if s.growth == .memory {
+      guard let now = m(results, s.name, "core", headline), let base = m(baseline, s.name, "core", headline) else { continue }
+      let limit = base * Tolerance.memoryFactor
+      report(now <= limit, String(format: "%-16@ memory %.1f B/row (baseline %.1f, limit %.1f)", s.name as NSString, now, base, limit))
+      continue
+    }
+    if let c = m(results, s.name, "core", headline), let n = m(results, s.name, "naive", headline),
+       let bc = m(baseline, s.name, "core", headline), let bn = m(baseline, s.name, "naive", headline) {
+      let speedup = n / c, base = bn / bc, limit = base / Tolerance.speedupFactor
+      report(speedup >= limit, String(format: "%-16@ speedup %.1fx (baseline %.1fx, at least %.1fx)",
+                                      s.name as NSString, speedup, base, limit))
+    }
+    if smallest < headline, let hi = m(results, s.name, "core", headline), let lo = m(results, s.name, "core", smallest),
+       let bhi = m(baseline, s.name, "core", headline), let blo = m(baseline, s.name, "core", smallest) {
+      let growth = hi / lo, base = bhi / blo
+      var limit = base * Tolerance.growthFactor
+      if s.growth == .logarithmic { limit = max(limit, Tolerance.logarithmicGrowthFloor) }
+      report(growth <= limit, String(format: "%-16@ growth %.2f (baseline %.2f, at most %.2f)",
+                                     s.name as NSString, growth, base, limit))
+    }
+  }
+  if checked == 0 {
+    print("  FAIL nothing to compare: the baseline has no rows for these scenarios and sizes")
+    return 1
+  }
+  print(failures == 0 ? "gate: passed (\(checked) checks)" : "gate: \(failures) of \(checked) checks FAILED")
+  return failures
+}

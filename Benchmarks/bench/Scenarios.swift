@@ -1,0 +1,172 @@
+import Foundation
+import LazyStackCore
+import LazyStackReference
+import LazyStackTestSupport
+
+/// How a scenario's cost should grow with n (what `--check` judges).
+enum Growth: String {
+  case logarithmic = "O(log n)"
+  case linear = "O(n)"
+  case memory = "B/row"
+}
+
+/// One operation a UI performs (DESIGN §3), runnable for either variant.
+struct Scenario {
+  var name: String
+  var growth: Growth
+  var summary: String
+  var run: (_ variant: String, _ size: Int, _ policy: SamplingPolicy) -> [Double]
+}
+
+let viewport = CGSize(width: 390, height: 844)
+
+/// A layout of `n` estimated rows (44 pt) in a phone-sized viewport,
+/// scrolled by the user to the middle (so the tracked anchor row is there),
+/// with 50 rows measured.
+func prepared<S: BenchSubject>(_: S.Type, _ n: Int, _ rng: inout SeededRNG) -> S {
+  var subject = try! S(count: n, estimate: 44)
+  subject.viewportSize = viewport
+  subject.userScroll(to: CGPoint(x: 0, y: subject.contentSize.height / 2))
+  for _ in 0 ..< Swift.min(50, n) {
+    _ = subject.setMeasuredExtent(CGFloat(Int.random(in: 20 ... 200, using: &rng)), for: Int.random(in: 0 ..< n, using: &rng))
+  }
+  return subject
+}
+
+/// Random values reused cyclically, so generating them is not timed.
+func table<T>(_ count: Int = 4096, _ make: () -> T) -> [T] { (0 ..< count).map { _ in make() } }
+
+func scenario(_ name: String, _ growth: Growth, _ summary: String,
+              _ body: @escaping (any BenchSubject.Type, Int, SamplingPolicy) -> [Double]) -> Scenario {
+  Scenario(name: name, growth: growth, summary: summary) { variant, size, policy in
+    let type: any BenchSubject.Type = variant == "core" ? CoreSubject.self : NaiveSubject.self
+    return body(type, size, policy)
+  }
+}
+
+typealias CoreSubject = LazyStackLayout<Int>
+typealias NaiveSubject = LazyStackReference<Int>
+
+func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy, _ name: String) -> [Double] {
+  var rng = SeededRNG(seed: UInt64(n) &* 31 &+ UInt64(truncatingIfNeeded: name.utf8.reduce(0) { $0 &* 131 &+ Int($1) }))
+  var i = 0
+  @inline(__always) func next() -> Int { i = (i &+ 1) & 4095; return i }
+  switch name {
+  case "build", "build_indexed":
+    let lookups = table { Int.random(in: 0 ..< n, using: &rng) }
+    return sample(policy, operation: {
+      var subject = try! S(count: n, estimate: 44)
+      subject.viewportSize = viewport
+      for row in subject.visibleIndices { blackHole(subject.frame(at: row)) }
+      if name == "build_indexed" { blackHole(subject.index(of: lookups[next()])) }
+      blackHole(subject)
+    })
+  case "memory":
+    var subject = try! S(count: n, estimate: 44)
+    subject.viewportSize = viewport
+    return [Double(subject.heapBytes) / Double(n)]
+  default:
+    break
+  }
+  var subject = prepared(S.self, n, &rng)
+  let height = subject.contentSize.height
+  switch name {
+  case "offset_to_index":
+    let offsets = table { CGFloat.random(in: 0 ..< height, using: &rng) }
+    return sample(policy, operation: { blackHole(subject.index(atOffset: offsets[next()])) })
+  case "index_to_offset":
+    let rows = table { Int.random(in: 0 ..< n, using: &rng) }
+    return sample(policy, operation: { blackHole(subject.frame(at: rows[next()])) })
+  case "measure":
+    let anchor = subject.index(of: subject.trackedID ?? 0) ?? n / 2
+    let rows = table { Int.random(in: 0 ..< Swift.max(1, anchor), using: &rng) }
+    let extents = table { CGFloat(Int.random(in: 20 ... 200, using: &rng)) }
+    return sample(policy, operation: { blackHole(subject.setMeasuredExtent(extents[next()], for: rows[i])) })
+  case "estimate_change":
+    var flip = false
+    return sample(policy, operation: {
+      flip.toggle()
+      blackHole(try! subject.setEstimatedExtent(flip ? 46 : 44))
+    })
+  case "scroll":
+    let deltas = table { CGFloat(Int.random(in: -40 ... 40, using: &rng)) }
+    var y = subject.contentOffset.y
+    let maxY = Swift.max(0, height - viewport.height)
+    return sample(policy, operation: {
+      y += deltas[next()]
+      if y < 0 || y > maxY { y = maxY / 2 }
+      subject.userScroll(to: CGPoint(x: 0, y: y))
+      blackHole(subject.visibleIndices)
+      blackHole(subject.trackedID)
+    })
+  case "jump":
+    let ids = table { Int.random(in: 0 ..< n, using: &rng) }
+    return sample(policy, operation: { subject.scrollTo(id: ids[next()], anchor: .top) })
+  case "reorder_move":
+    let sources = table { Int.random(in: 0 ..< Swift.max(1, n / 4), using: &rng) }
+    let targets = table { Int.random(in: 0 ... n, using: &rng) }
+    return sample(policy, operation: {
+      let k = next()
+      blackHole(subject.move(fromOffsets: IndexSet(integer: sources[k]), toOffset: targets[k]))
+    })
+  case "reorder_prepend":
+    var nextID = n
+    let removal = IndexSet(integersIn: 0 ..< 100)
+    return sample(policy, operation: {
+      let ids = Array(nextID ..< nextID + 100)
+      nextID += 100
+      blackHole(try! subject.insert(ids, at: 0))
+    }, reset: { blackHole(subject.remove(atOffsets: removal)) })
+  case "reorder_shuffle":
+    var a = Array(0 ..< n)
+    a.shuffle(using: &rng)
+    var b = a
+    b.shuffle(using: &rng)
+    var flip = false
+    return sample(policy, operation: {
+      flip.toggle()
+      blackHole(try! subject.update(ids: flip ? a : b))
+    })
+  case "resize_viewport":
+    var flip = false
+    return sample(policy, operation: {
+      flip.toggle()
+      subject.viewportSize = flip ? CGSize(width: 390, height: 600) : viewport
+      blackHole(subject.contentOffset)
+    })
+  case "paging", "view_aligned":
+    let releases = table { CGFloat(Int.random(in: 0 ..< Swift.max(1, Int(height)), using: &rng)) }
+    let velocities = table { CGFloat(Int.random(in: -4000 ... 4000, using: &rng)) }
+    let paging = name == "paging"
+    return sample(policy, operation: {
+      let k = next()
+      blackHole(paging ? subject.pagingTarget(release: releases[k], velocity: velocities[k])
+                       : subject.viewAlignedTarget(release: releases[k], velocity: velocities[k]))
+    })
+  default:
+    fatalError("unknown scenario \(name)")
+  }
+}
+
+nonisolated(unsafe) let scenarios: [Scenario] = [
+  ("build", Growth.linear, "init from n ids + viewport + frames of the visible rows (first frame)"),
+  ("build_indexed", .linear, "build, then index(of:) a random id (ready for any id)"),
+  ("offset_to_index", .logarithmic, "index(atOffset:) at a random offset"),
+  ("index_to_offset", .logarithmic, "frame(at:) of a random row"),
+  ("measure", .logarithmic, "setMeasuredExtent of a random row above the anchor, with S1 stabilization"),
+  ("estimate_change", .logarithmic, "change the estimate for unmeasured rows, with stabilization"),
+  ("scroll", .logarithmic, "userScroll by a small delta + visible range + tracked id"),
+  ("jump", .logarithmic, "position.scrollTo(id:anchor:) to a random id"),
+  ("reorder_move", .logarithmic, "move one row (above the anchor) to a random index, stabilized"),
+  ("reorder_prepend", .logarithmic, "insert 100 new rows at index 0, stabilized"),
+  ("reorder_shuffle", .linear, "update(ids:) with all ids shuffled, stabilized"),
+  ("resize_viewport", .logarithmic, "viewport size change with the anchor kept (S6)"),
+  ("paging", .logarithmic, "targetContentOffset with .paging"),
+  ("view_aligned", .logarithmic, "targetContentOffset with .viewAligned"),
+  ("memory", .memory, "bytes per row of a built layout (unit B/row)"),
+].map { entry in
+  scenario(entry.0, entry.1, entry.2) { type, n, policy in
+    if type == CoreSubject.self { return generic(CoreSubject.self, n, policy, entry.0) }
+    return generic(NaiveSubject.self, n, policy, entry.0)
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import LazyStackCore
+import LazyStackReference
+
+/// What a scenario needs from a variant: the public API a UI uses. Both
+/// `LazyStackLayout` (`core`) and `LazyStackReference` (`naive`) conform.
+protocol BenchSubject {
+  static var variant: String { get }
+  init(count: Int, estimate: CGFloat) throws
+  var viewportSize: CGSize { get set }
+  var count: Int { get }
+  var contentOffset: CGPoint { get }
+  var contentSize: CGSize { get }
+  var visibleIndices: Range<Int> { get }
+  var trackedID: Int? { get }
+  var heapBytes: Int { get }
+  func index(of id: Int) -> Int?
+  func index(atOffset offset: CGFloat) -> Int?
+  func frame(at index: Int) -> CGRect
+  mutating func userScroll(to offset: CGPoint)
+  mutating func setMeasuredExtent(_ extent: CGFloat, for id: Int) -> MeasurementResult
+  mutating func setEstimatedExtent(_ extent: CGFloat) throws -> ScrollCorrection
+  mutating func update(ids: [Int]) throws -> ScrollCorrection
+  mutating func insert(_ ids: [Int], at index: Int) throws -> ScrollCorrection
+  mutating func remove(atOffsets offsets: IndexSet) -> ScrollCorrection
+  mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ScrollCorrection
+  mutating func scrollTo(id: Int, anchor: UnitPoint)
+  func pagingTarget(release: CGFloat, velocity: CGFloat) -> CGFloat
+  func viewAlignedTarget(release: CGFloat, velocity: CGFloat) -> CGFloat
+}
+
+extension LazyStackLayout: BenchSubject where ID == Int {
+  static var variant: String { "core" }
+  init(count: Int, estimate: CGFloat) throws { try self.init(ids: 0 ..< count, estimatedExtent: estimate) }
+  var trackedID: Int? { position.viewID(type: Int.self) }
+  var heapBytes: Int { _heapBytes }
+  mutating func scrollTo(id: Int, anchor: UnitPoint) { position.scrollTo(id: id, anchor: anchor) }
+  func pagingTarget(release: CGFloat, velocity: CGFloat) -> CGFloat {
+    targetContentOffset(forReleaseAt: CGPoint(x: 0, y: release), velocity: CGVector(dx: 0, dy: velocity),
+                        behavior: .paging).y
+  }
+  func viewAlignedTarget(release: CGFloat, velocity: CGFloat) -> CGFloat {
+    targetContentOffset(forReleaseAt: CGPoint(x: 0, y: release), velocity: CGVector(dx: 0, dy: velocity),
+                        behavior: .viewAligned).y
+  }
+}
+
+extension LazyStackReference: BenchSubject where ID == Int {
+  static var variant: String { "naive" }
+  init(count: Int, estimate: CGFloat) throws { try self.init(ids: 0 ..< count, estimatedExtent: estimate) }
+  var trackedID: Int? { position.viewID(type: Int.self) }
+  mutating func scrollTo(id: Int, anchor: UnitPoint) {
+    var p = position
+    p.scrollTo(id: id, anchor: anchor)
+    setPosition(p)
+  }
+  func pagingTarget(release: CGFloat, velocity: CGFloat) -> CGFloat {
+    targetContentOffset(forReleaseAt: CGPoint(x: 0, y: release), velocity: CGVector(dx: 0, dy: velocity), snap: .paging).y
+  }
+  func viewAlignedTarget(release: CGFloat, velocity: CGFloat) -> CGFloat {
+    targetContentOffset(forReleaseAt: CGPoint(x: 0, y: release), velocity: CGVector(dx: 0, dy: velocity),
+                        snap: .viewAligned(.automatic)).y
+  }
+}
