@@ -42,6 +42,17 @@ struct Result {
   }
 }
 
+/// `sample(_:operation:reset:)` on a state passed `inout`, so the operation
+/// reaches the subject without copying it (a captured `var` read by a
+/// closure can be copied on every access).
+func sample<State>(_ policy: SamplingPolicy, state: inout State, operation: (inout State) -> Void,
+                   reset: ((inout State) -> Void)? = nil) -> [Double] {
+  withUnsafeMutablePointer(to: &state) { pointer in
+    sample(policy, operation: { operation(&pointer.pointee) },
+           reset: reset.map { r in { r(&pointer.pointee) } })
+  }
+}
+
 /// Times `operation`, batched so one timed batch lasts about
 /// `policy.batchNanoseconds`, after a warm-up; `reset` (untimed) runs after
 /// every timed batch when an operation must be undone.

@@ -73,18 +73,18 @@ func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy
   switch name {
   case "offset_to_index":
     let offsets = table { CGFloat.random(in: 0 ..< height, using: &rng) }
-    return sample(policy, operation: { blackHole(subject.index(atOffset: offsets[next()])) })
+    return sample(policy, state: &subject, operation: { subject in blackHole(subject.index(atOffset: offsets[next()])) })
   case "index_to_offset":
     let rows = table { Int.random(in: 0 ..< n, using: &rng) }
-    return sample(policy, operation: { blackHole(subject.frame(at: rows[next()])) })
+    return sample(policy, state: &subject, operation: { subject in blackHole(subject.frame(at: rows[next()])) })
   case "measure":
     let anchor = subject.index(of: subject.trackedID ?? 0) ?? n / 2
     let rows = table { Int.random(in: 0 ..< Swift.max(1, anchor), using: &rng) }
     let extents = table { CGFloat(Int.random(in: 20 ... 200, using: &rng)) }
-    return sample(policy, operation: { blackHole(subject.setMeasuredExtent(extents[next()], for: rows[i])) })
+    return sample(policy, state: &subject, operation: { subject in blackHole(subject.setMeasuredExtent(extents[next()], for: rows[i])) })
   case "estimate_change":
     var flip = false
-    return sample(policy, operation: {
+    return sample(policy, state: &subject, operation: { subject in
       flip.toggle()
       blackHole(try! subject.setEstimatedExtent(flip ? 46 : 44))
     })
@@ -92,7 +92,7 @@ func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy
     let deltas = table { CGFloat(Int.random(in: -40 ... 40, using: &rng)) }
     var y = subject.contentOffset.y
     let maxY = Swift.max(0, height - viewport.height)
-    return sample(policy, operation: {
+    return sample(policy, state: &subject, operation: { subject in
       y += deltas[next()]
       if y < 0 || y > maxY { y = maxY / 2 }
       subject.userScroll(to: CGPoint(x: 0, y: y))
@@ -101,35 +101,35 @@ func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy
     })
   case "jump":
     let ids = table { Int.random(in: 0 ..< n, using: &rng) }
-    return sample(policy, operation: { subject.scrollTo(id: ids[next()], anchor: .top) })
+    return sample(policy, state: &subject, operation: { subject in subject.scrollTo(id: ids[next()], anchor: .top) })
   case "reorder_move":
     let sources = table { Int.random(in: 0 ..< Swift.max(1, n / 4), using: &rng) }
     let targets = table { Int.random(in: 0 ... n, using: &rng) }
-    return sample(policy, operation: {
+    return sample(policy, state: &subject, operation: { subject in
       let k = next()
       blackHole(subject.move(fromOffsets: IndexSet(integer: sources[k]), toOffset: targets[k]))
     })
   case "reorder_prepend":
     var nextID = n
     let removal = IndexSet(integersIn: 0 ..< 100)
-    return sample(policy, operation: {
+    return sample(policy, state: &subject, operation: { subject in
       let ids = Array(nextID ..< nextID + 100)
       nextID += 100
       blackHole(try! subject.insert(ids, at: 0))
-    }, reset: { blackHole(subject.remove(atOffsets: removal)) })
+    }, reset: { subject in blackHole(subject.remove(atOffsets: removal)) })
   case "reorder_shuffle":
     var a = Array(0 ..< n)
     a.shuffle(using: &rng)
     var b = a
     b.shuffle(using: &rng)
     var flip = false
-    return sample(policy, operation: {
+    return sample(policy, state: &subject, operation: { subject in
       flip.toggle()
       blackHole(try! subject.update(ids: flip ? a : b))
     })
   case "resize_viewport":
     var flip = false
-    return sample(policy, operation: {
+    return sample(policy, state: &subject, operation: { subject in
       flip.toggle()
       subject.viewportSize = flip ? CGSize(width: 390, height: 600) : viewport
       blackHole(subject.contentOffset)
@@ -138,7 +138,7 @@ func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy
     let releases = table { CGFloat(Int.random(in: 0 ..< Swift.max(1, Int(height)), using: &rng)) }
     let velocities = table { CGFloat(Int.random(in: -4000 ... 4000, using: &rng)) }
     let paging = name == "paging"
-    return sample(policy, operation: {
+    return sample(policy, state: &subject, operation: { subject in
       let k = next()
       blackHole(paging ? subject.pagingTarget(release: releases[k], velocity: velocities[k])
                        : subject.viewAlignedTarget(release: releases[k], velocity: velocities[k]))

@@ -11,6 +11,8 @@ usage: swift run -c release bench [options]
   --check            regression gate against Reports/baseline.csv (exit 1 on a regression)
   --filter NAME      only scenarios whose name contains NAME (repeatable)
   --sizes N,N,...    row counts (default 1000,10000,100000,1000000)
+  --variant NAME     only one variant (core or naive), for profiling
+  --profile          sample for 4 s per case (for a profiler)
   --output DIR       where results.csv, meta.json and the SVG charts go (default Reports)
   --baseline FILE    the baseline for --check (default Reports/baseline.csv)
   --update-baseline  write this run's results as the baseline
@@ -25,8 +27,10 @@ if LazyStackLayout<Int>._internalChecksEnabled {
   exit(2)
 }
 
+var profile = false
 var quick = false, full = false, check = false, updateBaseline = false
 var filters: [String] = []
+var variants = ["core", "naive"]
 var sizes = [1_000, 10_000, 100_000, 1_000_000]
 var output = "Reports"
 var baselinePath = "Reports/baseline.csv"
@@ -35,6 +39,7 @@ while !arguments.isEmpty {
   let a = arguments.removeFirst()
   switch a {
   case "--quick": quick = true
+  case "--profile": profile = true
   case "--full": full = true
   case "--check": check = true
   case "--update-baseline": updateBaseline = true
@@ -43,6 +48,7 @@ while !arguments.isEmpty {
     let parsed = arguments.removeFirst().split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
     guard !parsed.isEmpty else { print(usage); exit(2) }
     sizes = parsed
+  case "--variant" where !arguments.isEmpty: variants = [arguments.removeFirst()]
   case "--output" where !arguments.isEmpty: output = arguments.removeFirst()
   case "--baseline" where !arguments.isEmpty: baselinePath = arguments.removeFirst()
   case "--help", "-h": print(usage); exit(0)
@@ -51,19 +57,20 @@ while !arguments.isEmpty {
 }
 if full && !sizes.contains(10_000_000) { sizes.append(10_000_000) }
 
-let corePolicy = quick ? SamplingPolicy(samples: 15, budget: 0.25) : SamplingPolicy(samples: 41, budget: 1.0)
+var corePolicy = quick ? SamplingPolicy(samples: 15, budget: 0.25) : SamplingPolicy(samples: 41, budget: 1.0)
+if profile { corePolicy = SamplingPolicy(samples: 100_000, budget: 4) }
 let naivePolicy = quick ? SamplingPolicy(samples: 9, budget: 0.3) : SamplingPolicy(samples: 21, budget: 2.0)
 let selected = scenarios.filter { s in filters.isEmpty || filters.contains { s.name.contains($0) } }
 guard !selected.isEmpty else { print("bench: no scenario matches \(filters)"); exit(2) }
 
 print("LazyStackCore benchmark: \(selected.count) scenarios x \(sizes.count) sizes x 2 variants\(quick ? " (quick)" : "")")
 var results: [Result] = []
-let total = selected.count * sizes.count * 2
+let total = selected.count * sizes.count * variants.count
 var done = 0
 let started = now()
 for s in selected {
   for size in sizes {
-    for variant in ["core", "naive"] {
+    for variant in variants {
       done += 1
       let t0 = now()
       let values = s.run(variant, size, variant == "core" ? corePolicy : naivePolicy)

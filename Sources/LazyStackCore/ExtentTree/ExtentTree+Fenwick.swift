@@ -6,13 +6,15 @@ extension ExtentTree {
   @inline(never)
   package mutating func _rebuildFenwick() {
     let blockCount = _order.count
-    _positions = ContiguousArray(repeating: -1, count: _blocks.count)
-    _fenwick = ContiguousArray(repeating: _Summary(), count: blockCount &+ 1)
+    _positions.removeAll(keepingCapacity: true)
+    _positions.append(contentsOf: repeatElement(-1, count: _blocks.count))
+    _fenwick.removeAll(keepingCapacity: true)
+    _fenwick.append(contentsOf: repeatElement(_Summary(), count: blockCount &+ 1))
     var total = _Summary()
     for p in 0 ..< blockCount {
       let handle = Int(_order[p])
       _positions[handle] = Int32(truncatingIfNeeded: p)
-      let s = _blocks[handle].summary
+      let s = _withBlock(handle: handle) { $0.pointee.summary }
       total += s
       _fenwick[p &+ 1] += s
       let parent = (p &+ 1) &+ ((p &+ 1) & -(p &+ 1))

@@ -49,6 +49,19 @@ extension ExtentTree {
     return _Location(position: position, slot: remaining, before: before)
   }
 
+  /// Calls `body` with a pointer to the block with `handle`, so reading a
+  /// block never copies it (a copy would retain and release its buffers).
+  @inlinable @inline(__always)
+  package func _withBlock<R>(handle: Int, _ body: (UnsafePointer<_Block>) -> R) -> R {
+    _blocks.withUnsafeBufferPointer { body($0.baseAddress.unsafelyUnwrapped + handle) }
+  }
+
+  /// Calls `body` with the stored extents of the block with `handle`.
+  @inlinable @inline(__always)
+  package func _withExtents<R>(handle: Int, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
+    _withBlock(handle: handle) { $0.pointee.extents.withUnsafeBufferPointer(body) }
+  }
+
   /// The block at `position`.
   @inlinable @inline(__always)
   package func _block(at position: Int) -> _Block {
@@ -62,7 +75,7 @@ extension ExtentTree {
   package func id(at index: Int) -> ID {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     let l = _locate(index)
-    return _blocks[Int(_order[l.position])].ids[l.slot]
+    return _withBlock(handle: Int(_order[l.position])) { $0.pointee.ids[l.slot] }
   }
 
   /// The extent of row `index`, in units (the estimate if it is unmeasured).
@@ -72,7 +85,7 @@ extension ExtentTree {
   package func extent(at index: Int) -> Int64 {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     let l = _locate(index)
-    return _extent(_blocks[Int(_order[l.position])].extents[l.slot])
+    return _extent(_withExtents(handle: Int(_order[l.position])) { $0[l.slot] })
   }
 
   /// Whether row `index` has a measured extent.
@@ -94,7 +107,7 @@ extension ExtentTree {
     precondition(index >= 0 && index <= count, "Row index \(index) out of range 0...\(count)")
     if index == count { return totalPitch }
     let l = _locate(index)
-    return _pitch(l.before) &+ _slotPitchPrefix(_blocks[Int(_order[l.position])], l.slot)
+    return _pitch(l.before) &+ _withExtents(handle: Int(_order[l.position])) { _slotPitchPrefix($0, l.slot) }
   }
 
   /// The start (relative to the leading inset) and extent of row `index`.
@@ -104,23 +117,35 @@ extension ExtentTree {
   package func span(_ index: Int) -> (start: Int64, extent: Int64) {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     let l = _locate(index)
-    let block = _blocks[Int(_order[l.position])]
-    return (_pitch(l.before) &+ _slotPitchPrefix(block, l.slot), _extent(block.extents[l.slot]))
+    return _withExtents(handle: Int(_order[l.position])) { extents in
+      (_pitch(l.before) &+ _slotPitchPrefix(extents, l.slot), _extent(extents[l.slot]))
+    }
   }
 
   /// The sum of the pitches of slots `0 ..< slot` of `block`.
   @inlinable @inline(__always)
-  package func _slotPitchPrefix(_ block: _Block, _ slot: Int) -> Int64 {
-    var measured: Int64 = 0
-    var estimated = 0
-    block.extents.withUnsafeBufferPointer { extents in
-      for i in 0 ..< slot {
-        let e = extents[i]
-        if e < 0 { estimated &+= 1 } else { measured &+= Int64(e) }
-      }
-    }
+  package func _slotPitchPrefix(_ extents: UnsafeBufferPointer<Int32>, _ slot: Int) -> Int64 {
+    let (measured, estimated) = ExtentTree._sum(extents, 0 ..< slot)
     return measured &+ Int64(estimated) &* estimate &+ Int64(slot) &* spacing
   }
+
+  /// The measured sum and the number of estimated slots in `range`,
+  /// branch-free so the loop pipelines (and vectorizes where it can).
+  @inlinable @inline(__always)
+  package static func _sum(_ extents: UnsafeBufferPointer<Int32>, _ range: Range<Int>) -> (Int64, Int) {
+    var measured: Int64 = 0
+    var estimated = 0
+    for i in range {
+      let e = extents[i]
+      measured &+= Int64(e & ~(e >> 31))            // max(e, 0)
+      estimated &+= Int(UInt32(bitPattern: e) >> 31)  // 1 when e == -1
+    }
+    return (measured, estimated)
+  }
+
+  /// The number of slots scanned as one chunk by the in-block searches.
+  @inlinable @inline(__always)
+  package static var _chunk: Int { 16 }
 
   /// The first row whose pitch prefix *after* it exceeds `threshold`:
   /// the smallest `i` with `pitchPrefix(i + 1) > threshold`, or `nil` if
@@ -128,35 +153,59 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B) + B).
   @inlinable
   package func firstRow(withPitchPrefixAfterAbove threshold: Int64) -> Int? {
+    _firstRowSpan(withPitchPrefixAfterAbove: threshold)?.row
+  }
+
+  /// `firstRow(withPitchPrefixAfterAbove:)` with the row's start (pitch
+  /// prefix) and extent, found in the same descent.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  package func _firstRowSpan(withPitchPrefixAfterAbove threshold: Int64) -> (row: Int, start: Int64, extent: Int64)? {
     guard count > 0 else { return nil }
-    if threshold < 0 { return 0 }
+    if threshold < 0 {
+      let block = _blocks[Int(_order[0])]
+      return (0, 0, _extent(block.extents[0]))
+    }
     var position = 0
     var accumulated: Int64 = 0
     var rows = 0
     var step = _topStep
     let n = _order.count
-    while step > 0 {
-      let next = position &+ step
-      if next <= n {
-        let node = _fenwick[next]
-        let pitch = _pitch(node)
-        if accumulated &+ pitch <= threshold {
-          position = next
-          accumulated &+= pitch
-          rows &+= node.count
+    _fenwick.withUnsafeBufferPointer { fenwick in
+      while step > 0 {
+        let next = position &+ step
+        if next <= n {
+          let node = fenwick[next]
+          let pitch = _pitch(node)
+          if accumulated &+ pitch <= threshold {
+            position = next
+            accumulated &+= pitch
+            rows &+= node.count
+          }
         }
+        step &>>= 1
       }
-      step &>>= 1
     }
     guard position < n else { return nil }
-    let block = _blocks[Int(_order[position])]
     let estimate = self.estimate
     let spacing = self.spacing
-    return block.extents.withUnsafeBufferPointer { extents -> Int? in
-      for slot in 0 ..< extents.count {
+    let chunk = ExtentTree._chunk
+    return _withExtents(handle: Int(_order[position])) { extents -> (row: Int, start: Int64, extent: Int64)? in
+      var slot = 0
+      // Skip whole chunks while they end at or before the threshold.
+      while slot &+ chunk <= extents.count {
+        let (measured, estimated) = ExtentTree._sum(extents, slot ..< slot &+ chunk)
+        let pitch = measured &+ Int64(estimated) &* estimate &+ Int64(chunk) &* spacing
+        if accumulated &+ pitch > threshold { break }
+        accumulated &+= pitch
+        slot &+= chunk
+      }
+      while slot < extents.count {
         let e = extents[slot]
-        accumulated &+= (e < 0 ? estimate : Int64(e)) &+ spacing
-        if accumulated > threshold { return rows &+ slot }
+        let extent = e < 0 ? estimate : Int64(e)
+        if accumulated &+ extent &+ spacing > threshold { return (rows &+ slot, accumulated, extent) }
+        accumulated &+= extent &+ spacing
+        slot &+= 1
       }
       return nil  // unreachable while the tree is consistent
     }

@@ -13,8 +13,7 @@ extension ExtentTree {
   package func _locate(id: ID) -> _Location? {
     guard let handle = _index[id] else { return nil }
     let position = Int(_positions[Int(handle)])
-    let block = _blocks[Int(handle)]
-    guard let slot = block.ids.firstIndex(of: id) else {
+    guard let slot = _withBlock(handle: Int(handle), { $0.pointee.ids.firstIndex(of: id) }) else {
       preconditionFailure("ExtentTree: the id index names a block that does not hold the id")
     }
     return _Location(position: position, slot: slot, before: _fenwickPrefix(position))

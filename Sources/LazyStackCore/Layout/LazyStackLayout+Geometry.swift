@@ -96,9 +96,9 @@ extension LazyStackLayout {
       return Swift.min(_firstStart(atOrAfter: y), count &- 1)
     }
     // end(i) > y  <=>  pitchPrefix(i + 1) > y - leading + spacing
-    if let first = _tree.firstRow(withPitchPrefixAfterAbove: y &- _leadingInset &+ _tree.spacing) {
-      if _tree.extent(at: first) > 0 { return first }
-      let rank = _tree.nonEmptyRows(before: first)
+    if let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: y &- _leadingInset &+ _tree.spacing) {
+      if hit.extent > 0 { return hit.row }
+      let rank = _tree.nonEmptyRows(before: hit.row)
       if rank < nonEmpty { return _tree.nonEmptyRow(rank: rank) }
     }
     return _tree.nonEmptyRow(rank: nonEmpty &- 1)
@@ -155,13 +155,12 @@ extension LazyStackLayout {
   @inlinable
   internal func _firstVisible(from low: Int64) -> Int {
     // The first row with end >= low ...
-    guard let first = _tree.firstRow(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing) else {
+    guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing) else {
       return count
     }
     // ... unless it is a non-empty row that ends exactly at `low`.
-    let span = _tree.span(first)
-    if span.extent > 0 && _leadingInset &+ span.start &+ span.extent == low { return first &+ 1 }
-    return first
+    if hit.extent > 0 && _leadingInset &+ hit.start &+ hit.extent == low { return hit.row &+ 1 }
+    return hit.row
   }
 
   /// The rows visible in `[low, high)` (unshifted content units).

@@ -17,6 +17,7 @@ extension LazyStackLayout {
   ///   put back and `lastPositionResult` is `.unknownID` (R5).
   /// - A position with `isPositionedByUser == true` is stored, not resolved (T1).
   /// - Complexity: O(log n + B) (B: the block capacity, at most 256).
+  @inlinable
   public var position: ScrollPosition {
     get { _position }
     set { _setPosition(newValue) }
@@ -91,6 +92,7 @@ extension LazyStackLayout {
   /// (top / leading if none), clamped into the visible rows. NaN components
   /// are ignored.
   /// - Complexity: O(log n + B).
+  @inlinable
   public mutating func userScroll(to offset: CGPoint) {
     let (main, cross) = axis == .vertical ? (offset.y, offset.x) : (offset.x, offset.y)
     if !main.isNaN {

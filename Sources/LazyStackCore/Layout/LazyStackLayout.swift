@@ -177,6 +177,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// What unmeasured rows are estimated at (SPEC X2). Changing it
   /// stabilizes like an estimate change (S2).
   /// - Complexity: O(log n + B) (B: the block capacity, at most 256).
+  @inlinable
   public var estimatePolicy: EstimatePolicy {
     get { _estimatePolicy }
     set {
@@ -228,6 +229,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// main-axis extent is positive: S7, D2) and keeps the user's place (S6,
   /// S8, D4). NaN, infinite or negative components are clamped to 0.
   /// - Complexity: O(log n + B).
+  @inlinable
   public var viewportSize: CGSize {
     get { _viewport }
     set { _setViewportSize(newValue) }
@@ -256,6 +258,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// is tracked while the user scrolls. Setting it re-tracks a user position
   /// at the current offset (the offset does not move).
   /// - Complexity: O(log n + B).
+  @inlinable
   public var scrollAnchor: UnitPoint? {
     get { _scrollAnchor }
     set {
@@ -278,6 +281,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// Sets the default anchor of every role (SPEC D1): `.bottom` makes a chat
   /// list that starts at its newest row and stays pinned there.
   /// - Complexity: O(1).
+  @inlinable
   public mutating func defaultScrollAnchor(_ anchor: UnitPoint?) {
     _initialAnchor = anchor
     _sizeChangesAnchor = anchor
@@ -286,6 +290,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
 
   /// Sets the default anchor of one role (SPEC D1).
   /// - Complexity: O(1).
+  @inlinable
   public mutating func defaultScrollAnchor(_ anchor: UnitPoint?, for role: ScrollAnchorRole) {
     switch role._role {
     case .initialOffset: _initialAnchor = anchor

@@ -1,15 +1,15 @@
 import Foundation
 
 extension LazyStackLayout: _SnappingGeometry {
-  @usableFromInline
+  @inlinable
   package var _rowCount: Int { count }
 
-  @usableFromInline
+  @inlinable
   package func _rowStart(at index: Int) -> Int64 {
     _leadingInset &+ _tree.pitchPrefix(index)
   }
 
-  @usableFromInline
+  @inlinable
   package func _rowsStarting(atOrBefore offset: Int64) -> Int {
     _tree.rowsStarting(before: offset &- _leadingInset &+ 1)
   }
@@ -34,6 +34,7 @@ extension LazyStackLayout {
   /// - Returns: The content offset to animate to.
   /// - Complexity: O(log n) with the built-in behaviours, plus the custom
   ///   behaviour's own cost.
+  @inlinable
   public func targetContentOffset(
     forReleaseAt offset: CGPoint, velocity: CGVector, behavior: some ScrollTargetBehavior,
     decelerationRate: ScrollDecelerationRate = .normal
@@ -52,6 +53,19 @@ extension LazyStackLayout {
     var projected = decelerationRate.projectedOffset(from: releaseMain, velocity: v)
     projected = _FixedPoint.points(_FixedPoint.units(Swift.min(Swift.max(0, projected), maximum)))
     let origin = vertical ? CGPoint(x: releaseCross, y: projected) : CGPoint(x: projected, y: releaseCross)
+    // The built-in behaviours, without building a context.
+    if let viewAligned = behavior as? ViewAlignedScrollTargetBehavior {
+      let main = _FixedPoint.points(viewAligned._resolve(
+        projected: _FixedPoint.units(projected), release: _FixedPoint.units(releaseMain), velocity: v,
+        containerExtent: _viewportUnits, maximum: _maxOffset, axis: axis, geometry: self))
+      return vertical ? CGPoint(x: releaseCross, y: main) : CGPoint(x: main, y: releaseCross)
+    }
+    if behavior is PagingScrollTargetBehavior {
+      let main = _FixedPoint.points(PagingScrollTargetBehavior._resolve(
+        projected: _FixedPoint.units(projected), release: _FixedPoint.units(releaseMain), velocity: v,
+        page: _viewportUnits, maximum: _maxOffset))
+      return vertical ? CGPoint(x: releaseCross, y: main) : CGPoint(x: main, y: releaseCross)
+    }
     let original = ScrollTarget(rect: CGRect(origin: origin, size: _viewport))
     var target = original
     let context = ScrollTargetBehaviorContext(
@@ -80,6 +94,7 @@ extension LazyStackLayout {
   /// should settle from the current offset with no velocity, so a paged or
   /// row-aligned list lands on a boundary again after rotation.
   /// - Complexity: as `targetContentOffset(forReleaseAt:velocity:behavior:decelerationRate:)`.
+  @inlinable
   public func retargetedContentOffset(behavior: some ScrollTargetBehavior) -> CGPoint {
     targetContentOffset(forReleaseAt: contentOffset, velocity: CGVector(dx: 0, dy: 0), behavior: behavior)
   }

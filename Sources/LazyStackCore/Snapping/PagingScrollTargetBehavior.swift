@@ -14,30 +14,38 @@ public struct PagingScrollTargetBehavior: ScrollTargetBehavior, Hashable, Sendab
   public init() {}
 
   /// Moves the target to a page boundary (SPEC B4).
-  /// - Complexity: O(1).
+  /// - Complexity: O(log(maxOffset / P)) arithmetic steps.
   public func updateTarget(_ target: inout ScrollTarget, context: TargetContext) {
     let vertical = context.axis == .vertical
-    let page = _FixedPoint.units(vertical ? context.containerSize.height : context.containerSize.width)
-    let maximum = _FixedPoint.units(context.maxOffset)
-    let release = _FixedPoint.units(vertical ? context.releaseOffset.y : context.releaseOffset.x)
-    let projected = _FixedPoint.units(vertical ? target.rect.origin.y : target.rect.origin.x)
-    let velocity = vertical ? context.velocity.dy : context.velocity.dx
-    let result: Int64
-    if page <= 0 || maximum <= 0 {
-      result = Swift.min(Swift.max(0, projected), maximum)
-    } else {
-      // Boundaries b(j) = j * page for j < last, and b(last) = maximum.
-      let last = (maximum &+ page &- 1) / page
-      let boundary = { (j: Int64) -> Int64 in j >= last ? maximum : j &* page }
-      let index = { (offset: Int64) -> (k: Int64, onBoundary: Bool) in
-        if offset >= maximum { return (last, true) }
-        let k = Swift.max(0, offset) / page
-        return (k, Swift.max(0, offset) % page == 0)
-      }
-      result = _nearestBoundary(release: index(release), projected: projected, velocity: velocity,
-                                limit: 1, last: last, boundary: boundary)
-    }
+    let result = Self._resolve(
+      projected: _FixedPoint.units(vertical ? target.rect.origin.y : target.rect.origin.x),
+      release: _FixedPoint.units(vertical ? context.releaseOffset.y : context.releaseOffset.x),
+      velocity: vertical ? context.velocity.dy : context.velocity.dx,
+      page: _FixedPoint.units(vertical ? context.containerSize.height : context.containerSize.width),
+      maximum: _FixedPoint.units(context.maxOffset))
     _setMain(&target, _FixedPoint.points(result), axis: context.axis)
+  }
+
+  /// The rule of SPEC B4 in units.
+  @inlinable
+  internal static func _resolve(projected: Int64, release: Int64, velocity: CGFloat, page: Int64, maximum: Int64) -> Int64 {
+    guard page > 0 && maximum > 0 else { return Swift.min(Swift.max(0, projected), maximum) }
+    // Boundaries b(j) = j * page for j < last, and b(last) = maximum.
+    let last = (maximum &+ page &- 1) / page
+    let boundary = { (j: Int64) -> Int64 in j >= last ? maximum : j &* page }
+    let k: Int64
+    let onBoundary: Bool
+    if release >= maximum {
+      (k, onBoundary) = (last, true)
+    } else {
+      let r = Swift.max(0, release)
+      (k, onBoundary) = (r / page, r % page == 0)
+    }
+    let below = { (offset: Int64) -> Int64 in
+      offset < 0 ? -1 : (offset >= maximum ? last : Swift.min(offset / page, last &- 1))
+    }
+    return _nearestBoundary(release: (k, onBoundary), projected: projected, velocity: velocity,
+                            limit: 1, last: last, boundary: boundary, indexOf: below)
   }
 }
 

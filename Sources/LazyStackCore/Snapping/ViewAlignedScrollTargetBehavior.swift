@@ -41,23 +41,32 @@ public struct ViewAlignedScrollTargetBehavior: ScrollTargetBehavior, Hashable, S
   /// Moves the target to a row's leading edge (SPEC B5).
   /// - Complexity: O(log n).
   public func updateTarget(_ target: inout ScrollTarget, context: TargetContext) {
-    let geometry = context._geometry
-    let count = Int64(geometry._rowCount)
     let vertical = context.axis == .vertical
-    let maximum = _FixedPoint.units(context.maxOffset)
-    let projected = _FixedPoint.units(vertical ? target.rect.origin.y : target.rect.origin.x)
-    guard count > 0 else {
-      _setMain(&target, _FixedPoint.points(Swift.min(Swift.max(0, projected), maximum)), axis: context.axis)
-      return
-    }
-    let release = _FixedPoint.units(vertical ? context.releaseOffset.y : context.releaseOffset.x)
-    let velocity = vertical ? context.velocity.dy : context.velocity.dx
+    let result = _resolve(
+      projected: _FixedPoint.units(vertical ? target.rect.origin.y : target.rect.origin.x),
+      release: _FixedPoint.units(vertical ? context.releaseOffset.y : context.releaseOffset.x),
+      velocity: vertical ? context.velocity.dy : context.velocity.dx,
+      containerExtent: _FixedPoint.units(vertical ? context.containerSize.height : context.containerSize.width),
+      maximum: _FixedPoint.units(context.maxOffset), axis: context.axis, geometry: context._geometry)
+    _setMain(&target, _FixedPoint.points(result), axis: context.axis)
+  }
+
+  /// The rule of SPEC B5 in units, over any row geometry (the layout calls
+  /// it directly for `.viewAligned`, without building a context).
+  /// - Complexity: O(log n).
+  @inlinable
+  internal func _resolve<G: _SnappingGeometry>(
+    projected: Int64, release: Int64, velocity: CGFloat, containerExtent: Int64, maximum: Int64, axis: Axis,
+    geometry: G
+  ) -> Int64 {
+    let count = Int64(geometry._rowCount)
+    guard count > 0 else { return Swift.min(Swift.max(0, projected), maximum) }
     let boundary = { (i: Int64) -> Int64 in geometry._rowStart(at: Int(i)) }
     let below = { (offset: Int64) -> Int64 in Int64(geometry._rowsStarting(atOrBefore: offset)) &- 1 }
     let k = below(release)
     let onBoundary = k >= 0 && boundary(k) == release
     var kind = limitBehavior._kind
-    if kind == .automatic { kind = context.axis == .horizontal ? .always : .never }
+    if kind == .automatic { kind = axis == .horizontal ? .always : .never }
     var limit: Int64
     var lowerFloor: Int64?
     var upperCeiling: Int64?
@@ -66,9 +75,8 @@ public struct ViewAlignedScrollTargetBehavior: ScrollTargetBehavior, Hashable, S
     case .alwaysByOne: limit = 1
     case .alwaysByFew: limit = 3
     case .always:
-      let extent = _FixedPoint.units(vertical ? context.containerSize.height : context.containerSize.width)
-      let low = below(release &- extent &- 1) &+ 1  // first row starting at or after release - extent
-      let high = below(release &+ extent)           // last row starting at or before release + extent
+      let low = below(release &- containerExtent &- 1) &+ 1  // first row starting at or after release - extent
+      let high = below(release &+ containerExtent)           // last row starting at or before release + extent
       if low <= high {
         limit = count
         lowerFloor = low
@@ -80,7 +88,7 @@ public struct ViewAlignedScrollTargetBehavior: ScrollTargetBehavior, Hashable, S
     let result = _nearestBoundary(release: (k, onBoundary), projected: projected, velocity: velocity,
                                   limit: limit, last: count &- 1, boundary: boundary,
                                   lowerFloor: lowerFloor, upperCeiling: upperCeiling, indexOf: below)
-    _setMain(&target, _FixedPoint.points(Swift.min(Swift.max(0, result), maximum)), axis: context.axis)
+    return Swift.min(Swift.max(0, result), maximum)
   }
 }
 
