@@ -32,22 +32,20 @@ func gate(results: [Row], baseline: [Row], scenarios: [Scenario], smallest: Int,
     if s.growth == .memory {
       guard let now = m(results, s.name, "core", headline), let base = m(baseline, s.name, "core", headline) else { continue }
       let limit = base * Tolerance.memoryFactor
-      report(now <= limit, String(format: "%-16@ memory %.1f B/row (baseline %.1f, limit %.1f)", s.name as NSString, now, base, limit))
+      report(now <= limit, "\(s.name.padding(toLength: 16, withPad: " ", startingAt: 0)) memory " + String(format: "%.1f B/row (baseline %.1f, limit %.1f)", now, base, limit))
       continue
     }
     if let c = m(results, s.name, "core", headline), let n = m(results, s.name, "naive", headline),
        let bc = m(baseline, s.name, "core", headline), let bn = m(baseline, s.name, "naive", headline) {
       let speedup = n / c, base = bn / bc, limit = base / Tolerance.speedupFactor
-      report(speedup >= limit, String(format: "%-16@ speedup %.1fx (baseline %.1fx, at least %.1fx)",
-                                      s.name as NSString, speedup, base, limit))
+      report(speedup >= limit, "\(s.name.padding(toLength: 16, withPad: " ", startingAt: 0)) " + String(format: "speedup %.1fx (baseline %.1fx, at least %.1fx)", speedup, base, limit))
     }
     if smallest < headline, let hi = m(results, s.name, "core", headline), let lo = m(results, s.name, "core", smallest),
        let bhi = m(baseline, s.name, "core", headline), let blo = m(baseline, s.name, "core", smallest) {
       let growth = hi / lo, base = bhi / blo
       var limit = base * Tolerance.growthFactor
       if s.growth == .logarithmic { limit = max(limit, Tolerance.logarithmicGrowthFloor) }
-      report(growth <= limit, String(format: "%-16@ growth %.2f (baseline %.2f, at most %.2f)",
-                                     s.name as NSString, growth, base, limit))
+      report(growth <= limit, "\(s.name.padding(toLength: 16, withPad: " ", startingAt: 0)) " + String(format: "growth %.2f (baseline %.2f, at most %.2f)", growth, base, limit))
     }
   }
   if checked == 0 {

@@ -63,6 +63,7 @@ let naivePolicy = quick ? SamplingPolicy(samples: 9, budget: 0.3) : SamplingPoli
 let selected = scenarios.filter { s in filters.isEmpty || filters.contains { s.name.contains($0) } }
 guard !selected.isEmpty else { print("bench: no scenario matches \(filters)"); exit(2) }
 
+func pad(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(1, width - s.count)) + s }
 print("LazyStackCore benchmark: \(selected.count) scenarios x \(sizes.count) sizes x 2 variants\(quick ? " (quick)" : "")")
 var results: [Result] = []
 let total = selected.count * sizes.count * variants.count
@@ -78,9 +79,7 @@ for s in selected {
                      values: values)
       results.append(r)
       let seconds = Double(now() - t0) / 1e9
-      print(String(format: "[%3d/%3d] %-16@ n=%-9d %-6@ median %12@ %@  (%d samples, %.1fs)", done, total,
-                   s.name as NSString, size, variant as NSString, format(r.median) as NSString, r.unit as NSString,
-                   r.values.count, seconds))
+      print("[\(pad(String(done), 3))/\(total)] \(s.name.padding(toLength: 16, withPad: " ", startingAt: 0)) n=\(String(size).padding(toLength: 9, withPad: " ", startingAt: 0)) \(variant.padding(toLength: 6, withPad: " ", startingAt: 0)) median \(pad(format(r.median), 12)) \(r.unit)  (\(r.values.count) samples, \(String(format: "%.1f", seconds)) s)")
       FileHandle.standardOutput.synchronizeFile()
     }
   }
@@ -126,21 +125,21 @@ func human(_ ns: Double, _ unit: String) -> String {
 }
 print("\nMedians (core), naive at n=\(headline), speedup core/naive at n=\(headline), growth of core n=\(smallest)->\(headline):")
 var header = "scenario".padding(toLength: 17, withPad: " ", startingAt: 0)
-for n in sizes { header += String(format: "%12@", "n=\(n)" as NSString) }
-header += String(format: "%12@%10@%9@", "naive" as NSString, "speedup" as NSString, "growth" as NSString)
+for n in sizes { header += pad("n=\(n)", 12) }
+header += pad("naive", 12) + pad("speedup", 10) + pad("growth", 9)
 print(header)
 for s in selected {
   var line = s.name.padding(toLength: 17, withPad: " ", startingAt: 0)
   let unit = s.growth == .memory ? "B/row" : "ns"
-  for n in sizes { line += String(format: "%12@", (median(s.name, "core", n, in: rows).map { human($0, unit) } ?? "-") as NSString) }
+  for n in sizes { line += pad(median(s.name, "core", n, in: rows).map { human($0, unit) } ?? "-", 12) }
   let naive = median(s.name, "naive", headline, in: rows)
   let core = median(s.name, "core", headline, in: rows)
   let low = median(s.name, "core", smallest, in: rows)
-  line += String(format: "%12@", (naive.map { human($0, unit) } ?? "-") as NSString)
+  line += pad(naive.map { human($0, unit) } ?? "-", 12)
   let speed = s.growth == .memory ? "-" : (naive.flatMap { n in core.map { String(format: "%.0fx", n / $0) } } ?? "-")
-  line += String(format: "%10@", speed as NSString)
+  line += pad(speed, 10)
   let growth = core.flatMap { c in low.map { String(format: "%.1f", c / $0) } } ?? "-"
-  line += String(format: "%9@", growth as NSString)
+  line += pad(growth, 9)
   print(line)
 }
 print(String(format: "\nwrote %@/results.csv, %@/meta.json, %@/charts/*.svg in %.0f s", output, output, output,

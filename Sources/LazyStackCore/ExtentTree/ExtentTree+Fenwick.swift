@@ -11,16 +11,26 @@ extension ExtentTree {
     _fenwick.removeAll(keepingCapacity: true)
     _fenwick.append(contentsOf: repeatElement(_Summary(), count: blockCount &+ 1))
     var total = _Summary()
-    for p in 0 ..< blockCount {
-      let handle = Int(_order[p])
-      _positions[handle] = Int32(truncatingIfNeeded: p)
-      let s = _withBlock(handle: handle) { $0.pointee.summary }
-      total += s
-      _fenwick[p &+ 1] += s
-      let parent = (p &+ 1) &+ ((p &+ 1) & -(p &+ 1))
-      if parent <= blockCount {
-        let node = _fenwick[p &+ 1]
-        _fenwick[parent] += node
+    _positions.withUnsafeMutableBufferPointer { positions in
+      _fenwick.withUnsafeMutableBufferPointer { fenwick in
+        _order.withUnsafeBufferPointer { order in
+          _blocks.withUnsafeBufferPointer { blocks in
+            let base = blocks.baseAddress.unsafelyUnwrapped
+            for p in 0 ..< blockCount {
+              let handle = Int(order[p])
+              positions[handle] = Int32(truncatingIfNeeded: p)
+              let s = (base + handle).pointee.summary
+              total += s
+              let i = p &+ 1
+              fenwick[i] += s
+              let parent = i &+ (i & -i)
+              if parent <= blockCount {
+                let node = fenwick[i]
+                fenwick[parent] += node
+              }
+            }
+          }
+        }
       }
     }
     _total = total
