@@ -486,7 +486,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   @discardableResult
   public mutating func insert(_ new: some Collection<ID>, at index: Int) throws(LazyStackError) -> ScrollCorrection {
     var seen = Set<ID>()
-    for (i, id) in new.enumerated() where ids.contains(id) || !seen.insert(id).inserted {
+    let existing = Set(ids)
+    for (i, id) in new.enumerated() where existing.contains(id) || !seen.insert(id).inserted {
       throw .duplicateID(String(describing: id), index: i)
     }
     var list = ids
@@ -504,7 +505,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   @discardableResult
   public mutating func remove(ids gone: some Sequence<ID>) throws(LazyStackError) -> ScrollCorrection {
     let set = Set(gone)
-    for id in gone where !ids.contains(id) { throw .unknownID(String(describing: id)) }
+    let existing = Set(ids)
+    for id in gone where !existing.contains(id) { throw .unknownID(String(describing: id)) }
     return try replace(with: ids.filter { !set.contains($0) }, cause: .edit)
   }
 
@@ -523,8 +525,9 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       removed.insert(id)
     }
     var inserted = Set<ID>()
+    let existing = Set(ids)
     for case .insert(let o, let id, _) in difference.insertions
-    where (ids.contains(id) && !removed.contains(id)) || !inserted.insert(id).inserted {
+    where (existing.contains(id) && !removed.contains(id)) || !inserted.insert(id).inserted {
       throw .duplicateID(String(describing: id), index: o)
     }
     guard let list = ids.applying(difference) else { preconditionFailure("difference does not apply") }
