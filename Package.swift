@@ -17,6 +17,7 @@ let package = Package(
   products: [
     .library(name: "LazyStackCore", targets: ["LazyStackCore"]),
     .executable(name: "bench", targets: ["bench"]),
+    .executable(name: "lazystack-soak", targets: ["lazystack-soak"]),
   ],
   targets: [
     .target(
@@ -39,6 +40,12 @@ let package = Package(
       name: "bench",
       dependencies: ["LazyStackCore", "LazyStackReference", "LazyStackTestSupport"],
       path: "Benchmarks/bench"
+    ),
+    // The long soak: model checking of millions of random operations (release).
+    .executableTarget(
+      name: "lazystack-soak",
+      dependencies: ["LazyStackCore", "LazyStackTestSupport"],
+      path: "Benchmarks/soak"
     ),
     .testTarget(
       name: "LazyStackCoreTests",

@@ -25,6 +25,9 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
   case scrollAnchor(UnitPoint?)
   case defaultAnchor(UnitPoint?, ScrollAnchorRole?)
   case overscan(Overscan)
+  /// A snapping query: where a release at `release` with `velocity` settles,
+  /// under `.paging` (limit nil) or `.viewAligned(limitBehavior:)`.
+  case snap(release: CGFloat, velocity: CGFloat, limit: ViewAlignedScrollTargetBehavior.LimitBehavior?)
 
   public var description: String {
     switch self {
@@ -47,6 +50,7 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
     case .scrollAnchor(let a): "scrollAnchor = \(a.map { "(\($0.x),\($0.y))" } ?? "nil")"
     case .defaultAnchor(let a, let r): "defaultScrollAnchor(\(a.map { "(\($0.x),\($0.y))" } ?? "nil"), for: \(r.map(\.description) ?? "all"))"
     case .overscan(let o): "overscan(\(o))"
+    case .snap(let r, let v, let l): "snap(release: \(r), velocity: \(v), \(l.map { "viewAligned(\($0))" } ?? "paging"))"
     }
   }
 }
@@ -101,8 +105,14 @@ public struct OperationGenerator: Sendable {
   /// The next operation for a list with these ids and this content extent.
   public mutating func next(ids: [Int], contentExtent: CGFloat) -> LayoutOperation {
     let n = ids.count
-    let roll = Int.random(in: 0 ..< (includeEdits ? 100 : 80), using: &rng)
+    let roll = Int.random(in: 0 ..< (includeEdits ? 106 : 80), using: &rng)
     switch roll {
+    case 100 ..< 106:
+      let limits: [ViewAlignedScrollTargetBehavior.LimitBehavior?] = [nil, .automatic, .always, .alwaysByOne, .alwaysByFew, .never]
+      var v = CGFloat(Int.random(in: -6000 ... 6000, using: &rng))
+      if Int.random(in: 0 ..< 20, using: &rng) == 0 { v = [.nan, .infinity, -.infinity].randomElement(using: &rng)! }
+      return .snap(release: CGFloat(Int.random(in: -50 ... max(0, Int(contentExtent)) + 50, using: &rng)),
+                   velocity: v, limit: limits.randomElement(using: &rng)!)
     case 0 ..< 6:
       let h = Int.random(in: 0 ..< 12, using: &rng) == 0 ? 0 : CGFloat(Int.random(in: 1 ... 1200, using: &rng))
       return .viewport(CGSize(width: 320, height: h))
@@ -267,6 +277,20 @@ public struct ModelPair: Sendable {
     case .overscan(let o):
       core.overscan = o
       reference.overscan = o
+    case .snap(let release, let velocity, let limit):
+      let vertical = core.axis == .vertical
+      let point = vertical ? CGPoint(x: 0, y: release) : CGPoint(x: release, y: 0)
+      let vector = vertical ? CGVector(dx: 0, dy: velocity) : CGVector(dx: velocity, dy: 0)
+      let a: CGPoint
+      let b: CGPoint
+      if let limit {
+        a = core.targetContentOffset(forReleaseAt: point, velocity: vector, behavior: .viewAligned(limitBehavior: limit))
+        b = reference.targetContentOffset(forReleaseAt: point, velocity: vector, snap: .viewAligned(limit))
+      } else {
+        a = core.targetContentOffset(forReleaseAt: point, velocity: vector, behavior: .paging)
+        b = reference.targetContentOffset(forReleaseAt: point, velocity: vector, snap: .paging)
+      }
+      if a != b { return "snap targets differ: core \(a), reference \(b)" }
     }
     return nil
   }
@@ -306,4 +330,33 @@ public struct ModelPair: Sendable {
     }
     return nil
   }
+}
+
+/// Runs `operations` random operations from `seed` on a fresh pair and
+/// compares everything after every step. Returns the number of operations
+/// run, or throws a description of the first divergence (with seed and step).
+public struct SoakFailure: Error, CustomStringConvertible {
+  public var description: String
+}
+
+public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical) throws -> Int {
+  var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows)
+  var rng = SeededRNG(seed: seed ^ 0xA5A5)
+  let initial = Array(0 ..< Int.random(in: 0 ... maxRows / 2, using: &rng))
+  var pair = try ModelPair(ids: initial, estimate: CGFloat(Int.random(in: 1 ... 80, using: &rng)),
+                           spacing: CGFloat(Int.random(in: 0 ... 3, using: &rng)) * 2.5, axis: axis,
+                           insets: EdgeInsets(all: CGFloat(Int.random(in: 0 ... 2, using: &rng)) * 4),
+                           blockCapacity: Int.random(in: 4 ... 12, using: &rng))
+  for step in 0 ..< operations {
+    let extent = axis == .vertical ? pair.reference.contentSize.height : pair.reference.contentSize.width
+    let op = generator.next(ids: pair.reference.ids, contentExtent: extent)
+    if let problem = pair.apply(op) {
+      throw SoakFailure(description: "seed \(seed) step \(step) \(op): \(problem)")
+    }
+    let probes = (0 ..< 3).map { _ in CGFloat(Int.random(in: -50 ... Int(extent) + 50, using: &rng)) }
+    if let problem = pair.difference(probes: probes) {
+      throw SoakFailure(description: "seed \(seed) step \(step) \(op): \(problem)")
+    }
+  }
+  return operations
 }

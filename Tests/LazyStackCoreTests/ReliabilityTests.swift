@@ -1,0 +1,165 @@
+import Foundation
+import XCTest
+@testable import LazyStackCore
+import LazyStackReference
+import LazyStackTestSupport
+
+/// Soak, concurrency and the bad-input matrix (SPEC §9, X5).
+final class ReliabilityTests: XCTestCase {
+  /// The short soak (the long one is `swift run -c release lazystack-soak`,
+  /// run by .ci/run): every kind of operation, snapping included, model-checked.
+  func testSoak_shortRandomOperationsOfEveryKindMatchTheReference() throws {
+    var total = 0
+    for seed in UInt64(1000) ..< 1008 {
+      do {
+        total += try soak(seed: seed, operations: 600, maxRows: 60, axis: seed % 2 == 0 ? .vertical : .horizontal)
+      } catch {
+        return XCTFail("\(error)")
+      }
+    }
+    XCTAssertEqual(total, 4800)
+  }
+
+  /// Value semantics under concurrency: copies handed to tasks are
+  /// independent, and the original is untouched (run under TSan too).
+  func testSendable_layoutsSharedAcrossTasksStayIndependent() async throws {
+    var base = try LazyStackLayout(ids: 0 ..< 5_000, estimatedExtent: 40)
+    base.viewportSize = CGSize(width: 300, height: 600)
+    base.userScroll(to: CGPoint(x: 0, y: 40_000))
+    let snapshot = base
+    let results = try await withThrowingTaskGroup(of: (Int, CGFloat, Int).self) { group in
+      for t in 0 ..< 8 {
+        let copy = snapshot
+        group.addTask {
+          var mine = copy
+          for i in 0 ..< 200 {
+            mine.setMeasuredExtent(CGFloat(10 + (i * 7 + t) % 90), for: (i * 13 + t) % 1000)
+          }
+          try mine.insert(Array(100_000 + t * 10 ..< 100_000 + t * 10 + 10), at: 0)
+          mine.move(fromOffsets: [t], toOffset: 4000)
+          _ = mine.targetContentOffset(forReleaseAt: mine.contentOffset, velocity: CGVector(dx: 0, dy: 900), behavior: .viewAligned)
+          mine._checkInvariants()
+          return (t, mine.contentOffset.y, mine.count)
+        }
+      }
+      var all: [(Int, CGFloat, Int)] = []
+      for try await r in group { all.append(r) }
+      return all
+    }
+    XCTAssertEqual(results.count, 8)
+    for r in results { XCTAssertEqual(r.2, 5010) }
+    XCTAssertEqual(base.count, 5_000, "the original is unchanged")
+    XCTAssertEqual(base.contentOffset, snapshot.contentOffset)
+    XCTAssertNil(base.measuredExtent(for: 13))
+    base._checkInvariants()
+  }
+
+  // MARK: The bad-input matrix (README "Bad input")
+
+  func testBadInput_nonFiniteOrNegativeMeasurementsAreRejected() throws {
+    var layout = try LazyStackLayout(ids: 0 ..< 10, estimatedExtent: 20)
+    layout.setMeasuredExtent(30, for: 1)
+    for bad: CGFloat in [.nan, .infinity, -.infinity, -0.5] {
+      XCTAssertEqual(layout.setMeasuredExtent(bad, for: 1), .rejected(.invalidExtent(bad, what: "measured extent")))
+    }
+    XCTAssertEqual(layout.measuredExtent(for: 1), 30, "no measured extent is lost")
+    layout._checkInvariants()
+  }
+
+  func testBadInput_hugeExtentsAreClamped() throws {
+    var layout = try LazyStackLayout(ids: 0 ..< 3, estimatedExtent: 1e12)
+    XCTAssertEqual(layout.currentEstimate, 8_388_607.99609375)
+    layout.setMeasuredExtent(.greatestFiniteMagnitude, for: 0)
+    XCTAssertEqual(layout.measuredExtent(for: 0), 8_388_607.99609375)
+    XCTAssertEqual(layout.contentSize.height, 3 * 8_388_607.99609375)
+  }
+
+  func testBadInput_invalidEstimatesSpacingAndInsetsThrow() throws {
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: -1)) {
+      XCTAssertEqual($0 as? LazyStackError, .invalidExtent(-1, what: "estimated extent"))
+    }
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: 1, spacing: .nan))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: 1, insets: EdgeInsets(bottom: -3)))
+    var layout = try LazyStackLayout(ids: [1], estimatedExtent: 5)
+    XCTAssertThrowsError(try layout.setEstimatedExtent(.infinity))
+    XCTAssertEqual(layout.currentEstimate, 5)
+  }
+
+  func testBadInput_duplicateIdsInSnapshotsAndEditsThrowAndChangeNothing() throws {
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1, 2, 1], estimatedExtent: 5)) {
+      XCTAssertEqual($0 as? LazyStackError, .duplicateID("1", index: 2))
+    }
+    var layout = try LazyStackLayout(ids: 0 ..< 5, estimatedExtent: 5)
+    layout.setMeasuredExtent(9, for: 2)
+    XCTAssertThrowsError(try layout.update(ids: [0, 1, 0]))
+    XCTAssertThrowsError(try layout.insert([7, 3], at: 1))
+    XCTAssertThrowsError(try layout.insert([8, 8], at: 1))
+    XCTAssertThrowsError(try layout.apply([0, 1, 2, 3, 4, 4].difference(from: [0, 1, 2, 3, 4])))
+    XCTAssertEqual(layout.ids, [0, 1, 2, 3, 4])
+    XCTAssertEqual(layout.measuredExtent(for: 2), 9)
+    layout._checkInvariants()
+  }
+
+  func testBadInput_unknownIdsAreReportedNotFatal() throws {
+    var layout = try LazyStackLayout(ids: 0 ..< 5, estimatedExtent: 5)
+    XCTAssertEqual(layout.setMeasuredExtent(10, for: 99), .unknownID)
+    XCTAssertThrowsError(try layout.remove(ids: [1, 99])) { XCTAssertEqual($0 as? LazyStackError, .unknownID("99")) }
+    XCTAssertEqual(layout.count, 5)
+    layout.position.scrollTo(id: 99)
+    XCTAssertEqual(layout.lastPositionResult, .unknownID("99"))
+    XCTAssertNil(layout.index(of: 99))
+    XCTAssertNil(layout.frame(of: 99))
+    XCTAssertFalse(layout.invalidateMeasurement(for: 99))
+  }
+
+  func testBadInput_emptyListsWork() throws {
+    var layout = try LazyStackLayout(ids: [Int](), estimatedExtent: 5)
+    layout.viewportSize = CGSize(width: 100, height: 100)
+    XCTAssertEqual(layout.visibleIndices, 0 ..< 0)
+    XCTAssertNil(layout.index(atOffset: 0))
+    layout.userScroll(to: CGPoint(x: 0, y: 50))
+    XCTAssertEqual(layout.contentOffset, .zero)
+    XCTAssertTrue(layout.position.isPositionedByUser)
+    XCTAssertNil(layout.position.viewID)
+    layout.position.scrollTo(edge: .bottom)
+    XCTAssertEqual(layout.contentOffset, .zero)
+    try layout.update(ids: [1, 2])
+    XCTAssertEqual(layout.count, 2)
+  }
+
+  func testBadInput_zeroAndInvalidViewportsAreClamped() throws {
+    var layout = try LazyStackLayout(ids: 0 ..< 100, estimatedExtent: 10)
+    layout.viewportSize = CGSize(width: CGFloat.nan, height: -5)
+    XCTAssertEqual(layout.viewportSize, .zero)
+    XCTAssertEqual(layout.visibleIndices, 0 ..< 0)
+    layout.position.scrollTo(id: 50, anchor: .top)
+    layout.viewportSize = CGSize(width: 100, height: CGFloat.infinity)
+    XCTAssertEqual(layout.viewportSize, CGSize(width: 100, height: 0), "infinite is clamped to 0 as well")
+    layout.viewportSize = CGSize(width: 100, height: 200)
+    XCTAssertEqual(layout.contentOffset.y, 500, "the id position survives the bad sizes")
+  }
+
+  func testBadInput_nonFiniteScrollOffsetsAndVelocities() throws {
+    var layout = try LazyStackLayout(ids: 0 ..< 100, estimatedExtent: 10)
+    layout.viewportSize = CGSize(width: 100, height: 200)
+    layout.userScroll(to: CGPoint(x: 0, y: 300))
+    layout.userScroll(to: CGPoint(x: CGFloat.nan, y: CGFloat.nan))
+    XCTAssertEqual(layout.contentOffset.y, 300, "NaN is ignored")
+    layout.userScroll(to: CGPoint(x: 0, y: CGFloat.infinity))
+    XCTAssertEqual(layout.contentOffset.y, 800)
+    layout.userScroll(to: CGPoint(x: 0, y: -CGFloat.infinity))
+    XCTAssertEqual(layout.contentOffset.y, 0)
+    let t = layout.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: CGFloat.nan), velocity: CGVector(dx: CGFloat.nan, dy: CGFloat.nan), behavior: .paging)
+    XCTAssertEqual(t, .zero)
+  }
+
+  func testBadInput_hugeCountsStayExact() throws {
+    var layout = try LazyStackLayout(ids: 0 ..< 2_000_000, estimatedExtent: 2_000, spacing: 0, axis: .vertical,
+                                     insets: EdgeInsets(), blockCapacity: 256)
+    layout.viewportSize = CGSize(width: 100, height: 1000)
+    XCTAssertEqual(layout.contentSize.height, 4_000_000_000)
+    layout.position.scrollTo(id: 1_999_999, anchor: .top)
+    XCTAssertEqual(layout.contentOffset.y, 3_999_998_000)
+    XCTAssertEqual(layout.visibleIndices, 1_999_999 ..< 2_000_000)
+  }
+}
