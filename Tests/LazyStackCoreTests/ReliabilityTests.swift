@@ -163,3 +163,17 @@ final class ReliabilityTests: XCTestCase {
     XCTAssertEqual(layout.visibleIndices, 1_999_999 ..< 2_000_000)
   }
 }
+
+/// Regression tests for what the fuzzer found (Tests/Fuzz).
+final class FuzzRegressionTests: XCTestCase {
+  /// crash-b0a44c4d: a NaN anchor made a position unequal to itself.
+  func testFuzz_positionWithNaNAnchorEqualsItself() throws {
+    let p = ScrollPosition(id: 1, anchor: UnitPoint(x: .nan, y: .nan))
+    XCTAssertEqual(p, p)
+    XCTAssertEqual(ScrollPosition(idType: Int.self, y: .nan), ScrollPosition(idType: Int.self, y: .nan))
+    var layout = try LazyStackLayout(ids: 0 ..< 10, estimatedExtent: 10)
+    layout.viewportSize = CGSize(width: 10, height: 30)
+    layout.position.scrollTo(id: 5, anchor: UnitPoint(x: .nan, y: .nan))
+    XCTAssertEqual(layout.contentOffset.y, 50, "a NaN fraction counts as 0 (top)")
+  }
+}

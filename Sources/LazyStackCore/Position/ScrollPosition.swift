@@ -189,15 +189,28 @@ public struct ScrollPosition: Equatable, Sendable, CustomStringConvertible {
   }
 
   /// Two positions are equal when they name the same target (ids compared by
-  /// value and type) and agree on `isPositionedByUser`.
+  /// value and type; NaN components equal to each other) and agree on
+  /// `isPositionedByUser`.
   /// - Complexity: O(1), plus one id comparison.
   public static func == (lhs: ScrollPosition, rhs: ScrollPosition) -> Bool {
     guard lhs.isPositionedByUser == rhs.isPositionedByUser else { return false }
     switch (lhs._target, rhs._target) {
     case (.automatic, .automatic): return true
     case let (.edge(a), .edge(b)): return a == b
-    case let (.point(ax, ay), .point(bx, by)): return ax == bx && ay == by
-    case let (.id(a, aa), .id(b, ba)): return aa == ba && AnyHashable(a) == AnyHashable(b)
+    case let (.point(ax, ay), .point(bx, by)): return _same(ax, bx) && _same(ay, by)
+    case let (.id(a, aa), .id(b, ba)):
+      return _same(aa?.x, ba?.x) && _same(aa?.y, ba?.y) && AnyHashable(a) == AnyHashable(b)
+    default: return false
+    }
+  }
+
+  /// Equality of optional components where NaN equals NaN, so a position
+  /// is always equal to itself (found by the fuzzer).
+  @inlinable
+  internal static func _same(_ a: CGFloat?, _ b: CGFloat?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): return true
+    case let (x?, y?): return x == y || (x.isNaN && y.isNaN)
     default: return false
     }
   }

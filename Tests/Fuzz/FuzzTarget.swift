@@ -1,0 +1,132 @@
+// libFuzzer target: bytes are decoded into an operation sequence (with
+// hostile values: NaN, ±infinity, negative and huge extents and sizes,
+// duplicate and unknown ids, empty lists), applied to LazyStackLayout and to
+// LazyStackReference; after every step the internal invariants are checked
+// and everything observable is compared. Any difference traps.
+// Built and run by Tests/Fuzz/run.sh (not part of the SwiftPM package).
+
+import Foundation
+import LazyStackCore
+import LazyStackReference
+import LazyStackTestSupport
+
+struct ByteReader {
+  var bytes: UnsafeBufferPointer<UInt8>
+  var index = 0
+  var isAtEnd: Bool { index >= bytes.count }
+  mutating func byte() -> UInt8 {
+    defer { index += 1 }
+    return index < bytes.count ? bytes[index] : 0
+  }
+  mutating func int(_ range: ClosedRange<Int>) -> Int {
+    let raw = Int(byte()) << 8 | Int(byte())
+    return range.lowerBound + raw % (range.upperBound - range.lowerBound + 1)
+  }
+  /// An extent, hostile about a quarter of the time.
+  mutating func extent() -> CGFloat {
+    let b = byte()
+    switch b % 16 {
+    case 0: return .nan
+    case 1: return .infinity
+    case 2: return -.infinity
+    case 3: return -CGFloat(b)
+    case 4: return 0
+    case 5: return 1e300
+    default: return CGFloat(int(0 ... 20_000)) / 16
+    }
+  }
+  mutating func anchor() -> UnitPoint? {
+    let options: [UnitPoint?] = [nil, .top, .center, .bottom, .leading, .trailing, UnitPoint(x: 0.3, y: 0.7),
+                                 UnitPoint(x: -2, y: 3), UnitPoint(x: .nan, y: .nan)]
+    return options[Int(byte()) % options.count]
+  }
+  mutating func id(_ ids: [Int]) -> Int {
+    let b = byte()
+    if ids.isEmpty || b % 13 == 0 { return Int(b) + 10_000 }  // unknown
+    return ids[Int(b) % ids.count]
+  }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  var r = ByteReader(bytes: UnsafeBufferPointer(start: data, count: size))
+  let n = Int(r.byte() % 48)
+  var initial = Array(0 ..< n)
+  if r.byte() % 11 == 0, n > 1 { initial[n - 1] = 0 }  // a duplicate
+  let estimate = r.extent()
+  let spacing = [0, 2.5, 8, -1, .nan][Int(r.byte()) % 5] as CGFloat
+  let axis: Axis = r.byte() % 2 == 0 ? .vertical : .horizontal
+  let insets = EdgeInsets(all: [0, 3, .infinity][Int(r.byte()) % 3])
+  let capacity = 4 + Int(r.byte() % 9)
+  let coreInit = Result { () throws(LazyStackError) in
+    try LazyStackLayout(ids: initial, estimatedExtent: estimate, spacing: spacing, axis: axis, insets: insets)
+  }
+  let referenceInit = Result { () throws(LazyStackError) in
+    try LazyStackReference(ids: initial, estimatedExtent: estimate, spacing: spacing, axis: axis, insets: insets)
+  }
+  switch (coreInit, referenceInit) {
+  case (.failure(let a), .failure(let b)):
+    if a != b { fatalError("init errors differ: \(a) vs \(b)") }
+    return 0
+  case (.success, .success): break
+  default: fatalError("init: one threw, one did not: \(coreInit) vs \(referenceInit)")
+  }
+  guard var pair = try? ModelPair(ids: initial, estimate: estimate, spacing: spacing, axis: axis, insets: insets,
+                                  blockCapacity: capacity) else { fatalError("pair init") }
+  var nextID = 1_000
+  var step = 0
+  while !r.isAtEnd && step < 400 {
+    step += 1
+    let ids = pair.reference.ids
+    let op: LayoutOperation
+    switch r.byte() % 20 {
+    case 0: op = .viewport(CGSize(width: r.extent(), height: r.extent()))
+    case 1, 2: op = .userScroll(r.extent() * (r.byte() % 2 == 0 ? 1 : -1))
+    case 3: op = .scrollToID(r.id(ids), r.anchor())
+    case 4: op = .scrollToEdge(Edge.allCases[Int(r.byte()) % 4])
+    case 5: op = .scrollToOffset(r.extent())
+    case 6, 7: op = .measure(r.id(ids), r.extent())
+    case 8: op = .estimate(r.extent())
+    case 9: op = .policy(r.byte() % 2 == 0 ? .fixed : .meanOfMeasured)
+    case 10:
+      var list = ids
+      switch r.byte() % 4 {
+      case 0: list.reverse()
+      case 1: list.removeAll { _ in r.byte() % 3 == 0 }
+      case 2: list.insert(contentsOf: (0 ..< Int(r.byte() % 8)).map { _ in nextID += 1; return nextID }, at: 0)
+      default: if let f = list.first { list.append(f) }
+      }
+      op = .snapshot(list)
+    case 11:
+      var new = (0 ..< 1 + Int(r.byte() % 5)).map { _ in nextID += 1; return nextID }
+      if r.byte() % 9 == 0 { new.append(r.id(ids)) }
+      op = .insert(new, at: ids.isEmpty ? 0 : Int(r.byte()) % (ids.count + 1))
+    case 12:
+      op = .removeOffsets(ids.isEmpty ? [] : IndexSet((0 ..< 1 + Int(r.byte() % 4)).map { _ in Int(r.byte()) % ids.count }))
+    case 13: op = .removeIDs([r.id(ids), r.id(ids)])
+    case 14:
+      op = ids.isEmpty ? .removeOffsets([]) :
+        .move(IndexSet((0 ..< 1 + Int(r.byte() % 3)).map { _ in Int(r.byte()) % ids.count }), to: Int(r.byte()) % (ids.count + 1))
+    case 15:
+      var list = ids
+      if !list.isEmpty { list.remove(at: Int(r.byte()) % list.count) }
+      nextID += 1
+      list.insert(nextID, at: Int(r.byte()) % (list.count + 1))
+      op = .difference(list)
+    case 16: op = .scrollAnchor(r.anchor())
+    case 17:
+      let roles: [ScrollAnchorRole?] = [nil, .initialOffset, .sizeChanges, .alignment]
+      op = .defaultAnchor(r.anchor(), roles[Int(r.byte()) % 4])
+    case 18: op = .overscan([.none, .rows(3), .points(50), .points(.nan), .rows(-2)][Int(r.byte()) % 5])
+    default:
+      let limits: [ViewAlignedScrollTargetBehavior.LimitBehavior?] = [nil, .automatic, .always, .alwaysByOne, .alwaysByFew, .never]
+      op = .snap(release: r.extent(), velocity: r.extent() * (r.byte() % 2 == 0 ? 40 : -40), limit: limits[Int(r.byte()) % 6])
+    }
+    if let problem = pair.apply(op) { fatalError("step \(step) \(op): \(problem)") }
+    pair.core._checkInvariants()
+    if let problem = pair.difference(probes: [r.extent(), CGFloat(r.int(-100 ... 5000))]) {
+      fatalError("step \(step) \(op): \(problem)")
+    }
+  }
+  return 0
+}
