@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "LazyStackCore", targets: ["LazyStackCore"]),
     .executable(name: "bench", targets: ["bench"]),
     .executable(name: "lazystack-soak", targets: ["lazystack-soak"]),
+    .executable(name: "lazystack-view", targets: ["lazystack-view"]),
   ],
   targets: [
     .target(
@@ -46,6 +47,20 @@ let package = Package(
       name: "lazystack-soak",
       dependencies: ["LazyStackCore", "LazyStackTestSupport"],
       path: "Benchmarks/soak"
+    ),
+    // A real consumer: a terminal viewer for huge files (model + headless
+    // renderer in the library, the terminal in the executable).
+    .target(
+      name: "LazyStackView",
+      dependencies: ["LazyStackCore"]
+    ),
+    .executableTarget(
+      name: "lazystack-view",
+      dependencies: ["LazyStackView"]
+    ),
+    .testTarget(
+      name: "LazyStackViewTests",
+      dependencies: ["LazyStackView", "LazyStackCore"]
     ),
     .testTarget(
       name: "LazyStackCoreTests",

@@ -1,0 +1,301 @@
+import Foundation
+import LazyStackCore
+
+/// The terminal viewer's model: records laid out by LazyStackCore, one
+/// point per terminal row. A record's height (its wrapped line count) is
+/// only known once it is wrapped to the terminal width, so rows start
+/// estimated at one line and are measured as they come into view: exactly
+/// the situation the core exists for. The same code renders to a real
+/// terminal and to a headless screen for tests.
+public struct Viewer<Source: RecordSource> {
+  public private(set) var source: Source
+  public private(set) var layout: LazyStackLayout<Int>
+  public private(set) var columns: Int
+  public private(set) var rows: Int
+  /// Ids of the rows measured at the current width (re-wrapped on resize).
+  var measured = Set<Int>()
+  public private(set) var following = false
+  public private(set) var message = ""
+  /// Nanoseconds spent in LazyStackCore while producing the last frame.
+  public private(set) var coreNanoseconds: UInt64 = 0
+  var prompt: String?
+
+  /// The text rows available for records (the last row is the status line).
+  public var pageRows: Int { max(1, rows - 1) }
+
+  public init(source: Source, columns: Int, rows: Int) throws {
+    self.source = source
+    self.columns = max(1, columns)
+    self.rows = max(2, rows)
+    layout = try LazyStackLayout(ids: 0 ..< source.count, estimatedExtent: 1)
+    // Measure a page beyond each edge, so a record is measured before it
+    // scrolls into view and the text the user reads never jumps (SPEC S1).
+    layout.overscan = .points(CGFloat(pageRows))
+    layout.viewportSize = CGSize(width: CGFloat(self.columns), height: CGFloat(pageRows))
+  }
+
+  // MARK: Wrapping
+
+  /// A record wrapped to the width (tabs as spaces, control characters shown as '?').
+  public func wrapped(_ index: Int) -> [String] {
+    let text = source.record(at: index).map { c -> Character in
+      c == "\t" ? " " : (c.isASCII && (c.asciiValue! < 32 || c.asciiValue! == 127) ? "?" : c)
+    }
+    guard !text.isEmpty else { return [""] }
+    var lines: [String] = []
+    var start = 0
+    while start < text.count {
+      let end = min(text.count, start + columns)
+      lines.append(String(text[start ..< end]))
+      start = end
+    }
+    return lines
+  }
+
+  /// Accumulates the time spent in LazyStackCore calls.
+  final class CoreClock {
+    var nanoseconds: UInt64 = 0
+    func time<T>(_ body: () throws -> T) rethrows -> T {
+      let t0 = DispatchTime.now().uptimeNanoseconds
+      defer { nanoseconds &+= DispatchTime.now().uptimeNanoseconds - t0 }
+      return try body()
+    }
+  }
+  let clock = CoreClock()
+
+  /// Measures every visible record that is not measured at this width yet,
+  /// until the visible range is stable (measuring can bring rows into view).
+  mutating func measureVisible() {
+    for _ in 0 ..< 8 {
+      let visible = clock.time { layout.visibleIndices }
+      var changed = false
+      for i in visible where !measured.contains(i) {
+        let lines = wrapped(i).count
+        _ = clock.time { layout.setMeasuredExtent(CGFloat(lines), for: i) }
+        measured.insert(i)
+        changed = true
+      }
+      if !changed { return }
+    }
+  }
+
+  // MARK: Rendering
+
+  /// The screen: `rows` strings of exactly `columns` characters, the last
+  /// one the status line.
+  public mutating func render() -> [String] {
+    clock.nanoseconds = 0
+    measureVisible()
+    var screen = Array(repeating: String(repeating: " ", count: columns), count: pageRows)
+    let offset = Int(clock.time { layout.contentOffset.y })
+    for i in clock.time({ layout.visibleIndices }) {
+      let top = Int(clock.time { layout.frame(at: i).minY }) - offset
+      for (k, line) in wrapped(i).enumerated() where top + k >= 0 && top + k < pageRows {
+        screen[top + k] = line.padding(toLength: columns, withPad: " ", startingAt: 0)
+      }
+    }
+    coreNanoseconds = clock.nanoseconds
+    screen.append(statusLine())
+    return screen
+  }
+
+  /// The record shown on the first text row (nil for an empty list).
+  public var topRecord: Int? {
+    layout.count == 0 ? nil : layout.index(atOffset: layout.contentOffset.y)
+  }
+
+  func statusLine() -> String {
+    let status: String
+    if let prompt {
+      status = prompt
+    } else {
+      let total = layout.count
+      let top = topRecord.map { $0 + 1 } ?? 0
+      let percent = total == 0 ? 100 : Int((Double(top) / Double(total) * 100).rounded(.down))
+      let core = coreNanoseconds >= 1_000_000 ? String(format: "%.2f ms", Double(coreNanoseconds) / 1e6)
+        : String(format: "%.1f µs", Double(coreNanoseconds) / 1e3)
+      status = (message.isEmpty ? "" : message + " | ")
+        + "record \(top) of \(total) (\(percent)%)  core \(core)\(following ? "  [follow]" : "")"
+    }
+    return String(status.prefix(columns)).padding(toLength: columns, withPad: " ", startingAt: 0)
+  }
+
+  // MARK: Commands
+
+  public mutating func scroll(lines: Int) {
+    message = ""
+    clock.time { layout.userScroll(to: CGPoint(x: 0, y: layout.contentOffset.y + CGFloat(lines))) }
+  }
+
+  /// One page with the `.paging` behaviour (SPEC B4): the next page boundary.
+  public mutating func page(_ direction: Int) {
+    message = ""
+    let target = clock.time {
+      layout.targetContentOffset(forReleaseAt: layout.contentOffset,
+                                 velocity: CGVector(dx: 0, dy: CGFloat(direction) * 1e6), behavior: .paging)
+    }
+    clock.time { layout.userScroll(to: target) }
+  }
+
+  public mutating func top() {
+    message = ""
+    clock.time { layout.position.scrollTo(edge: .top) }
+  }
+
+  public mutating func bottom() {
+    message = ""
+    clock.time { layout.position.scrollTo(edge: .bottom) }
+  }
+
+  /// Jumps to record `number` (1-based) with its first line at the top: the
+  /// layout re-resolves the target as the rows around it are measured (R6).
+  public mutating func jump(toRecord number: Int) {
+    guard layout.count > 0 else { return }
+    let index = min(max(1, number), layout.count) - 1
+    message = ""
+    clock.time { layout.position.scrollTo(id: index, anchor: .top) }
+  }
+
+  /// Finds the next record after the top one containing `text` (wrapping
+  /// around) and jumps to it.
+  public mutating func find(_ text: String) {
+    guard !text.isEmpty, layout.count > 0 else { return }
+    let start = (topRecord ?? -1) + 1
+    let n = layout.count
+    for k in 0 ..< n {
+      let i = (start + k) % n
+      if source.record(at: i).contains(text) {
+        clock.time { layout.position.scrollTo(id: i, anchor: .top) }
+        message = "found \"\(text)\" in record \(i + 1)"
+        return
+      }
+    }
+    message = "\"\(text)\" not found"
+  }
+
+  /// Follow mode (`F`): go to the end and stay pinned there as records
+  /// arrive, until the user scrolls up (SPEC S8, D4).
+  public mutating func toggleFollow() {
+    following.toggle()
+    if following {
+      layout.defaultScrollAnchor(.bottom, for: .sizeChanges)
+      bottom()
+      _ = pollSource()
+    } else {
+      layout.defaultScrollAnchor(nil, for: .sizeChanges)
+    }
+  }
+
+  /// Appends records that arrived; returns how many.
+  @discardableResult
+  public mutating func pollSource() -> Int {
+    let before = layout.count
+    let arrived = source.poll()
+    guard arrived > 0 else { return 0 }
+    _ = clock.time { try? layout.insert(Array(before ..< before + arrived), at: before) }
+    return arrived
+  }
+
+  /// A terminal resize (SIGWINCH): every record is re-wrapped at the new
+  /// width, and the record at the top stays at the top (SPEC S1, S6).
+  public mutating func resize(columns: Int, rows: Int) {
+    let columns = max(1, columns), rows = max(2, rows)
+    guard columns != self.columns || rows != self.rows else { return }
+    clock.time {
+      if !layout.position.isPositionedByUser, case nil = layout.position.edge {
+        // Track what is at the top now, so it is what stays put.
+        layout.userScroll(to: layout.contentOffset)
+      }
+      if columns != self.columns {
+        for id in measured { layout.invalidateMeasurement(for: id) }
+      }
+    }
+    if columns != self.columns { measured.removeAll(keepingCapacity: true) }
+    self.columns = columns
+    self.rows = rows
+    clock.time {
+      layout.overscan = .points(CGFloat(pageRows))
+      layout.viewportSize = CGSize(width: CGFloat(columns), height: CGFloat(pageRows))
+    }
+  }
+
+  // MARK: Keys
+
+  /// Handles one key; returns false when the viewer should quit.
+  public mutating func handle(_ key: ViewerKey) -> Bool {
+    if var text = prompt {
+      switch key {
+      case .enter:
+        prompt = nil
+        let body = String(text.dropFirst())
+        if text.first == ":" { if let n = Int(body.trimmingCharacters(in: .whitespaces)) { jump(toRecord: n) } }
+        else { find(body) }
+      case .escape: prompt = nil
+      case .backspace: text.removeLast(); prompt = text.isEmpty ? nil : text
+      case .character(let c): prompt = text + String(c)
+      default: break
+      }
+      return true
+    }
+    switch key {
+    case .character("q"): return false
+    case .character("j"), .down: scroll(lines: 1)
+    case .character("k"), .up: scroll(lines: -1)
+    case .character(" "), .pageDown: page(1)
+    case .character("b"), .pageUp: page(-1)
+    case .character("g"), .home: top()
+    case .character("G"), .end: bottom()
+    case .character("F"): toggleFollow()
+    case .character(":"): prompt = ":"
+    case .character("/"): prompt = "/"
+    case .resize(let c, let r): resize(columns: c, rows: r)
+    case .tick(let n): for _ in 0 ..< n { pollSource() }
+    default: break
+    }
+    return true
+  }
+
+}
+
+/// A key or a script token.
+public enum ViewerKey: Equatable, Sendable {
+  case character(Character), up, down, pageUp, pageDown, home, end, enter, escape, backspace
+  case resize(Int, Int)
+  /// Headless only: `n` polls of the source (records arriving while following).
+  case tick(Int)
+
+  /// Parses a script: plain characters are keys; `<up>`, `<down>`, `<pgup>`,
+  /// `<pgdn>`, `<home>`, `<end>`, `<enter>`, `<esc>`, `<bs>`,
+  /// `<resize 100x30>` and `<tick 5>` are tokens; `\n` is enter.
+  public static func parse(script: String) -> [ViewerKey] {
+    var keys: [ViewerKey] = []
+    var rest = Substring(script)
+    while let c = rest.first {
+      if c == "<", let close = rest.firstIndex(of: ">") {
+        let token = rest[rest.index(after: rest.startIndex) ..< close]
+        rest = rest[rest.index(after: close)...]
+        let parts = token.split(separator: " ")
+        switch parts.first ?? "" {
+        case "up": keys.append(.up)
+        case "down": keys.append(.down)
+        case "pgup": keys.append(.pageUp)
+        case "pgdn": keys.append(.pageDown)
+        case "home": keys.append(.home)
+        case "end": keys.append(.end)
+        case "enter": keys.append(.enter)
+        case "esc": keys.append(.escape)
+        case "bs": keys.append(.backspace)
+        case "resize" where parts.count == 2:
+          let size = parts[1].split(separator: "x").compactMap { Int($0) }
+          if size.count == 2 { keys.append(.resize(size[0], size[1])) }
+        case "tick": keys.append(.tick(parts.count == 2 ? Int(parts[1]) ?? 1 : 1))
+        default: keys.append(contentsOf: ("<" + token + ">").map { .character($0) })
+        }
+      } else {
+        rest = rest.dropFirst()
+        keys.append(c == "\n" ? .enter : .character(c))
+      }
+    }
+    return keys
+  }
+}

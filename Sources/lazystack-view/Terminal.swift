@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import LazyStackView
+
+/// Set by the SIGWINCH handler, read by the input loop.
+nonisolated(unsafe) var windowChanged: sig_atomic_t = 0
+nonisolated(unsafe) var savedTerminal = termios()
+
+/// A real terminal: raw mode, the alternate screen, keys from standard input.
+enum Terminal {
+  static func size() -> (Int, Int) {
+    var w = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0, w.ws_row > 1 {
+      return (Int(w.ws_col), Int(w.ws_row))
+    }
+    return (80, 24)
+  }
+
+  static func write(_ s: String) {
+    var s = s
+    s.withUTF8 { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let n = Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+        if n <= 0 { break }
+        offset += n
+      }
+    }
+  }
+
+  static func restore() {
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedTerminal)
+    write("\u{1B}[?25h\u{1B}[?1049l")
+  }
+
+  static func run<S: RecordSource>(_ source: S) throws {
+    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+      FileHandle.standardError.write("lazystack-view: needs a terminal (or use --script for headless output)\n".data(using: .utf8)!)
+      exit(1)
+    }
+    let (columns, rows) = size()
+    var viewer = try Viewer(source: source, columns: columns, rows: rows)
+    tcgetattr(STDIN_FILENO, &savedTerminal)
+    var raw = savedTerminal
+    raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+    raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
+    signal(SIGWINCH) { _ in windowChanged = 1 }
+    signal(SIGTERM) { _ in Terminal.restore(); exit(0) }
+    write("\u{1B}[?1049h\u{1B}[?25l")
+    defer { restore() }
+    var pending: [UInt8] = []
+    var lastPoll = Date()
+    draw(&viewer)
+    while true {
+      var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&fds, 1, 100)
+      var redraw = false
+      if windowChanged != 0 {
+        windowChanged = 0
+        let (c, r) = size()
+        viewer.resize(columns: c, rows: r)
+        redraw = true
+      }
+      if viewer.following, Date().timeIntervalSince(lastPoll) > 0.25 {
+        lastPoll = Date()
+        if viewer.pollSource() > 0 { redraw = true }
+      }
+      if ready > 0 {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = read(STDIN_FILENO, &buffer, buffer.count)
+        if n > 0 { pending.append(contentsOf: buffer[0 ..< n]) }
+        while let key = decode(&pending) {
+          if !viewer.handle(key) { return }
+          redraw = true
+        }
+      }
+      if redraw { draw(&viewer) }
+    }
+  }
+
+  static func draw<S: RecordSource>(_ viewer: inout Viewer<S>) {
+    let screen = viewer.render()
+    var out = "\u{1B}[H"
+    for (i, line) in screen.enumerated() {
+      if i == screen.count - 1 { out += "\u{1B}[7m" + line + "\u{1B}[0m" } else { out += line + "\r\n" }
+    }
+    write(out)
+  }
+
+  /// Decodes one key from the front of `bytes` (escape sequences included).
+  static func decode(_ bytes: inout [UInt8]) -> ViewerKey? {
+    guard let first = bytes.first else { return nil }
+    if first == 0x1B {
+      if bytes.count == 1 { bytes.removeFirst(); return .escape }
+      if bytes.count >= 3, bytes[1] == UInt8(ascii: "[") {
+        let code = bytes[2]
+        switch code {
+        case UInt8(ascii: "A"): bytes.removeFirst(3); return .up
+        case UInt8(ascii: "B"): bytes.removeFirst(3); return .down
+        case UInt8(ascii: "H"): bytes.removeFirst(3); return .home
+        case UInt8(ascii: "F"): bytes.removeFirst(3); return .end
+        case UInt8(ascii: "5") where bytes.count >= 4: bytes.removeFirst(4); return .pageUp
+        case UInt8(ascii: "6") where bytes.count >= 4: bytes.removeFirst(4); return .pageDown
+        default: bytes.removeFirst(min(3, bytes.count)); return nil
+        }
+      }
+      if bytes.count < 3 { return nil }  // wait for the rest of the sequence
+      bytes.removeFirst()
+      return .escape
+    }
+    bytes.removeFirst()
+    switch first {
+    case 13, 10: return .enter
+    case 127, 8: return .backspace
+    case 3: return .character("q")  // Ctrl-C quits too
+    default:
+      return first < 128 ? .character(Character(UnicodeScalar(first))) : nil
+    }
+  }
+}

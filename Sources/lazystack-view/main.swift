@@ -1,0 +1,75 @@
+// lazystack-view: a terminal viewer for huge files, built on LazyStackCore.
+//
+//   swift run -c release lazystack-view FILE
+//   swift run -c release lazystack-view --generate 10000000
+//   swift run -c release lazystack-view --generate 1000 --script ':500\nkkk' --size 80x24   (headless)
+//
+// Keys: ↑/↓ or k/j one line, PgUp/PgDn or b/space one page (.paging), g/G top/bottom,
+// :N record N, /text find, F follow the end (tail -f), q quit.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import LazyStackView
+
+let usage = """
+usage: lazystack-view [FILE | --generate N] [--script KEYS --size COLSxROWS]
+  FILE            a text file, one record per line
+  --generate N    N generated log records (default 1000000 when no FILE)
+  --script KEYS   headless: run KEYS, then print the screen to stdout
+                  (tokens: <up> <down> <pgup> <pgdn> <home> <end> <enter> <esc> <bs>
+                   <resize 100x30> <tick N>; \\n is enter)
+  --size CxR      headless screen size (default 80x24)
+"""
+
+var path: String?
+var generate: Int?
+var script: String?
+var size = (80, 24)
+var args = Array(CommandLine.arguments.dropFirst())
+while !args.isEmpty {
+  let a = args.removeFirst()
+  switch a {
+  case "--generate" where !args.isEmpty:
+    guard let n = Int(args.removeFirst().replacingOccurrences(of: "_", with: "")), n >= 0 else { print(usage); exit(2) }
+    generate = n
+  case "--script" where !args.isEmpty: script = args.removeFirst().replacingOccurrences(of: "\\n", with: "\n")
+  case "--size" where !args.isEmpty:
+    let parts = args.removeFirst().split(separator: "x").compactMap { Int($0) }
+    guard parts.count == 2, parts[0] > 0, parts[1] > 1 else { print(usage); exit(2) }
+    size = (parts[0], parts[1])
+  case "--help", "-h": print(usage); exit(0)
+  default:
+    if a.hasPrefix("-") { print("lazystack-view: unknown option \(a)\n\(usage)"); exit(2) }
+    path = a
+  }
+}
+
+@MainActor
+func run<S: RecordSource>(_ source: S) throws {
+  if let script {
+    var viewer = try Viewer(source: source, columns: size.0, rows: size.1)
+    for key in ViewerKey.parse(script: script) where !viewer.handle(key) { break }
+    print(viewer.render().joined(separator: "\n"))
+    return
+  }
+  try Terminal.run(source)
+}
+
+do {
+  if let path {
+    guard FileManager.default.isReadableFile(atPath: path) else {
+      FileHandle.standardError.write("lazystack-view: cannot read \(path)\n".data(using: .utf8)!)
+      exit(1)
+    }
+    try run(FileRecords(path: path))
+  } else {
+    try run(GeneratedRecords(count: generate ?? 1_000_000))
+  }
+} catch {
+  FileHandle.standardError.write("lazystack-view: \(error)\n".data(using: .utf8)!)
+  exit(1)
+}

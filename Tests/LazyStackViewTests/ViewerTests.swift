@@ -1,0 +1,119 @@
+import Foundation
+import XCTest
+import LazyStackCore
+@testable import LazyStackView
+
+/// Headless runs of lazystack-view: the core's guarantees seen from a real UI.
+final class ViewerTests: XCTestCase {
+  func viewer(_ count: Int = 100_000, columns: Int = 60, rows: Int = 20) throws -> Viewer<GeneratedRecords> {
+    try Viewer(source: GeneratedRecords(count: count), columns: columns, rows: rows)
+  }
+
+  func run<S>(_ v: inout Viewer<S>, _ script: String) -> [String] {
+    for key in ViewerKey.parse(script: script) { _ = v.handle(key) }
+    return v.render()
+  }
+
+  func testJumpThenScrollUpNeverMovesTheTopRecord() throws {
+    var v = try viewer()
+    var screen = run(&v, ":50000\n")
+    XCTAssertEqual(v.topRecord, 49_999, ":N puts record N at the top")
+    XCTAssertTrue(screen[0].contains("#50000 "), screen[0])
+    // Scrolling up one line at a time: rows above are measured as they come
+    // into view, yet every frame is exactly the previous one moved down a line.
+    for step in 0 ..< 120 {
+      let previous = screen
+      screen = run(&v, "k")
+      XCTAssertEqual(Array(screen[1 ..< v.pageRows]), Array(previous[0 ..< v.pageRows - 1]), "step \(step): the view jumped")
+    }
+  }
+
+  func testPagingMovesByWholePages() throws {
+    var v = try viewer(1000, rows: 11)
+    _ = v.render()  // the first frame measures the first records (and a page more)
+    _ = run(&v, "<pgdn>")
+    XCTAssertEqual(v.layout.contentOffset.y, 10)
+    _ = run(&v, "jjj ")
+    XCTAssertEqual(v.layout.contentOffset.y, 20, "from 13 lines the next page boundary is 20")
+    _ = run(&v, "b")
+    XCTAssertEqual(v.layout.contentOffset.y, 10)
+  }
+
+  func testFollowModeKeepsTheViewAtTheEndAsRecordsArrive() throws {
+    var v = try viewer(500)
+    var screen = run(&v, "G")
+    screen = run(&v, "F<tick 5>")
+    XCTAssertEqual(v.layout.count, 500 + 6 * 3)
+    XCTAssertEqual(v.layout.contentOffset.y, v.layout.maxOffset, "pinned to the end")
+    let last = v.wrapped(v.layout.count - 1).last!
+    XCTAssertEqual(screen[v.pageRows - 1].trimmingCharacters(in: .whitespaces), last.trimmingCharacters(in: .whitespaces))
+    // The user scrolls up: new records no longer move the view.
+    screen = run(&v, "kkkk")
+    let reading = screen
+    let after = run(&v, "<tick 4>")
+    XCTAssertEqual(Array(after[0 ..< v.pageRows]), Array(reading[0 ..< v.pageRows]))
+    XCTAssertLessThan(v.layout.contentOffset.y, v.layout.maxOffset)
+  }
+
+  func testResizeRewrapsAndKeepsTheTopRecord() throws {
+    var v = try viewer()
+    _ = run(&v, ":300\njj")
+    let top = v.topRecord
+    var screen = run(&v, "<resize 35x14>")
+    XCTAssertEqual(v.topRecord, top)
+    XCTAssertEqual(screen.count, 14)
+    XCTAssertEqual(screen[0].count, 35)
+    screen = run(&v, "<resize 120x40>")
+    XCTAssertEqual(v.topRecord, top)
+    XCTAssertTrue(screen.allSatisfy { $0.count == 120 })
+  }
+
+  func testFindLandsOnTheMatchingRecord() throws {
+    var v = try viewer()
+    _ = run(&v, "/#4242 \n")
+    XCTAssertEqual(v.topRecord, 4241)
+    let found = v.render()
+    XCTAssertTrue(found[0].contains("#4242 "), "\(found)")
+    _ = run(&v, "/no such text\n")
+    XCTAssertTrue(v.render().last!.contains("not found"))
+    XCTAssertEqual(v.topRecord, 4241)
+  }
+
+  func testEmptyFileAndVeryLongLines() throws {
+    let directory = FileManager.default.temporaryDirectory
+    let empty = directory.appendingPathComponent("lazystack-empty-\(getpid()).txt")
+    try Data().write(to: empty)
+    var e = try Viewer(source: FileRecords(path: empty.path), columns: 40, rows: 10)
+    let screen = run(&e, "jjkG g<pgdn>:5\n/x\n")
+    XCTAssertEqual(screen.count, 10)
+    XCTAssertTrue(screen.last!.contains("record 0 of 0"))
+
+    let long = directory.appendingPathComponent("lazystack-long-\(getpid()).txt")
+    let line = String(repeating: "abcdefghij", count: 500)  // 5000 characters: 125 lines at 40 columns
+    try (["short", line, "tail"].joined(separator: "\n") + "\n").write(to: long, atomically: true, encoding: .utf8)
+    var l = try Viewer(source: FileRecords(path: long.path), columns: 40, rows: 10)
+    _ = l.render()
+    XCTAssertEqual(l.layout.frame(at: 1).height, 125)
+    let bottom = run(&l, "G")
+    XCTAssertEqual(bottom[l.pageRows - 1].trimmingCharacters(in: .whitespaces), "tail")
+    let middle = run(&l, ":2\n")
+    XCTAssertEqual(middle[0], String(line.prefix(40)))
+    try? FileManager.default.removeItem(at: empty)
+    try? FileManager.default.removeItem(at: long)
+  }
+
+  func testFollowingAGrowingFile() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("lazystack-grow-\(getpid()).txt")
+    try "one\ntwo\n".write(to: url, atomically: true, encoding: .utf8)
+    var v = try Viewer(source: FileRecords(path: url.path), columns: 20, rows: 5)
+    _ = run(&v, "F")
+    let handle = try FileHandle(forWritingTo: url)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: "three\nfour\nfive\nsix\nseven\n".data(using: .utf8)!)
+    try handle.close()
+    let screen = run(&v, "<tick 1>")
+    XCTAssertEqual(v.layout.count, 7)
+    XCTAssertEqual(screen[3].trimmingCharacters(in: .whitespaces), "seven")
+    try? FileManager.default.removeItem(at: url)
+  }
+}
