@@ -221,6 +221,18 @@ public struct Viewer<Source: RecordSource> {
 
   // MARK: Keys
 
+  /// Runs a script the way the terminal loop does, a frame rendered after
+  /// every key, and returns the last frame (headless mode, tests).
+  public mutating func perform(script: String) -> [String] {
+    var screen = render()
+    for key in ViewerKey.parse(script: script) {
+      let goOn = handle(key)
+      screen = render()
+      if !goOn { break }
+    }
+    return screen
+  }
+
   /// Handles one key; returns false when the viewer should quit.
   public mutating func handle(_ key: ViewerKey) -> Bool {
     if var text = prompt {

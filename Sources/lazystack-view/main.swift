@@ -52,8 +52,7 @@ while !args.isEmpty {
 func run<S: RecordSource>(_ source: S) throws {
   if let script {
     var viewer = try Viewer(source: source, columns: size.0, rows: size.1)
-    for key in ViewerKey.parse(script: script) where !viewer.handle(key) { break }
-    print(viewer.render().joined(separator: "\n"))
+    print(viewer.perform(script: script).joined(separator: "\n"))
     return
   }
   try Terminal.run(source)

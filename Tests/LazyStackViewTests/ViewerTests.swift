@@ -9,9 +9,9 @@ final class ViewerTests: XCTestCase {
     try Viewer(source: GeneratedRecords(count: count), columns: columns, rows: rows)
   }
 
+  /// A frame after every key, as in the terminal.
   func run<S>(_ v: inout Viewer<S>, _ script: String) -> [String] {
-    for key in ViewerKey.parse(script: script) { _ = v.handle(key) }
-    return v.render()
+    v.perform(script: script)
   }
 
   func testJumpThenScrollUpNeverMovesTheTopRecord() throws {
