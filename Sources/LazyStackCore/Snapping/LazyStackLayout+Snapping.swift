@@ -10,6 +10,22 @@ extension LazyStackLayout: _SnappingGeometry {
   }
 
   @inlinable
+  package func _bracket(atOrBefore offset: Int64) -> (index: Int, start: Int64, next: Int64?) {
+    guard count > 0 else { return (-1, 0, nil) }
+    // The first row whose next start is after `offset` is the last row that
+    // starts at or before it (its own start is at or before the threshold).
+    guard offset >= _leadingInset,
+          let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: offset &- _leadingInset) else {
+      if offset < _leadingInset { return (-1, 0, _leadingInset) }
+      let last = count &- 1
+      return (last, _leadingInset &+ _tree.pitchPrefix(last), nil)
+    }
+    let start = _leadingInset &+ hit.start
+    let next = hit.row &+ 1 < count ? start &+ hit.extent &+ _tree.spacing : nil
+    return (hit.row, start, next)
+  }
+
+  @inlinable
   package func _rowsStarting(atOrBefore offset: Int64) -> Int {
     _tree.rowsStarting(before: offset &- _leadingInset &+ 1)
   }

@@ -45,6 +45,9 @@ package protocol _SnappingGeometry: Sendable {
   func _rowStart(at index: Int) -> Int64
   /// The number of rows whose start is at or before `offset` (units).
   func _rowsStarting(atOrBefore offset: Int64) -> Int
+  /// The last row starting at or before `offset` (-1 if none), with its
+  /// start and the next row's start (nil past the last row), in one descent.
+  func _bracket(atOrBefore offset: Int64) -> (index: Int, start: Int64, next: Int64?)
 }
 
 /// What a `ScrollTargetBehavior` knows about the scroll (SPEC B1):

@@ -59,35 +59,56 @@ public struct ViewAlignedScrollTargetBehavior: ScrollTargetBehavior, Hashable, S
     projected: Int64, release: Int64, velocity: CGFloat, containerExtent: Int64, maximum: Int64, axis: Axis,
     geometry: G
   ) -> Int64 {
-    let count = Int64(geometry._rowCount)
+    let count = geometry._rowCount
     guard count > 0 else { return Swift.min(Swift.max(0, projected), maximum) }
-    let boundary = { (i: Int64) -> Int64 in geometry._rowStart(at: Int(i)) }
-    let below = { (offset: Int64) -> Int64 in Int64(geometry._rowsStarting(atOrBefore: offset)) &- 1 }
-    let k = below(release)
-    let onBoundary = k >= 0 && boundary(k) == release
+    // One descent for the release (k, b(k), b(k+1)) and one for the projected
+    // end (j, b(j), b(j+1)); a third only when the limit clamps the answer.
+    let r = geometry._bracket(atOrBefore: release)
+    let onBoundary = r.index >= 0 && r.start == release
     var kind = limitBehavior._kind
     if kind == .automatic { kind = axis == .horizontal ? .always : .never }
-    var limit: Int64
-    var lowerFloor: Int64?
-    var upperCeiling: Int64?
+    var limit: Int
+    var low = 0
+    var high = count &- 1
     switch kind {
     case .never, .automatic: limit = count
     case .alwaysByOne: limit = 1
     case .alwaysByFew: limit = 3
     case .always:
-      let low = below(release &- containerExtent &- 1) &+ 1  // first row starting at or after release - extent
-      let high = below(release &+ containerExtent)           // last row starting at or before release + extent
-      if low <= high {
+      // Rows starting within one container extent of the release.
+      let first = geometry._bracket(atOrBefore: release &- containerExtent &- 1).index &+ 1
+      let last = geometry._bracket(atOrBefore: release &+ containerExtent).index
+      if first <= last {
         limit = count
-        lowerFloor = low
-        upperCeiling = high
+        low = first
+        high = last
       } else {
         limit = 1
       }
     }
-    let result = _nearestBoundary(release: (k, onBoundary), projected: projected, velocity: velocity,
-                                  limit: limit, last: count &- 1, boundary: boundary,
-                                  lowerFloor: lowerFloor, upperCeiling: upperCeiling, indexOf: below)
+    if limit < count {
+      low = Swift.max(low, onBoundary ? r.index &- limit : r.index &- limit &+ 1)
+      high = Swift.min(high, r.index &+ limit)
+    }
+    low = Swift.max(0, Swift.min(low, count &- 1))
+    high = Swift.max(0, Swift.min(high, count &- 1))
+    if high < low { swap(&low, &high) }
+    let p = geometry._bracket(atOrBefore: projected)
+    func start(_ i: Int) -> Int64 {
+      if i == p.index { return p.start }
+      if i == p.index &+ 1, let next = p.next { return next }
+      if i == r.index { return r.start }
+      if i == r.index &+ 1, let next = r.next { return next }
+      return geometry._rowStart(at: i)
+    }
+    let a = Swift.min(Swift.max(p.index, low), high)
+    let b = Swift.min(Swift.max(p.index &+ 1, low), high)
+    let sa = start(a)
+    let sb = start(b)
+    let da = (sa &- projected).magnitude
+    let db = (sb &- projected).magnitude
+    let result: Int64
+    if da < db { result = sa } else if db < da { result = sb } else { result = velocity < 0 ? Swift.min(sa, sb) : Swift.max(sa, sb) }
     return Swift.min(Swift.max(0, result), maximum)
   }
 }
