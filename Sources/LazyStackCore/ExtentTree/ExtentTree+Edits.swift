@@ -20,6 +20,9 @@ extension ExtentTree {
       if stored == 0 { delta.measuredZeroCount &+= 1 }
     }
     _blocks[handle].extents[location.slot] = stored
+    let chunk = location.slot >> 4
+    _blocks[handle].chunkSums[chunk] &+= delta.measuredSum
+    _blocks[handle].chunkEstimated[chunk] &+= Int32(truncatingIfNeeded: -delta.measuredCount)
     _blocks[handle].measuredSum &+= delta.measuredSum
     _blocks[handle].measuredCount &+= delta.measuredCount
     _blocks[handle].measuredZeroCount &+= delta.measuredZeroCount
@@ -92,6 +95,7 @@ extension ExtentTree {
     let added = _Block(ids: ContiguousArray(ids), extents: newExtents)
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].extents.insert(contentsOf: newExtents, at: location.slot)
+    _blocks[handle]._rebuildChunks(from: location.slot)
     _blocks[handle].measuredSum &+= added.measuredSum
     _blocks[handle].measuredCount &+= added.measuredCount
     _blocks[handle].measuredZeroCount &+= added.measuredZeroCount
@@ -199,6 +203,7 @@ extension ExtentTree {
         block.ids.removeLast(block.ids.count &- keep)
         block.extents.removeLast(block.extents.count &- keep)
       }
+      block._rebuildChunks(from: group.slots[0])
       var delta = before
       delta -= block.summary
       _blocks[handle] = block
@@ -237,7 +242,9 @@ extension ExtentTree {
         let moving = _blocks[h]
         let target = Int(last)
         _blocks[target].ids.append(contentsOf: moving.ids)
+        let oldCount = _blocks[target].extents.count
         _blocks[target].extents.append(contentsOf: moving.extents)
+        _blocks[target]._rebuildChunks(from: oldCount)
         _blocks[target].measuredSum &+= moving.measuredSum
         _blocks[target].measuredCount &+= moving.measuredCount
         _blocks[target].measuredZeroCount &+= moving.measuredZeroCount

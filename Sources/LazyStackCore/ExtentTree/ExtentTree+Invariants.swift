@@ -21,6 +21,8 @@ extension ExtentTree {
       precondition(block.ids.count == block.extents.count, "ids/extents size mismatch")
       let recomputed = _Block(ids: block.ids, extents: block.extents)
       precondition(recomputed.summary == block.summary, "block summary mismatch")
+      precondition(recomputed.chunkSums == block.chunkSums && recomputed.chunkEstimated == block.chunkEstimated,
+                   "chunk summaries mismatch")
       for id in block.ids {
         precondition(_index[id] == handle, "id index names the wrong block for \(id)")
       }

@@ -107,7 +107,7 @@ extension ExtentTree {
     precondition(index >= 0 && index <= count, "Row index \(index) out of range 0...\(count)")
     if index == count { return totalPitch }
     let l = _locate(index)
-    return _pitch(l.before) &+ _withExtents(handle: Int(_order[l.position])) { _slotPitchPrefix($0, l.slot) }
+    return _pitch(l.before) &+ _withBlock(handle: Int(_order[l.position])) { _slotPitchPrefix($0, l.slot) }
   }
 
   /// The start (relative to the leading inset) and extent of row `index`.
@@ -117,15 +117,29 @@ extension ExtentTree {
   package func span(_ index: Int) -> (start: Int64, extent: Int64) {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     let l = _locate(index)
-    return _withExtents(handle: Int(_order[l.position])) { extents in
-      (_pitch(l.before) &+ _slotPitchPrefix(extents, l.slot), _extent(extents[l.slot]))
+    return _withBlock(handle: Int(_order[l.position])) { block in
+      (_pitch(l.before) &+ _slotPitchPrefix(block, l.slot), _extent(block.pointee.extents[l.slot]))
     }
   }
 
-  /// The sum of the pitches of slots `0 ..< slot` of `block`.
+  /// The sum of the pitches of slots `0 ..< slot` of the block at `block`:
+  /// whole chunks from their summaries, then at most 15 slots.
   @inlinable @inline(__always)
-  package func _slotPitchPrefix(_ extents: UnsafeBufferPointer<Int32>, _ slot: Int) -> Int64 {
-    let (measured, estimated) = ExtentTree._sum(extents, 0 ..< slot)
+  package func _slotPitchPrefix(_ block: UnsafePointer<_Block>, _ slot: Int) -> Int64 {
+    let whole = slot >> 4
+    var measured: Int64 = 0
+    var estimated = 0
+    block.pointee.chunkSums.withUnsafeBufferPointer { sums in
+      block.pointee.chunkEstimated.withUnsafeBufferPointer { counts in
+        for c in 0 ..< whole {
+          measured &+= sums[c]
+          estimated &+= Int(counts[c])
+        }
+      }
+    }
+    let (m, e) = block.pointee.extents.withUnsafeBufferPointer { ExtentTree._sum($0, (whole << 4) ..< slot) }
+    measured &+= m
+    estimated &+= e
     return measured &+ Int64(estimated) &* estimate &+ Int64(slot) &* spacing
   }
 
@@ -190,16 +204,23 @@ extension ExtentTree {
     let estimate = self.estimate
     let spacing = self.spacing
     let chunk = ExtentTree._chunk
-    return _withExtents(handle: Int(_order[position])) { extents -> (row: Int, start: Int64, extent: Int64)? in
+    return _withBlock(handle: Int(_order[position])) { block -> (row: Int, start: Int64, extent: Int64)? in
       var slot = 0
-      // Skip whole chunks while they end at or before the threshold.
-      while slot &+ chunk <= extents.count {
-        let (measured, estimated) = ExtentTree._sum(extents, slot ..< slot &+ chunk)
-        let pitch = measured &+ Int64(estimated) &* estimate &+ Int64(chunk) &* spacing
-        if accumulated &+ pitch > threshold { break }
-        accumulated &+= pitch
-        slot &+= chunk
+      // Skip whole chunks, by their summaries, while they end at or before the threshold.
+      let full = block.pointee.extents.count >> 4
+      block.pointee.chunkSums.withUnsafeBufferPointer { sums in
+        block.pointee.chunkEstimated.withUnsafeBufferPointer { counts in
+          var c = 0
+          while c < full {
+            let pitch = sums[c] &+ Int64(counts[c]) &* estimate &+ Int64(chunk) &* spacing
+            if accumulated &+ pitch > threshold { break }
+            accumulated &+= pitch
+            c &+= 1
+          }
+          slot = c << 4
+        }
       }
+      return block.pointee.extents.withUnsafeBufferPointer { extents -> (row: Int, start: Int64, extent: Int64)? in
       while slot < extents.count {
         let e = extents[slot]
         let extent = e < 0 ? estimate : Int64(e)
@@ -208,6 +229,7 @@ extension ExtentTree {
         slot &+= 1
       }
       return nil  // unreachable while the tree is consistent
+      }
     }
   }
 

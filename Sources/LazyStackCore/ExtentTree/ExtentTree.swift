@@ -28,6 +28,10 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     @usableFromInline package var measuredSum: Int64
     @usableFromInline package var measuredCount: Int
     @usableFromInline package var measuredZeroCount: Int
+    /// Per chunk of `_chunk` (16) slots: the measured sum and the number of
+    /// estimated slots, so in-block searches skip 16 rows at a step.
+    @usableFromInline package var chunkSums: ContiguousArray<Int64>
+    @usableFromInline package var chunkEstimated: ContiguousArray<Int32>
 
     @inlinable
     package init() {
@@ -36,6 +40,25 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       measuredSum = 0
       measuredCount = 0
       measuredZeroCount = 0
+      chunkSums = []
+      chunkEstimated = []
+    }
+
+    /// Recomputes the chunk summaries from the chunk holding `slot` on.
+    /// - Complexity: O(B).
+    @inlinable
+    package mutating func _rebuildChunks(from slot: Int = 0) {
+      let chunks = (extents.count &+ 15) >> 4
+      let first = Swift.min(slot >> 4, chunks)
+      chunkSums.removeLast(chunkSums.count &- Swift.min(chunkSums.count, first))
+      chunkEstimated.removeLast(chunkEstimated.count &- Swift.min(chunkEstimated.count, first))
+      extents.withUnsafeBufferPointer { e in
+        for c in first ..< chunks {
+          let (measured, estimated) = ExtentTree._sum(e, (c << 4) ..< Swift.min(e.count, (c &+ 1) << 4))
+          chunkSums.append(measured)
+          chunkEstimated.append(Int32(truncatingIfNeeded: estimated))
+        }
+      }
     }
 
     @inlinable
@@ -45,11 +68,14 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       measuredSum = 0
       measuredCount = 0
       measuredZeroCount = 0
+      chunkSums = []
+      chunkEstimated = []
       for e in extents where e >= 0 {
         measuredSum &+= Int64(e)
         measuredCount &+= 1
         if e == 0 { measuredZeroCount &+= 1 }
       }
+      _rebuildChunks()
     }
 
     @inlinable @inline(__always)
@@ -196,13 +222,17 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       }
       offset &+= 1
       if block.ids.count == fill {
+        block._rebuildChunks()
         _blocks.append(block)
         block = _Block()
         block.ids.reserveCapacity(fill)
         block.extents.reserveCapacity(fill)
       }
     }
-    if !block.ids.isEmpty { _blocks.append(block) }
+    if !block.ids.isEmpty {
+      block._rebuildChunks()
+      _blocks.append(block)
+    }
     _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
     _positions = _order
     _rebuildFenwick()
