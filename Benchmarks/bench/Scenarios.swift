@@ -52,13 +52,14 @@ func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy
   var i = 0
   @inline(__always) func next() -> Int { i = (i &+ 1) & 4095; return i }
   switch name {
-  case "build", "build_indexed":
+  case "build", "build_indexed", "build_range":
     let lookups = table { Int.random(in: 0 ..< n, using: &rng) }
+    let range = name == "build_range"
     return sample(policy, operation: {
-      var subject = try! S(count: n, estimate: 44)
+      var subject = range ? try! S(range: n, estimate: 44) : try! S(count: n, estimate: 44)
       subject.viewportSize = viewport
       for row in subject.visibleIndices { blackHole(subject.frame(at: row)) }
-      if name == "build_indexed" { blackHole(subject.index(of: lookups[next()])) }
+      if name != "build" { blackHole(subject.index(of: lookups[next()])) }
       blackHole(subject)
     })
   case "memory":
@@ -151,6 +152,7 @@ func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy
 nonisolated(unsafe) let scenarios: [Scenario] = [
   ("build", Growth.linear, "init from n ids + viewport + frames of the visible rows (first frame)"),
   ("build_indexed", .linear, "build, then index(of:) a random id (ready for any id)"),
+  ("build_range", .linear, "build_indexed with the ids given as the Range 0..<n (implicit id index)"),
   ("offset_to_index", .logarithmic, "index(atOffset:) at a random offset"),
   ("index_to_offset", .logarithmic, "frame(at:) of a random row"),
   ("measure", .logarithmic, "setMeasuredExtent of a random row above the anchor, with S1 stabilization"),

@@ -6,7 +6,10 @@ import LazyStackReference
 /// `LazyStackLayout` (`core`) and `LazyStackReference` (`naive`) conform.
 protocol BenchSubject {
   static var variant: String { get }
+  /// n rows with ids 0 ..< n given as an array (the general path).
   init(count: Int, estimate: CGFloat) throws
+  /// n rows with ids given as the range 0 ..< n.
+  init(range count: Int, estimate: CGFloat) throws
   var viewportSize: CGSize { get set }
   var count: Int { get }
   var contentOffset: CGPoint { get }
@@ -31,7 +34,8 @@ protocol BenchSubject {
 
 extension LazyStackLayout: BenchSubject where ID == Int {
   static var variant: String { "core" }
-  init(count: Int, estimate: CGFloat) throws { try self.init(ids: 0 ..< count, estimatedExtent: estimate) }
+  init(count: Int, estimate: CGFloat) throws { try self.init(ids: Array(0 ..< count), estimatedExtent: estimate) }
+  init(range count: Int, estimate: CGFloat) throws { try self.init(ids: 0 ..< count, estimatedExtent: estimate) }
   var trackedID: Int? { position.viewID(type: Int.self) }
   var heapBytes: Int { _heapBytes }
   mutating func scrollTo(id: Int, anchor: UnitPoint) { position.scrollTo(id: id, anchor: anchor) }
@@ -47,7 +51,8 @@ extension LazyStackLayout: BenchSubject where ID == Int {
 
 extension LazyStackReference: BenchSubject where ID == Int {
   static var variant: String { "naive" }
-  init(count: Int, estimate: CGFloat) throws { try self.init(ids: 0 ..< count, estimatedExtent: estimate) }
+  init(count: Int, estimate: CGFloat) throws { try self.init(ids: Array(0 ..< count), estimatedExtent: estimate) }
+  init(range count: Int, estimate: CGFloat) throws { try self.init(ids: 0 ..< count, estimatedExtent: estimate) }
   var trackedID: Int? { position.viewID(type: Int.self) }
   mutating func scrollTo(id: Int, anchor: UnitPoint) {
     var p = position

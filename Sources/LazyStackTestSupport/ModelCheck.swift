@@ -195,8 +195,15 @@ public struct ModelPair: Sendable {
 
   public init(ids: [Int], estimate: CGFloat, spacing: CGFloat = 0, axis: Axis = .vertical,
               insets: EdgeInsets = EdgeInsets(), blockCapacity: Int = 4) throws {
-    core = try LazyStackLayout(ids: ids, estimatedExtent: estimate, spacing: spacing, axis: axis,
-                               insets: insets, blockCapacity: blockCapacity)
+    // A list of consecutive integers is passed as a Range, so the core starts
+    // with its implicit id index and the model checks cover its materialization.
+    if let first = ids.first, ids == Array(first ..< first + ids.count) {
+      core = try LazyStackLayout(ids: first ..< first + ids.count, estimatedExtent: estimate, spacing: spacing,
+                                 axis: axis, insets: insets, blockCapacity: blockCapacity)
+    } else {
+      core = try LazyStackLayout(ids: ids, estimatedExtent: estimate, spacing: spacing, axis: axis,
+                                 insets: insets, blockCapacity: blockCapacity)
+    }
     reference = try LazyStackReference(ids: ids, estimatedExtent: estimate, spacing: spacing, axis: axis,
                                        insets: insets)
   }
@@ -243,6 +250,10 @@ public struct ModelPair: Sendable {
       core.estimatePolicy = p
       reference.estimatePolicy = p
     case .snapshot(let ids):
+      if let first = ids.first, ids == Array(first ..< first + ids.count) {
+        return same(Result { () throws(LazyStackError) in try core.update(ids: first ..< first + ids.count) },
+                    Result { () throws(LazyStackError) in try reference.update(ids: ids) })
+      }
       return same(Result { () throws(LazyStackError) in try core.update(ids: ids) },
                   Result { () throws(LazyStackError) in try reference.update(ids: ids) })
     case .insert(let ids, let i):

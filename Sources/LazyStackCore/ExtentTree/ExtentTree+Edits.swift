@@ -54,12 +54,12 @@ extension ExtentTree {
   package func _checkNewIDs(_ ids: some Collection<ID>) throws(LazyStackError) {
     if ids.count == 1 {
       let id = ids.first!
-      if _index[id] != nil { throw .duplicateID(String(describing: id), index: 0) }
+      if contains(id) { throw .duplicateID(String(describing: id), index: 0) }
       return
     }
     var seen = Set<ID>(minimumCapacity: ids.count)
     for (offset, id) in ids.enumerated() {
-      if _index[id] != nil || !seen.insert(id).inserted {
+      if contains(id) || !seen.insert(id).inserted {
         throw .duplicateID(String(describing: id), index: offset)
       }
     }
@@ -79,13 +79,22 @@ extension ExtentTree {
     precondition(extents == nil || extents!.count == ids.count, "ExtentTree: one extent per id")
     guard !ids.isEmpty else { return }
     try _checkNewIDs(ids)
+    if let range = _implicit {
+      // Appending the next integers keeps the index implicit; anything else builds it.
+      var next = range.upperBound
+      let appendsNext = index == count && ids.allSatisfy { id in
+        defer { next &+= 1 }
+        return (id as? Int) == next
+      }
+      if appendsNext { _implicit = range.lowerBound ..< next } else { _materializeIndex() }
+    }
     let newExtents = extents.map { ContiguousArray($0) }
       ?? ContiguousArray(repeating: -1, count: ids.count)
     if _order.isEmpty {
       let handle = _newHandle()
       _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents)
       _order.append(handle)
-      for id in ids { _index[id] = handle }
+      if _implicit == nil { for id in ids { _index[id] = handle } }
       _splitIfNeeded(at: 0)
       _rebuildFenwick()
       return
@@ -99,7 +108,7 @@ extension ExtentTree {
     _blocks[handle].measuredSum &+= added.measuredSum
     _blocks[handle].measuredCount &+= added.measuredCount
     _blocks[handle].measuredZeroCount &+= added.measuredZeroCount
-    for id in ids { _index[id] = Int32(truncatingIfNeeded: handle) }
+    if _implicit == nil { for id in ids { _index[id] = Int32(truncatingIfNeeded: handle) } }
     if _splitIfNeeded(at: location.position) {
       _rebuildFenwick()
     } else {
@@ -140,7 +149,7 @@ extension ExtentTree {
       } else {
         let h = _newHandle()
         _blocks[Int(h)] = block
-        for id in block.ids { _index[id] = h }
+        if _implicit == nil { for id in block.ids { _index[id] = h } }
         newHandles.append(h)
       }
     }
@@ -156,6 +165,7 @@ extension ExtentTree {
   @inlinable
   package mutating func remove(sortedIndices indices: some Collection<Int>) {
     guard !indices.isEmpty else { return }
+    _materializeIndex()
     var previous = -1
     for i in indices {
       precondition(i >= 0 && i < count, "Row index \(i) out of range 0..<\(count)")
@@ -248,7 +258,7 @@ extension ExtentTree {
         _blocks[target].measuredSum &+= moving.measuredSum
         _blocks[target].measuredCount &+= moving.measuredCount
         _blocks[target].measuredZeroCount &+= moving.measuredZeroCount
-        for id in moving.ids { _index[id] = last }
+        if _implicit == nil { for id in moving.ids { _index[id] = last } }
         _freeBlock(h)
         continue
       }

@@ -23,14 +23,24 @@ extension ExtentTree {
       precondition(recomputed.summary == block.summary, "block summary mismatch")
       precondition(recomputed.chunkSums == block.chunkSums && recomputed.chunkEstimated == block.chunkEstimated,
                    "chunk summaries mismatch")
-      for id in block.ids {
-        precondition(_index[id] == handle, "id index names the wrong block for \(id)")
+      if let range = _implicit {
+        for (offset, id) in block.ids.enumerated() {
+          precondition(id as? Int == range.lowerBound + seen + offset, "implicit index: row \(seen + offset) is \(id)")
+        }
+      } else {
+        for id in block.ids {
+          precondition(_index[id] == handle, "id index names the wrong block for \(id)")
+        }
       }
       total += block.summary
       seen += block.ids.count
       for e in block.extents { precondition(e >= -1, "invalid stored extent") }
     }
-    precondition(_index.count == seen, "id index holds ids that are not rows")
+    if let range = _implicit {
+      precondition(_index.isEmpty && range.count == seen, "implicit index and rows disagree")
+    } else {
+      precondition(_index.count == seen, "id index holds ids that are not rows")
+    }
     precondition(total == _total, "total mismatch")
     var copy = self
     copy._rebuildFenwick()

@@ -127,8 +127,14 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var _freeHandles: [Int32]
   /// Fenwick tree over block summaries by position, 1-based (`_fenwick[0]` unused).
   @usableFromInline package var _fenwick: ContiguousArray<_Summary>
-  /// id -> handle of the block that holds it.
+  /// id -> handle of the block that holds it (empty while `_implicit` is set).
   @usableFromInline package var _index: [ID: Int32]
+  /// While the rows are exactly the integers of this range, in order (a tree
+  /// built from a `Range<Int>` and since then only appended to with the next
+  /// integers), the id index is implicit, `index(of: id) == id - lowerBound`,
+  /// and `_index` stays empty: building 10M rows needs no hash table. The
+  /// first other edit builds the index (`_materializeIndex()`, O(n)).
+  @usableFromInline package var _implicit: Range<Int>?
   /// Totals over all rows.
   @usableFromInline package var _total: _Summary
 
@@ -176,6 +182,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _freeHandles = []
     _fenwick = [_Summary()]
     _index = [:]
+    _implicit = nil
     _total = _Summary()
     try _fill(ids: ids, measured: measured)
   }
@@ -194,6 +201,11 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _positions.removeAll(keepingCapacity: true)
     _freeHandles.removeAll()
     _index.removeAll(keepingCapacity: true)
+    _implicit = nil
+    if ID.self == Int.self, let range = ids as? Range<Int> {
+      _fillImplicit(range, measured: measured)
+      return
+    }
     _index.reserveCapacity(ids.underestimatedCount)
     let fill = _fillCount
     var block = _Block()
@@ -236,6 +248,44 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
     _positions = _order
     _rebuildFenwick()
+  }
+
+  /// `_fill` for a range of integer ids: unique by construction, so no hash
+  /// table is built (see `_implicit`).
+  @inlinable
+  package mutating func _fillImplicit(_ range: Range<Int>, measured: [ID: Int32]?) {
+    let fill = _fillCount
+    var lower = range.lowerBound
+    while lower < range.upperBound {
+      let upper = Swift.min(range.upperBound, lower &+ fill)
+      var block = _Block()
+      block.ids = ContiguousArray((lower ..< upper).lazy.map { $0 as! ID })
+      if let measured, !measured.isEmpty {
+        block.extents = ContiguousArray(block.ids.lazy.map { measured[$0] ?? -1 })
+        block = _Block(ids: block.ids, extents: block.extents)
+      } else {
+        block.extents = ContiguousArray(repeating: -1, count: upper &- lower)
+        block._rebuildChunks()
+      }
+      _blocks.append(block)
+      lower = upper
+    }
+    _implicit = range
+    _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
+    _positions = _order
+    _rebuildFenwick()
+  }
+
+  /// Builds the id index if it is implicit (see `_implicit`).
+  /// - Complexity: O(n) the first time, O(1) after.
+  @inlinable
+  package mutating func _materializeIndex() {
+    guard _implicit != nil else { return }
+    _implicit = nil
+    _index.reserveCapacity(count)
+    for handle in _order {
+      for id in _blocks[Int(handle)].ids { _index[id] = handle }
+    }
   }
 
   /// The number of rows.

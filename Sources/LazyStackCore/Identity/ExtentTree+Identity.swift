@@ -3,7 +3,11 @@ extension ExtentTree {
   /// - Complexity: O(1) on average (a hash lookup).
   @inlinable
   package func contains(_ id: ID) -> Bool {
-    _index[id] != nil
+    if let range = _implicit {
+      guard let i = id as? Int else { return false }
+      return range.contains(i)
+    }
+    return _index[id] != nil
   }
 
   /// The location of the row with the given id: its block by the id index,
@@ -11,6 +15,10 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B) + B).
   @inlinable
   package func _locate(id: ID) -> _Location? {
+    if let range = _implicit {
+      guard let i = id as? Int, range.contains(i) else { return nil }
+      return _locate(i &- range.lowerBound)
+    }
     guard let handle = _index[id] else { return nil }
     let position = Int(_positions[Int(handle)])
     guard let slot = _withBlock(handle: Int(handle), { $0.pointee.ids.firstIndex(of: id) }) else {
