@@ -9,6 +9,14 @@ import LazyStackTestSupport
 // LazyStackLayout and to LazyStackReference, everything observable compared
 // after every step. Exits 1 on the first divergence, printing seed and step.
 
+// `lazystack-soak --scale N`: the release-only scale test (SPEC §10, issue
+// "edits at scale"): builds N rows (default 10M), measures, edits and queries
+// them, checking the results against arithmetic; exits 1 on any failure.
+if CommandLine.arguments.dropFirst().first == "--scale" {
+  let n = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? 10_000_000
+  exit(scaleTest(rows: n) ? 0 : 1)
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 let total = arguments.first.flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? 1_000_000
 let firstSeed = arguments.dropFirst().first.flatMap { UInt64($0) } ?? 1

@@ -1,0 +1,86 @@
+import Foundation
+import LazyStackCore
+
+/// Builds, measures, edits and queries `rows` rows in a release build and
+/// checks every answer against arithmetic. Returns false on a failure.
+func scaleTest(rows n: Int) -> Bool {
+  var failures = 0
+  func check(_ ok: Bool, _ what: @autoclosure () -> String) {
+    if !ok { failures += 1; print("scale: FAIL \(what())") }
+  }
+  @discardableResult
+  func time<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    let r = try body()
+    print("scale: \(label): \(String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)) ms")
+    return r
+  }
+  do {
+    let ids = Array(0 ..< n)
+    var layout = try time("build \(n) rows (array ids, hash index)") {
+      try LazyStackLayout(ids: ids, estimatedExtent: 30, spacing: 2)
+    }
+    let ranged = try time("build \(n) rows (range ids, implicit index)") {
+      try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 30, spacing: 2)
+    }
+    check(ranged.count == n && layout.count == n, "counts")
+    layout.viewportSize = CGSize(width: 400, height: 900)
+    check(layout.contentSize.height == CGFloat(n) * 32 - 2, "content extent \(layout.contentSize.height)")
+    // Measure 10,000 rows around the middle with known extents.
+    let middle = n / 2
+    var expectedExtra: CGFloat = 0
+    time("measure 10,000 rows") {
+      for k in 0 ..< 10_000 {
+        let id = middle - 5_000 + k
+        let e = CGFloat(10 + k % 90)
+        layout.setMeasuredExtent(e, for: id)
+        expectedExtra += e - 30
+      }
+    }
+    check(layout.contentSize.height == CGFloat(n) * 32 - 2 + expectedExtra, "content extent after measuring")
+    layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: middle).minY - 100))
+    let tracked = layout.position.viewID(type: Int.self) ?? -1
+    check(tracked == layout.index(atOffset: layout.contentOffset.y), "tracked row \(tracked)")
+    let screenY = { (l: LazyStackLayout<Int>, id: Int) in l.frame(of: id)!.minY - l.contentOffset.y }
+    let before = screenY(layout, middle)
+    let trackedBefore = screenY(layout, tracked)
+    // Edits above the anchor keep it in place (S4); measured extents follow ids.
+    try time("insert 100 rows at 0") { try layout.insert(Array(n ..< n + 100), at: 0) }
+    check(screenY(layout, middle) == before, "prepend moved the anchor")
+    time("move 10 rows from the top to the end") { layout.move(fromOffsets: IndexSet(integersIn: 0 ..< 10), toOffset: layout.count) }
+    time("remove 50 rows above the anchor") { layout.remove(atOffsets: IndexSet(integersIn: 1000 ..< 1050)) }
+    check(screenY(layout, middle) == before, "edits moved the anchor")
+    check(layout.count == n + 100 - 50, "count after edits \(layout.count)")
+    check(layout.measuredExtent(for: middle) == CGFloat(10 + 5_000 % 90), "measured extent lost")
+    // Point queries agree with frames everywhere (sampled).
+    var rng = SystemRandomNumberGenerator()
+    time("10,000 sampled queries") {
+      for _ in 0 ..< 10_000 {
+        let i = Int.random(in: 0 ..< layout.count - 1, using: &rng)
+        let f = layout.frame(at: i)
+        let g = layout.frame(at: i + 1)
+        if f.maxY + 2 != g.minY { check(false, "frames \(i) and \(i + 1) do not abut") }
+        if f.height > 0, layout.index(atOffset: f.minY + f.height / 2) != i { check(false, "index(atOffset:) at row \(i)") }
+        let id = layout.id(at: i)
+        if layout.index(of: id) != i { check(false, "index(of: \(id))") }
+      }
+    }
+    // Snapping at scale.
+    let page = layout.targetContentOffset(forReleaseAt: layout.contentOffset, velocity: CGVector(dx: 0, dy: 3000),
+                                          behavior: .paging).y
+    check(page.truncatingRemainder(dividingBy: 900) == 0 || page == layout.maxOffset, "paging target \(page)")
+    let aligned = layout.targetContentOffset(forReleaseAt: layout.contentOffset, velocity: CGVector(dx: 0, dy: -3000),
+                                             behavior: .viewAligned).y
+    check(layout.index(atOffset: aligned).map { layout.frame(at: $0).minY == aligned } ?? false, "view-aligned target \(aligned)")
+    // A reload (snapshot) of everything, shuffled, keeps the anchor (S3).
+    var shuffled = layout.ids
+    shuffled.shuffle()
+    try time("update(ids:) with all \(shuffled.count) ids shuffled") { try layout.update(ids: shuffled) }
+    check(screenY(layout, tracked) == trackedBefore, "reload moved the anchor")
+  } catch {
+    print("scale: FAIL \(error)")
+    return false
+  }
+  print(failures == 0 ? "scale: \(n) rows: all checks passed" : "scale: \(failures) checks FAILED")
+  return failures == 0
+}
