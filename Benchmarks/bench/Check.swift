@@ -7,9 +7,10 @@ enum Tolerance {
   /// baseline / 4 before it counts as a regression.
   static let speedupFactor = 4.0
   /// Growth of the core's median from the smallest to the headline size may
-  /// rise to 3 x the baseline's (and, for O(log n) scenarios, always to 4).
+  /// rise to 3 x the baseline's (and, for O(log n) scenarios, always to 6: ten quick
+  /// runs on one tree reached 3.5 at 1e3 -> 1e6 where a full run measured 1.0).
   static let growthFactor = 3.0
-  static let logarithmicGrowthFloor = 4.0
+  static let logarithmicGrowthFloor = 6.0
   /// Bytes per row may rise by 25 %.
   static let memoryFactor = 1.25
 }
