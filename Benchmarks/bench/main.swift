@@ -19,9 +19,14 @@ usage: swift run -c release bench [options]
 """
 
 #if DEBUG
-FileHandle.standardError.write("bench: refusing to run a debug build; use `swift run -c release bench`\n".data(using: .utf8)!)
-exit(2)
+let debugBuild = true
+#else
+let debugBuild = false
 #endif
+if debugBuild {
+  FileHandle.standardError.write("bench: refusing to run a debug build; use `swift run -c release bench`\n".data(using: .utf8)!)
+  exit(2)
+}
 if LazyStackLayout<Int>._internalChecksEnabled {
   FileHandle.standardError.write("bench: internal checks are compiled in; timings would be meaningless\n".data(using: .utf8)!)
   exit(2)

@@ -58,38 +58,23 @@ internal func _setMain(_ target: inout ScrollTarget, _ value: CGFloat, axis: Axi
 }
 
 /// The boundary nearest to `projected` among those at most `limit`
-/// boundaries from the release (SPEC B4, B5): from strictly between b(k) and
+/// boundaries from the release (SPEC B4): from strictly between b(k) and
 /// b(k+1), b(k-limit+1) ... b(k+limit); from exactly b(k), b(k-limit) ...
 /// b(k+limit). Ties go the way of the velocity, to the larger offset at zero.
-/// `k` may be -1 (before the first boundary).
-/// - Complexity: O(1) calls of `boundary`.
+/// `indexOf(x)` is the last boundary index at or before x (-1 if none).
+/// - Complexity: O(1) calls of `boundary` and `indexOf`.
 @inlinable
 internal func _nearestBoundary(
   release: (k: Int64, onBoundary: Bool), projected: Int64, velocity: CGFloat,
-  limit: Int64, last: Int64, boundary: (Int64) -> Int64, lowerFloor: Int64? = nil, upperCeiling: Int64? = nil,
-  indexOf: ((Int64) -> Int64)? = nil
+  limit: Int64, last: Int64, boundary: (Int64) -> Int64, indexOf: (Int64) -> Int64
 ) -> Int64 {
   var low = release.onBoundary ? release.k &- limit : release.k &- limit &+ 1
   var high = release.k &+ limit
-  if let lowerFloor { low = Swift.max(low, lowerFloor) }
-  if let upperCeiling { high = Swift.min(high, upperCeiling) }
   low = Swift.max(0, Swift.min(low, last))
   high = Swift.max(0, Swift.min(high, last))
   if high < low { swap(&low, &high) }
   // The boundaries around the projected end, clamped into [low, high].
-  let below: Int64
-  if let indexOf {
-    below = indexOf(projected)
-  } else {
-    // Paging: b(j) = j * page is monotone; find by binary search over indices.
-    var lo: Int64 = -1
-    var hi = last
-    while lo < hi {
-      let mid = (lo &+ hi &+ 1) >> 1
-      if boundary(mid) <= projected { lo = mid } else { hi = mid &- 1 }
-    }
-    below = lo
-  }
+  let below = indexOf(projected)
   let a = Swift.min(Swift.max(below, low), high)
   let b = Swift.min(Swift.max(below &+ 1, low), high)
   let da = (boundary(a) &- projected).magnitude
