@@ -18,12 +18,15 @@ usage: swift run -c release bench [options]
   --update-baseline  write this run's results as the baseline
 """
 
-#if DEBUG
-let debugBuild = true
-#else
-let debugBuild = false
-#endif
-if debugBuild {
+/// Whether this is a debug build (a call, so neither branch reads as dead code).
+func isDebugBuild() -> Bool {
+  #if DEBUG
+  return true
+  #else
+  return false
+  #endif
+}
+if isDebugBuild() {
   FileHandle.standardError.write("bench: refusing to run a debug build; use `swift run -c release bench`\n".data(using: .utf8)!)
   exit(2)
 }
