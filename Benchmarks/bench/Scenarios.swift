@@ -36,14 +36,6 @@ func prepared<S: BenchSubject>(_: S.Type, _ n: Int, _ rng: inout SeededRNG) -> S
 /// Random values reused cyclically, so generating them is not timed.
 func table<T>(_ count: Int = 4096, _ make: () -> T) -> [T] { (0 ..< count).map { _ in make() } }
 
-func scenario(_ name: String, _ growth: Growth, _ summary: String,
-              _ body: @escaping (any BenchSubject.Type, Int, SamplingPolicy) -> [Double]) -> Scenario {
-  Scenario(name: name, growth: growth, summary: summary) { variant, size, policy in
-    let type: any BenchSubject.Type = variant == "core" ? CoreSubject.self : NaiveSubject.self
-    return body(type, size, policy)
-  }
-}
-
 typealias CoreSubject = LazyStackLayout<Int>
 typealias NaiveSubject = LazyStackReference<Int>
 
@@ -167,8 +159,7 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
   ("view_aligned", .logarithmic, "targetContentOffset with .viewAligned"),
   ("memory", .memory, "bytes per row of a built layout (unit B/row)"),
 ].map { entry in
-  scenario(entry.0, entry.1, entry.2) { type, n, policy in
-    if type == CoreSubject.self { return generic(CoreSubject.self, n, policy, entry.0) }
-    return generic(NaiveSubject.self, n, policy, entry.0)
+  Scenario(name: entry.0, growth: entry.1, summary: entry.2) { variant, n, policy in
+    variant == "core" ? generic(CoreSubject.self, n, policy, entry.0) : generic(NaiveSubject.self, n, policy, entry.0)
   }
 }

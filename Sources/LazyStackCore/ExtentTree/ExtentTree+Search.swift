@@ -56,10 +56,16 @@ extension ExtentTree {
     _blocks.withUnsafeBufferPointer { body($0.baseAddress.unsafelyUnwrapped + handle) }
   }
 
-  /// Calls `body` with the stored extents of the block with `handle`.
+  /// The stored extent (`-1`: estimated) of the row at `location`.
   @inlinable @inline(__always)
-  package func _withExtents<R>(handle: Int, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
-    _withBlock(handle: handle) { $0.pointee.extents.withUnsafeBufferPointer(body) }
+  package func _storedExtent(at location: _Location) -> Int32 {
+    _withBlock(handle: Int(_order[location.position])) { $0.pointee.extents[location.slot] }
+  }
+
+  /// The id and stored extent of the row at `location`.
+  @inlinable @inline(__always)
+  package func _row(at location: _Location) -> (id: ID, stored: Int32) {
+    _withBlock(handle: Int(_order[location.position])) { ($0.pointee.ids[location.slot], $0.pointee.extents[location.slot]) }
   }
 
   /// The block at `position`.
@@ -84,18 +90,7 @@ extension ExtentTree {
   @inlinable
   package func extent(at index: Int) -> Int64 {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
-    let l = _locate(index)
-    return _extent(_withExtents(handle: Int(_order[l.position])) { $0[l.slot] })
-  }
-
-  /// Whether row `index` has a measured extent.
-  /// - Precondition: `0 <= index < count`.
-  /// - Complexity: O(log(n/B)).
-  @inlinable
-  package func isMeasured(at index: Int) -> Bool {
-    precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
-    let l = _locate(index)
-    return _blocks[Int(_order[l.position])].extents[l.slot] >= 0
+    return _extent(_storedExtent(at: _locate(index)))
   }
 
   /// The sum of the pitches of rows `0 ..< index`: where row `index` starts,

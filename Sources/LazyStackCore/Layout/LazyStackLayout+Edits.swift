@@ -119,10 +119,9 @@ extension LazyStackLayout {
     ids.reserveCapacity(source.count)
     extents.reserveCapacity(source.count)
     for i in source {
-      let l = _tree._locate(i)
-      let block = _tree._block(at: l.position)
-      ids.append(block.ids[l.slot])
-      extents.append(block.extents[l.slot])
+      let row = _tree._row(at: _tree._locate(i))
+      ids.append(row.id)
+      extents.append(row.stored)
     }
     let target = destination &- source.count(in: 0 ..< destination)
     _tree.remove(sortedIndices: Array(source))
@@ -171,9 +170,8 @@ extension LazyStackLayout {
     let before = _capture()
     var carried: [ID: Int32] = [:]
     for i in removedIndices {
-      let l = _tree._locate(i)
-      let block = _tree._block(at: l.position)
-      if inserted.contains(block.ids[l.slot]) { carried[block.ids[l.slot]] = block.extents[l.slot] }
+      let row = _tree._row(at: _tree._locate(i))
+      if inserted.contains(row.id) { carried[row.id] = row.stored }
     }
     _replaceRemovedAnchor(removing: removedIndices, reinserted: inserted)
     _tree.remove(sortedIndices: removedIndices)

@@ -37,7 +37,7 @@ extension LazyStackLayout {
   @inlinable
   public func measuredExtent(for id: ID) -> CGFloat? {
     guard let l = _tree._locate(id: id) else { return nil }
-    let stored = _tree._block(at: l.position).extents[l.slot]
+    let stored = _tree._storedExtent(at: l)
     return stored < 0 ? nil : _FixedPoint.points(Int64(stored))
   }
 

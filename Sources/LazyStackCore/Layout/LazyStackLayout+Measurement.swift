@@ -20,7 +20,7 @@ extension LazyStackLayout {
     }
     guard let location = _tree._locate(id: id) else { return .unknownID }
     let stored = Int32(truncatingIfNeeded: units)
-    if _tree._block(at: location.position).extents[location.slot] == stored { return .unchanged }
+    if _tree._storedExtent(at: location) == stored { return .unchanged }
     let before = _capture()
     _tree._setStored(stored, at: location)
     _refreshEstimate()
@@ -35,7 +35,7 @@ extension LazyStackLayout {
   @discardableResult
   public mutating func invalidateMeasurement(for id: ID) -> Bool {
     guard let location = _tree._locate(id: id) else { return false }
-    guard _tree._block(at: location.position).extents[location.slot] >= 0 else { return true }
+    guard _tree._storedExtent(at: location) >= 0 else { return true }
     let before = _capture()
     _tree._setStored(-1, at: location)
     _refreshEstimate()

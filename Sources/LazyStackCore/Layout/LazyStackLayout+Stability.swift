@@ -68,13 +68,12 @@ extension LazyStackLayout {
   @discardableResult
   internal mutating func _settle(from before: _Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
     let sizeFraction = _sizeChangesFraction
-    let pinned = sizeFraction >= 1 && _endWasVisible(before)
+    // SPEC D4: a `.bottom` size-changes anchor pins to the end while it is visible.
+    let pinned = sizeFraction >= 1 && _hasLaidOut && _endWasVisible(before)
     var target: Int64
     switch _anchor {
     case .automatic:
-      if !_hasLaidOut {
-        target = before.offset
-      } else if sizeFraction == 0 {
+      if !_hasLaidOut || sizeFraction == 0 {
         target = before.offset
       } else if sizeFraction >= 1 {
         target = pinned ? _maxOffset : before.offset
@@ -87,10 +86,10 @@ extension LazyStackLayout {
     case .point:
       target = before.offset
     case .row(let id, let fraction, let delta):
-      target = pinned && _hasLaidOut ? _maxOffset : _rowTarget(id, fraction: fraction, delta: delta)
+      target = pinned ? _maxOffset : _rowTarget(id, fraction: fraction, delta: delta)
     }
     _offset = _clamp(target)
-    if pinned && _hasLaidOut, case .row(let id, let fraction, _) = _anchor, let index = _tree.index(of: id) {
+    if pinned, case .row(let id, let fraction, _) = _anchor, let index = _tree.index(of: id) {
       // Pinned to the end (D4): the row anchor follows what is now on screen.
       _anchor = .row(id, fraction: fraction, delta: _rowDelta(at: index, fraction: fraction))
     }
