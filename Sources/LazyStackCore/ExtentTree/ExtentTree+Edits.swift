@@ -103,6 +103,7 @@ extension ExtentTree {
     let handle = Int(_order[location.position])
     let added = _Block(ids: ContiguousArray(ids), extents: newExtents)
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
+    _blocks[handle].rowCount &+= ids.count
     _blocks[handle].extents.insert(contentsOf: newExtents, at: location.slot)
     _blocks[handle]._rebuildChunks(from: location.slot)
     _blocks[handle].measuredSum &+= added.measuredSum
@@ -200,6 +201,7 @@ extension ExtentTree {
       if group.slots.count == block.ids.count {
         block.ids.removeAll()
         block.extents.removeAll()
+        block.rowCount = 0
       } else {
         var keep = 0
         var next = 0
@@ -212,6 +214,7 @@ extension ExtentTree {
         }
         block.ids.removeLast(block.ids.count &- keep)
         block.extents.removeLast(block.extents.count &- keep)
+        block.rowCount = keep
       }
       block._rebuildChunks(from: group.slots[0])
       var delta = before
@@ -252,6 +255,7 @@ extension ExtentTree {
         let moving = _blocks[h]
         let target = Int(last)
         _blocks[target].ids.append(contentsOf: moving.ids)
+        _blocks[target].rowCount &+= moving.rowCount
         let oldCount = _blocks[target].extents.count
         _blocks[target].extents.append(contentsOf: moving.extents)
         _blocks[target]._rebuildChunks(from: oldCount)

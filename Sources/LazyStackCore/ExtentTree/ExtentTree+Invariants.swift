@@ -19,6 +19,7 @@ extension ExtentTree {
       precondition(!block.ids.isEmpty, "empty block in order")
       precondition(block.ids.count <= blockCapacity, "block over capacity")
       precondition(block.ids.count == block.extents.count, "ids/extents size mismatch")
+      precondition(block.rowCount == block.ids.count, "block row count mismatch")
       let recomputed = _Block(ids: block.ids, extents: block.extents)
       precondition(recomputed.summary == block.summary, "block summary mismatch")
       precondition(recomputed.chunkSums == block.chunkSums && recomputed.chunkEstimated == block.chunkEstimated,

@@ -25,6 +25,9 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     @usableFromInline package var ids: ContiguousArray<ID>
     /// Measured extents in units; `-1` marks an estimated row.
     @usableFromInline package var extents: ContiguousArray<Int32>
+    /// `ids.count`, kept beside the other sums so a rebuild of the
+    /// block-level tree reads the block's own fields only (no row buffer).
+    @usableFromInline package var rowCount: Int
     @usableFromInline package var measuredSum: Int64
     @usableFromInline package var measuredCount: Int
     @usableFromInline package var measuredZeroCount: Int
@@ -37,6 +40,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     package init() {
       ids = []
       extents = []
+      rowCount = 0
       measuredSum = 0
       measuredCount = 0
       measuredZeroCount = 0
@@ -65,6 +69,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     package init(ids: ContiguousArray<ID>, extents: ContiguousArray<Int32>) {
       self.ids = ids
       self.extents = extents
+      rowCount = ids.count
       measuredSum = 0
       measuredCount = 0
       measuredZeroCount = 0
@@ -78,9 +83,26 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       _rebuildChunks()
     }
 
+    /// A block of estimated rows, without a pass over them.
+    /// - Complexity: O(B).
+    @inlinable
+    package init(estimated ids: ContiguousArray<ID>) {
+      let n = ids.count
+      self.ids = ids
+      extents = ContiguousArray(repeating: -1, count: n)
+      rowCount = n
+      measuredSum = 0
+      measuredCount = 0
+      measuredZeroCount = 0
+      let chunks = (n &+ 15) >> 4
+      chunkSums = ContiguousArray(repeating: 0, count: chunks)
+      chunkEstimated = ContiguousArray(repeating: 16, count: chunks)
+      if n & 15 != 0 { chunkEstimated[chunks &- 1] = Int32(truncatingIfNeeded: n & 15) }
+    }
+
     @inlinable @inline(__always)
     package var summary: _Summary {
-      _Summary(count: ids.count, measuredSum: measuredSum,
+      _Summary(count: rowCount, measuredSum: measuredSum,
                measuredCount: measuredCount, measuredZeroCount: measuredZeroCount)
     }
   }
@@ -128,7 +150,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// Fenwick tree over block summaries by position, 1-based (`_fenwick[0]` unused).
   @usableFromInline package var _fenwick: ContiguousArray<_Summary>
   /// id -> handle of the block that holds it (empty while `_implicit` is set).
-  @usableFromInline package var _index: [ID: Int32]
+  @usableFromInline package var _index: _IDTable<ID>
   /// While the rows are exactly the integers of this range, in order (a tree
   /// built from a `Range<Int>` and since then only appended to with the next
   /// integers), the id index is implicit, `index(of: id) == id - lowerBound`,
@@ -168,7 +190,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @inlinable
   package init(
     ids: some Sequence<ID>, estimate: Int64, spacing: Int64 = 0,
-    blockCapacity: Int = ExtentTree.defaultBlockCapacity, measured: [ID: Int32]? = nil
+    blockCapacity: Int = ExtentTree.defaultBlockCapacity, measured: _IDTable<ID>? = nil
   ) throws(LazyStackError) {
     precondition(blockCapacity >= 4, "ExtentTree: blockCapacity must be at least 4")
     precondition(estimate >= 0 && estimate <= _FixedPoint.maxExtentUnits, "ExtentTree: estimate out of range")
@@ -181,7 +203,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _positions = []
     _freeHandles = []
     _fenwick = [_Summary()]
-    _index = [:]
+    _index = _IDTable()
     _implicit = nil
     _total = _Summary()
     try _fill(ids: ids, measured: measured)
@@ -194,85 +216,103 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
 
   /// Replaces every row with `ids`; a row whose id is in `measured` gets that
   /// extent. Leaves the tree empty and throws on a duplicate id.
+  ///
+  /// One pass fills the id index (and finds duplicates before anything else
+  /// is built), one copies the ids into blocks of estimated rows, and the
+  /// measured extents are put back either per row (many of them) or per
+  /// measured id (few: k lookups instead of n).
   @inlinable
-  package mutating func _fill(ids: some Sequence<ID>, measured: [ID: Int32]?) throws(LazyStackError) {
+  package mutating func _fill(ids: some Sequence<ID>, measured: _IDTable<ID>?) throws(LazyStackError) {
     _blocks.removeAll(keepingCapacity: true)
     _order.removeAll(keepingCapacity: true)
     _positions.removeAll(keepingCapacity: true)
     _freeHandles.removeAll()
-    _index.removeAll(keepingCapacity: true)
+    _index.removeAll()
     _implicit = nil
+    _total = _Summary()
     if ID.self == Int.self, let range = ids as? Range<Int> {
-      _fillImplicit(range, measured: measured)
-      return
+      _fillImplicit(range)
+    } else {
+      var failure: LazyStackError?
+      let done: Void? = ids.withContiguousStorageIfAvailable { buffer in failure = _fill(buffer) }
+      if done == nil {
+        ContiguousArray<ID>(ids).withUnsafeBufferPointer { buffer in failure = _fill(buffer) }
+      }
+      if let failure { throw failure }
     }
-    _index.reserveCapacity(ids.underestimatedCount)
+    if let measured, !measured.isEmpty { _restore(measured) }
+  }
+
+  /// `_fill` from a buffer of ids; returns the duplicate-id error, if any
+  /// (the tree is then empty).
+  @inlinable
+  package mutating func _fill(_ ids: UnsafeBufferPointer<ID>) -> LazyStackError? {
+    let n = ids.count
     let fill = _fillCount
-    var block = _Block()
-    block.ids.reserveCapacity(fill)
-    block.extents.reserveCapacity(fill)
-    var offset = 0
-    for id in ids {
-      let handle = Int32(truncatingIfNeeded: _blocks.count)
-      if _index.updateValue(handle, forKey: id) != nil {
-        let description = String(describing: id)
-        _blocks.removeAll()
-        _order.removeAll()
-        _positions.removeAll()
-        _index.removeAll()
-        _rebuildFenwick()
-        throw .duplicateID(description, index: offset)
-      }
-      block.ids.append(id)
-      if let measured, let e = measured[id] {
-        block.extents.append(e)
-        block.measuredSum &+= Int64(e)
-        block.measuredCount &+= 1
-        if e == 0 { block.measuredZeroCount &+= 1 }
-      } else {
-        block.extents.append(-1)
-      }
-      offset &+= 1
-      if block.ids.count == fill {
-        block._rebuildChunks()
-        _blocks.append(block)
-        block = _Block()
-        block.ids.reserveCapacity(fill)
-        block.extents.reserveCapacity(fill)
-      }
+    // The index first: a duplicate is found before any block is built.
+    var handle: Int32 = 0
+    var left = fill
+    let (index, duplicate) = _IDTable<ID>._bulk(ids) { _ in
+      if left == 0 { handle &+= 1; left = fill }
+      left &-= 1
+      return handle
     }
-    if !block.ids.isEmpty {
-      block._rebuildChunks()
-      _blocks.append(block)
+    if let duplicate {
+      _rebuildFenwick()
+      return .duplicateID(String(describing: ids[duplicate]), index: duplicate)
+    }
+    _index = index
+    _blocks.reserveCapacity((n &+ fill &- 1) / fill)
+    var lower = 0
+    while lower < n {
+      let upper = Swift.min(n, lower &+ fill)
+      _blocks.append(_Block(estimated: ContiguousArray(UnsafeBufferPointer(rebasing: ids[lower ..< upper]))))
+      lower = upper
     }
     _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
-    _positions = _order
+    _rebuildFenwick()
+    return nil
+  }
+
+  /// Gives every row whose id `measured` names that stored extent.
+  /// - Complexity: O(n) when many ids are measured, else O(k (log(n/B) + B))
+  ///   for k measured ids.
+  @inlinable
+  package mutating func _restore(_ measured: _IDTable<ID>) {
+    if measured.count &* 64 < count {
+      measured.forEach { id, stored in
+        if let location = _locate(id: id) { _setStored(stored, at: location) }
+      }
+      return
+    }
+    for p in 0 ..< _order.count {
+      let handle = Int(_order[p])
+      var block = _blocks[handle]
+      _blocks[handle] = _Block()  // let `block` be uniquely referenced
+      for slot in 0 ..< block.rowCount {
+        if let e = measured[block.ids[slot]] { block.extents[slot] = e }
+      }
+      let rebuilt = _Block(ids: block.ids, extents: block.extents)
+      _blocks[handle] = rebuilt
+    }
     _rebuildFenwick()
   }
 
   /// `_fill` for a range of integer ids: unique by construction, so no hash
   /// table is built (see `_implicit`).
   @inlinable
-  package mutating func _fillImplicit(_ range: Range<Int>, measured: [ID: Int32]?) {
+  package mutating func _fillImplicit(_ range: Range<Int>) {
     let fill = _fillCount
+    _blocks.reserveCapacity((range.count &+ fill &- 1) / fill)
     var lower = range.lowerBound
     while lower < range.upperBound {
       let upper = Swift.min(range.upperBound, lower &+ fill)
-      var block = _Block()
-      block.ids = ContiguousArray((lower ..< upper).lazy.map { $0 as! ID })
-      if let measured, !measured.isEmpty {
-        block.extents = ContiguousArray(block.ids.lazy.map { measured[$0] ?? -1 })
-        block = _Block(ids: block.ids, extents: block.extents)
-      } else {
-        block.extents = ContiguousArray(repeating: -1, count: upper &- lower)
-        block._rebuildChunks()
-      }
-      _blocks.append(block)
+      let ids = unsafeBitCast(ContiguousArray<Int>(lower ..< upper), to: ContiguousArray<ID>.self)
+      _blocks.append(_Block(estimated: ids))
       lower = upper
     }
     _implicit = range
     _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
-    _positions = _order
     _rebuildFenwick()
   }
 
@@ -282,10 +322,14 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   package mutating func _materializeIndex() {
     guard _implicit != nil else { return }
     _implicit = nil
-    _index.reserveCapacity(count)
-    for handle in _order {
-      for id in _blocks[Int(handle)].ids { _index[id] = handle }
+    var rowHandles = ContiguousArray<Int32>()
+    rowHandles.reserveCapacity(count)
+    for handle in _order { rowHandles.append(contentsOf: repeatElement(handle, count: _blocks[Int(handle)].rowCount)) }
+    let all = ids
+    let index = all.withUnsafeBufferPointer { buffer in
+      _IDTable<ID>._bulk(buffer) { offset in rowHandles[offset] }.table
     }
+    _index = index
   }
 
   /// The number of rows.

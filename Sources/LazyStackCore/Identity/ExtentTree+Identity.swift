@@ -61,15 +61,14 @@ extension ExtentTree {
   /// The measured extents by id (estimated rows are left out).
   /// - Complexity: O(n).
   @inlinable
-  package var measuredExtentsByID: [ID: Int32] {
-    var result: [ID: Int32] = [:]
-    result.reserveCapacity(measuredCount)
+  package var measuredExtentsByID: _IDTable<ID> {
+    var result = _IDTable<ID>(minimumCapacity: measuredCount)
     guard measuredCount > 0 else { return result }
     for handle in _order {
       let block = _blocks[Int(handle)]
       guard block.measuredCount > 0 else { continue }
       for slot in 0 ..< block.ids.count where block.extents[slot] >= 0 {
-        result[block.ids[slot]] = block.extents[slot]
+        result.updateValue(block.extents[slot], forKey: block.ids[slot])
       }
     }
     return result

@@ -1,0 +1,376 @@
+/// A purpose-built hash table from ids to 32-bit values (DESIGN §2): the id
+/// index (id -> block handle) and the measured-extent carry-over of
+/// `update(ids:)` (id -> stored extent).
+///
+/// Open addressing with linear probing over one flat array of slots, each a
+/// 64-bit word (a 32-bit hash tag over the 32-bit value; 0: empty) and the
+/// key, so most probes compare one word and a hit costs one cache miss.
+/// Deletion shifts the following run back
+/// (no tombstones), so lookups never slow down after many edits. The slot
+/// count is not a power of two: a hash maps to a slot by the high half of a
+/// 128-bit product, so a table sized for `n` ids holds them at a load of at
+/// most 3/4 instead of anywhere between 3/8 and 3/4.
+///
+/// `Int` ids are hashed by a seeded 64-bit mixer (a few cycles) instead of
+/// `Hasher` (SipHash); other ids use `hashValue`, mixed the same way. The
+/// seed is random per process, so colliding ids cannot be chosen in advance.
+///
+/// A value type with copy-on-write storage.
+@usableFromInline
+package struct _IDTable<Key: Hashable & Sendable>: Sendable {
+  @usableFromInline package var _storage: _IDTableStorage<Key>
+
+  /// An empty table that holds `minimumCapacity` ids without growing.
+  /// - Complexity: O(minimumCapacity).
+  @inlinable
+  package init(minimumCapacity: Int = 0) {
+    _storage = _IDTableStorage(slots: _IDTableStorage<Key>._slots(for: minimumCapacity))
+  }
+
+  /// The number of ids in the table.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var count: Int { _storage.count }
+
+  /// Whether the table is empty.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var isEmpty: Bool { _storage.count == 0 }
+
+  /// The number of ids the table holds before it grows.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var capacity: Int { _storage.maximumCount }
+
+  /// The heap bytes held by the table.
+  /// - Complexity: O(1).
+  @inlinable
+  package var heapBytes: Int {
+    32 &+ _storage.slotCount &* MemoryLayout<_IDTableSlot<Key>>.stride
+  }
+
+  /// The value for `key`, or `nil`.
+  /// - Complexity: O(1) expected.
+  @inlinable
+  package subscript(key: Key) -> Int32? {
+    get {
+      let s = _storage
+      let (slot, found) = s._find(key, hash: s._hash(key))
+      return found ? s._value(slot) : nil
+    }
+    set {
+      if let newValue { updateValue(newValue, forKey: key) } else { removeValue(forKey: key) }
+    }
+  }
+
+  /// Makes room for `minimumCapacity` ids without growing.
+  /// - Complexity: O(n) when it grows, else O(1).
+  @inlinable
+  package mutating func reserveCapacity(_ minimumCapacity: Int) {
+    if minimumCapacity > _storage.maximumCount || !isKnownUniquelyReferenced(&_storage) {
+      _storage = _storage._copy(slots: _IDTableStorage<Key>._slots(for: Swift.max(minimumCapacity, count)))
+    }
+  }
+
+  /// Sets the value for `key` and returns the previous one, if any.
+  /// - Complexity: O(1) expected (amortized over growth).
+  @inlinable
+  @discardableResult
+  package mutating func updateValue(_ value: Int32, forKey key: Key) -> Int32? {
+    let hash = _storage._hash(key)
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _storage._copy(slots: _IDTableStorage<Key>._slots(for: Swift.max(count &+ 1, capacity)))
+    } else if _storage.count >= _storage.maximumCount {
+      _storage = _storage._copy(slots: _IDTableStorage<Key>._slots(for: Swift.max(16, count &* 2)))
+    }
+    return _storage._update(value, forKey: key, hash: hash)
+  }
+
+  /// Removes `key` and returns its value, if it was present.
+  /// - Complexity: O(1) expected.
+  @inlinable
+  @discardableResult
+  package mutating func removeValue(forKey key: Key) -> Int32? {
+    let hash = _storage._hash(key)
+    guard _storage._find(key, hash: hash).found else { return nil }
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _storage._copy(slots: _storage.slotCount)
+    }
+    return _storage._remove(key, hash: hash)
+  }
+
+  /// Removes every id.
+  /// - Complexity: O(capacity).
+  @inlinable
+  package mutating func removeAll(keepingCapacity keep: Bool = false) {
+    let slots = keep ? _storage.slotCount : _IDTableStorage<Key>._slots(for: 0)
+    _storage = _IDTableStorage(slots: slots)
+  }
+
+  /// Calls `body` with every key and value, in no particular order.
+  /// - Complexity: O(capacity).
+  @inlinable
+  package func forEach(_ body: (Key, Int32) throws -> Void) rethrows {
+    let s = _storage
+    for slot in 0 ..< s.slotCount where s._meta(slot) != 0 {
+      try body(s._key(slot).pointee, s._value(slot))
+    }
+  }
+}
+
+/// One slot of an `_IDTable`: `meta` is 0 when the slot is empty, else a
+/// 32-bit hash tag (never 0) over the 32-bit value; `key` is initialized
+/// only when the slot is full. Key and value share a cache line, so an
+/// insert or a hit costs one miss.
+@usableFromInline
+package struct _IDTableSlot<Key> {
+  @usableFromInline package var meta: UInt64
+  @usableFromInline package var key: Key
+}
+
+/// The buffer of an `_IDTable`.
+@usableFromInline
+package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendable {
+  // @unchecked: the buffer is written only through a uniquely referenced
+  // storage (the table's copy-on-write), and read otherwise.
+  @usableFromInline package let slotCount: Int
+  @usableFromInline package let maximumCount: Int
+  @usableFromInline package var count: Int
+  /// The seed of the hash mixer (the process's, see `_idTableSeed`).
+  @usableFromInline package let seed: UInt64
+  /// `slotCount` slots, their `meta` words zeroed.
+  @usableFromInline package let slots: UnsafeMutableRawPointer
+  @usableFromInline package let keyOffset: Int
+  /// Where the bulk build's cache-warming reads go (so they are not dropped).
+  @usableFromInline package var _touched: UInt64 = 0
+
+  /// The slot count for `capacity` ids: at a load of at most 3/4, rounded
+  /// up to 16 slots.
+  @inlinable
+  package static func _slots(for capacity: Int) -> Int {
+    let wanted = Swift.max(16, (capacity &* 4 &+ 2) / 3)
+    return (wanted &+ 15) & ~15
+  }
+
+  @inlinable
+  package init(slots count: Int) {
+    slotCount = count
+    maximumCount = count &* 3 / 4
+    self.count = 0
+    seed = _idTableSeed
+    let stride = MemoryLayout<_IDTableSlot<Key>>.stride
+    slots = .allocate(byteCount: count &* stride, alignment: MemoryLayout<_IDTableSlot<Key>>.alignment)
+    slots.initializeMemory(as: UInt8.self, repeating: 0, count: count &* stride)
+    keyOffset = MemoryLayout<_IDTableSlot<Key>>.offset(of: \_IDTableSlot<Key>.key)!
+  }
+
+  @inlinable
+  deinit {
+    if !_isPOD(Key.self) && count > 0 {
+      for slot in 0 ..< slotCount where _meta(slot) != 0 { _key(slot).deinitialize(count: 1) }
+    }
+    slots.deallocate()
+  }
+
+  @inlinable @inline(__always)
+  package func _meta(_ slot: Int) -> UInt64 {
+    slots.load(fromByteOffset: slot &* MemoryLayout<_IDTableSlot<Key>>.stride, as: UInt64.self)
+  }
+
+  @inlinable @inline(__always)
+  package func _setMeta(_ meta: UInt64, _ slot: Int) {
+    slots.storeBytes(of: meta, toByteOffset: slot &* MemoryLayout<_IDTableSlot<Key>>.stride, as: UInt64.self)
+  }
+
+  @inlinable @inline(__always)
+  package func _key(_ slot: Int) -> UnsafeMutablePointer<Key> {
+    (slots + (slot &* MemoryLayout<_IDTableSlot<Key>>.stride &+ keyOffset)).assumingMemoryBound(to: Key.self)
+  }
+
+  @inlinable @inline(__always)
+  package func _value(_ slot: Int) -> Int32 {
+    Int32(truncatingIfNeeded: _meta(slot))
+  }
+
+  /// A copy with `slots` slots (every id rehashed unless the size is kept).
+  @inlinable
+  package func _copy(slots count: Int) -> _IDTableStorage {
+    let copy = _IDTableStorage(slots: count)
+    if count == slotCount {
+      if _isPOD(Key.self) {
+        copy.slots.copyMemory(from: slots, byteCount: slotCount &* MemoryLayout<_IDTableSlot<Key>>.stride)
+      } else {
+        for slot in 0 ..< slotCount where _meta(slot) != 0 {
+          copy._setMeta(_meta(slot), slot)
+          copy._key(slot).initialize(to: _key(slot).pointee)
+        }
+      }
+      copy.count = self.count
+      return copy
+    }
+    for slot in 0 ..< slotCount where _meta(slot) != 0 {
+      let key = _key(slot).pointee
+      _ = copy._update(_value(slot), forKey: key, hash: copy._hash(key))
+    }
+    return copy
+  }
+
+  /// A 64-bit hash of `key`: a seeded mixer of the integer itself for `Int`
+  /// ids, of `hashValue` otherwise.
+  @inlinable @inline(__always)
+  package func _hash(_ key: Key) -> UInt64 {
+    var x: UInt64
+    if Key.self == Int.self {
+      x = UInt64(truncatingIfNeeded: unsafeBitCast(key, to: Int.self))
+    } else {
+      x = UInt64(truncatingIfNeeded: key.hashValue)
+    }
+    x ^= seed
+    x = (x ^ (x &>> 33)) &* 0xFF51_AFD7_ED55_8CCD
+    x = (x ^ (x &>> 33)) &* 0xC4CE_B9FE_1A85_EC53
+    return x ^ (x &>> 33)
+  }
+
+  /// The slot a hash starts probing at: the high half of `hash * slotCount`.
+  @inlinable @inline(__always)
+  package func _home(_ hash: UInt64) -> Int {
+    Int(truncatingIfNeeded: hash.multipliedFullWidth(by: UInt64(slotCount)).high)
+  }
+
+  /// The tag of a hash, in the high half of `meta` (never 0).
+  @inlinable @inline(__always)
+  package static func _tag(_ hash: UInt64) -> UInt64 { (hash | 1) << 32 }
+
+  /// The slot holding `key` (`found`), or the empty slot where it would go.
+  @inlinable @inline(__always)
+  package func _find(_ key: Key, hash: UInt64) -> (slot: Int, found: Bool) {
+    let tag = Self._tag(hash)
+    var slot = _home(hash)
+    while true {
+      let meta = _meta(slot)
+      if meta == 0 { return (slot, false) }
+      if meta & 0xFFFF_FFFF_0000_0000 == tag && _key(slot).pointee == key { return (slot, true) }
+      slot &+= 1
+      if slot == slotCount { slot = 0 }
+    }
+  }
+
+  /// Sets the value of `key` (inserting it if new); the caller made room.
+  @inlinable @inline(__always)
+  package func _update(_ value: Int32, forKey key: Key, hash: UInt64) -> Int32? {
+    let (slot, found) = _find(key, hash: hash)
+    let meta = Self._tag(hash) | UInt64(UInt32(bitPattern: value))
+    if found {
+      let old = _value(slot)
+      _setMeta(meta, slot)
+      return old
+    }
+    _setMeta(meta, slot)
+    _key(slot).initialize(to: key)
+    count &+= 1
+    return nil
+  }
+
+  /// Removes `key` and shifts the run after it back (no tombstones).
+  @inlinable
+  package func _remove(_ key: Key, hash: UInt64) -> Int32? {
+    let (found, present) = _find(key, hash: hash)
+    guard present else { return nil }
+    let old = _value(found)
+    _key(found).deinitialize(count: 1)
+    var hole = found
+    var slot = found
+    while true {
+      slot &+= 1
+      if slot == slotCount { slot = 0 }
+      let meta = _meta(slot)
+      if meta == 0 { break }
+      let home = _home(_hash(_key(slot).pointee))
+      // Move the entry into the hole unless its home lies cyclically in (hole, slot].
+      let stays = hole <= slot ? (home > hole && home <= slot) : (home > hole || home <= slot)
+      if stays { continue }
+      _setMeta(meta, hole)
+      _key(hole).moveInitialize(from: _key(slot), count: 1)
+      hole = slot
+    }
+    _setMeta(0, hole)
+    count &-= 1
+    return old
+  }
+}
+
+/// The hash seed of every `_IDTable` in this process.
+@usableFromInline
+internal let _idTableSeed: UInt64 = {
+  var g = SystemRandomNumberGenerator()
+  return g.next()
+}()
+
+extension _IDTable {
+  /// A table of `keys[i] -> value(i)` for every `i`, or the offset of the
+  /// first key that repeats an earlier one. `value` is called once per key,
+  /// in order.
+  ///
+  /// Inserting a million ids one by one into a table of tens of megabytes
+  /// misses the cache and the TLB on almost every insert. For `Int` ids the
+  /// keys are first bucketed by the top bits of their hash (a counting pass
+  /// and a scatter pass, both reading the keys in order), so the inserts
+  /// then sweep the table from start to end and each bucket's probes stay
+  /// within about half a megabyte.
+  /// - Complexity: O(n) expected.
+  @inlinable
+  package static func _bulk(_ keys: UnsafeBufferPointer<Key>, value: (Int) -> Int32) -> (table: _IDTable, duplicate: Int?) {
+    let n = keys.count
+    let table = _IDTable(minimumCapacity: n)
+    let s = table._storage
+    guard Key.self == Int.self && n >= 1 << 16 else {
+      for i in 0 ..< n where s._update(value(i), forKey: keys[i], hash: s._hash(keys[i])) != nil {
+        return (table, i)
+      }
+      return (table, nil)
+    }
+    let tableBytes = s.slotCount &* MemoryLayout<_IDTableSlot<Key>>.stride
+    let bucketBits = Swift.min(10, Swift.max(4, Int.bitWidth &- (tableBytes >> 19).leadingZeroBitCount))
+    let shift = UInt64(64 &- bucketBits)
+    let buckets = 1 << bucketBits
+    var starts = [Int](repeating: 0, count: buckets &+ 1)
+    starts.withUnsafeMutableBufferPointer { starts in
+      for key in keys { starts[Int(truncatingIfNeeded: s._hash(key) &>> shift) &+ 1] &+= 1 }
+      for b in 1 ... buckets { starts[b] &+= starts[b &- 1] }
+    }
+    let records = UnsafeMutablePointer<(key: Key, value: Int32)>.allocate(capacity: n)
+    defer { records.deallocate() }
+    var next = starts
+    next.withUnsafeMutableBufferPointer { next in
+      for i in 0 ..< n {
+        let key = keys[i]
+        let b = Int(truncatingIfNeeded: s._hash(key) &>> shift)
+        (records + next[b]).initialize(to: (key, value(i)))
+        next[b] &+= 1
+      }
+    }
+    var repeated = false
+    var touched = 0
+    var sink: UInt64 = 0
+    for b in 0 ..< buckets where !repeated {
+      // Read the bucket's part of the table in order first (the hardware
+      // prefetcher streams it in), so the probes that follow hit the cache.
+      let end = b &+ 1 == buckets ? s.slotCount : s._home(UInt64(b &+ 1) << shift)
+      while touched < end {
+        sink |= s._meta(touched)
+        touched &+= 4
+      }
+      for r in UnsafeBufferPointer(start: records + starts[b], count: starts[b &+ 1] &- starts[b])
+      where s._update(r.value, forKey: r.key, hash: s._hash(r.key)) != nil {
+        repeated = true
+        break
+      }
+    }
+    s._touched = sink  // keeps the reads
+    guard repeated else { return (table, nil) }
+    // Some key repeats: name the first repeat in key order, as a sequential insert would.
+    var seen = Set<Key>(minimumCapacity: n)
+    for i in 0 ..< n where !seen.insert(keys[i]).inserted { return (table, i) }
+    preconditionFailure("_IDTable: a repeated key that a set does not repeat")
+  }
+}
