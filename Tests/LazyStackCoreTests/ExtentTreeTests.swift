@@ -229,6 +229,51 @@ final class ExtentTreeTests: XCTestCase {
     tree._checkInvariants()
   }
 
+  func testE3_duplicateInsertIntoAnIndexedTreeRollsTheIndexBack() throws {
+    // Array ids: the id index is a hash table, and the insert enters ids as it checks them.
+    var tree = try ExtentTree(ids: Array(0 ..< 10), estimate: 256, blockCapacity: 4)
+    XCTAssertThrowsError(try tree.insert([100, 101, 3], at: 2)) { error in
+      XCTAssertEqual(error as? LazyStackError, .duplicateID("3", index: 2))
+    }
+    XCTAssertThrowsError(try tree.insert([100, 101, 100], at: 9)) { error in
+      XCTAssertEqual(error as? LazyStackError, .duplicateID("100", index: 2))
+    }
+    tree._checkInvariants()
+    XCTAssertEqual(tree.ids, Array(0 ..< 10))
+    for id in 0 ..< 10 { XCTAssertEqual(tree.index(of: id), id) }
+    XCTAssertNil(tree.index(of: 100))
+    XCTAssertNil(tree.index(of: 101))
+    try tree.insert([100, 101], at: 5)
+    XCTAssertEqual(tree.index(of: 101), 6)
+    tree._checkInvariants()
+  }
+
+  func testSplitsAtEitherEndKeepTheTreeWithoutARebuild() throws {
+    // Prepending (a chat loading older messages) splits the first block into
+    // the leading room of the Fenwick tree; appending splits the last block
+    // onto its end. Both keep every sum, position and id exact.
+    var tree = try ExtentTree(ids: Array(0 ..< 40), estimate: 256, spacing: 3, blockCapacity: 4)
+    var model = Array(0 ..< 40)
+    var extents = [Int64?](repeating: nil, count: 40)
+    var rng = SeededRNG(seed: 21)
+    var next = 1000
+    for step in 0 ..< 400 {
+      let k = Int.random(in: 1 ... 7, using: &rng)
+      let ids = Array(next ..< next + k)
+      next += k
+      let front = step % 3 != 2
+      let at = front ? 0 : model.count
+      let stored = ids.map { _ in Bool.random(using: &rng) ? Int32.random(in: 0 ... 5000, using: &rng) : -1 }
+      try tree.insert(ids, extents: stored, at: at)
+      model.insert(contentsOf: ids, at: at)
+      extents.insert(contentsOf: stored.map { $0 < 0 ? nil : Int64($0) }, at: at)
+      tree._checkInvariants()
+      XCTAssertEqual(tree.ids, model, "step \(step)")
+      assertPrefixes(tree, extents, "step \(step)")
+    }
+    for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
+  }
+
   func testDuplicateIDsInInitAreATypedError() {
     XCTAssertThrowsError(try ExtentTree(ids: [1, 2, 3, 2], estimate: 1)) { error in
       XCTAssertEqual(error as? LazyStackError, .duplicateID("2", index: 3))

@@ -65,6 +65,22 @@ extension ExtentTree {
     }
   }
 
+  /// Enters new ids into the id index, all in block `handle`; on a duplicate
+  /// (an id already present or repeated) the index is left as it was.
+  /// One probe an id: the duplicate check and the entry are the same insert.
+  /// - Complexity: O(k) expected for k ids.
+  @inlinable
+  package mutating func _register(_ ids: some Collection<ID>, in handle: Int32) throws(LazyStackError) {
+    for (offset, id) in ids.enumerated() {
+      guard let old = _index.updateValue(handle, forKey: id) else { continue }
+      let entered = ids.prefix(offset)
+      let repeated = entered.contains(id)
+      for earlier in entered { _index.removeValue(forKey: earlier) }
+      if !repeated { _index.updateValue(old, forKey: id) }
+      throw .duplicateID(String(describing: id), index: offset)
+    }
+  }
+
   /// Inserts rows at `index`; `extents` (if given) holds their stored extents
   /// (`-1`: estimated), else they start estimated.
   /// - Throws: `LazyStackError.duplicateID` (the tree is unchanged) if an id
@@ -78,7 +94,7 @@ extension ExtentTree {
     precondition(index >= 0 && index <= count, "Insertion index \(index) out of range 0...\(count)")
     precondition(extents == nil || extents!.count == ids.count, "ExtentTree: one extent per id")
     guard !ids.isEmpty else { return }
-    try _checkNewIDs(ids)
+    if _implicit != nil || _order.isEmpty { try _checkNewIDs(ids) }
     if let range = _implicit {
       // Appending the next integers keeps the index implicit; anything else builds it.
       var next = range.upperBound
@@ -95,12 +111,13 @@ extension ExtentTree {
       _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents)
       _order.append(handle)
       if _implicit == nil { for id in ids { _index[id] = handle } }
-      _splitIfNeeded(at: 0)
       _rebuildFenwick()
+      _splitIfNeeded(at: 0)
       return
     }
     let location = _locate(index)
     let handle = Int(_order[location.position])
+    if _implicit == nil { try _register(ids, in: Int32(truncatingIfNeeded: handle)) }
     let added = _Block(ids: ContiguousArray(ids), extents: newExtents)
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].rowCount &+= ids.count
@@ -109,12 +126,8 @@ extension ExtentTree {
     _blocks[handle].measuredSum &+= added.measuredSum
     _blocks[handle].measuredCount &+= added.measuredCount
     _blocks[handle].measuredZeroCount &+= added.measuredZeroCount
-    if _implicit == nil { for id in ids { _index[id] = Int32(truncatingIfNeeded: handle) } }
-    if _splitIfNeeded(at: location.position) {
-      _rebuildFenwick()
-    } else {
-      _fenwickAdd(added.summary, at: location.position)
-    }
+    _fenwickAdd(added.summary, at: location.position)
+    _splitIfNeeded(at: location.position)
   }
 
   /// A handle for a new block, reusing a freed one when there is one.
@@ -127,35 +140,91 @@ extension ExtentTree {
   }
 
   /// Splits the block at `position` into blocks of at most `_fillCount`
-  /// rows if it holds more than `blockCapacity`. Returns whether it split;
-  /// the caller then rebuilds the Fenwick tree.
-  /// - Complexity: O(B') for a block of B' rows.
+  /// rows if it holds more than `blockCapacity`, and keeps the Fenwick tree
+  /// (which already counts the block's rows) current. Returns whether it split.
+  ///
+  /// A split of the first block puts the new blocks in front, in the empty
+  /// leading nodes (`_lead`), and a split of the last block appends them:
+  /// both cost O(B + log(n/B)) plus a shift of the positions array, so
+  /// prepending (a chat loading older messages) and appending do not rebuild
+  /// the tree. A split anywhere else, or with no leading room left,
+  /// rebuilds it in O(n/B).
+  /// - Complexity: O(B' + log(n/B)) for a block of B' rows at either end,
+  ///   else O(B' + n/B).
   @inlinable
   @discardableResult
   package mutating func _splitIfNeeded(at position: Int) -> Bool {
     let handle = Int(_order[position])
-    let total = _blocks[handle].ids.count
+    let total = _blocks[handle].rowCount
     guard total > blockCapacity else { return false }
     let pieces = (total &+ _fillCount &- 1) / _fillCount
     let whole = _blocks[handle]
-    var newHandles: [Int32] = []
-    newHandles.reserveCapacity(pieces &- 1)
-    for piece in 0 ..< pieces {
-      let lower = total * piece / pieces
-      let upper = total * (piece &+ 1) / pieces
-      let block = _Block(ids: ContiguousArray(whole.ids[lower ..< upper]),
-                         extents: ContiguousArray(whole.extents[lower ..< upper]))
-      if piece == 0 {
-        _blocks[handle] = block
-      } else {
-        let h = _newHandle()
-        _blocks[Int(h)] = block
-        if _implicit == nil { for id in block.ids { _index[id] = h } }
-        newHandles.append(h)
-      }
+    func piece(_ k: Int) -> _Block {
+      let lower = total * k / pieces
+      let upper = total * (k &+ 1) / pieces
+      return _Block(ids: ContiguousArray(whole.ids[lower ..< upper]),
+                    extents: ContiguousArray(whole.extents[lower ..< upper]))
     }
-    _order.insert(contentsOf: newHandles, at: position &+ 1)
+    func place(_ block: _Block) -> Int32 {
+      let h = _newHandle()
+      _blocks[Int(h)] = block
+      if _implicit == nil { for id in block.ids { _index[id] = h } }
+      return h
+    }
+    let moved = pieces &- 1
+    if position == 0 && _order.count > 1 && _lead >= moved {
+      // The first pieces go in front, into empty leading nodes; this handle keeps the last piece.
+      var front: [_Block] = []
+      var frontSum = _Summary()
+      for k in 0 ..< moved {
+        front.append(piece(k))
+        frontSum += front[k].summary
+      }
+      _blocks[handle] = piece(moved)
+      _fenwickNodeSubtract(frontSum, at: _lead &+ 1)
+      _lead &-= moved
+      var handles: [Int32] = []
+      for k in 0 ..< moved {
+        handles.append(place(front[k]))
+        _fenwickNodeAdd(front[k].summary, at: _lead &+ k &+ 1)
+      }
+      _order.insert(contentsOf: handles, at: 0)
+      _shiftPositions(by: moved)
+      for (k, h) in handles.enumerated() { _positions[Int(h)] = Int32(truncatingIfNeeded: k) }
+      return true
+    }
+    // The first piece keeps this handle; the others follow it.
+    let first = piece(0)
+    var rest: [_Block] = []
+    var restSum = _Summary()
+    for k in 1 ..< pieces {
+      rest.append(piece(k))
+      restSum += rest[k &- 1].summary
+    }
+    _blocks[handle] = first
+    let handles = rest.map(place)
+    if position == _order.count &- 1 {
+      _fenwickNodeSubtract(restSum, at: _lead &+ position &+ 1)
+      for (k, h) in handles.enumerated() {
+        _order.append(h)
+        _positions[Int(h)] = Int32(truncatingIfNeeded: position &+ 1 &+ k)
+        _fenwickAppend(rest[k].summary)
+      }
+      return true
+    }
+    _order.insert(contentsOf: handles, at: position &+ 1)
+    _rebuildFenwick()
     return true
+  }
+
+  /// Adds `delta` to the position of every block in use.
+  /// - Complexity: O(n/B), a pass over a small array of integers.
+  @inlinable
+  package mutating func _shiftPositions(by delta: Int) {
+    let d = Int32(truncatingIfNeeded: delta)
+    _positions.withUnsafeMutableBufferPointer { positions in
+      for i in positions.indices where positions[i] >= 0 { positions[i] &+= d }
+    }
   }
 
   /// Removes the rows at the given indices.

@@ -1,15 +1,24 @@
 extension ExtentTree {
+  /// The number of nodes of the block-level Fenwick tree: the leading empty
+  /// nodes (`_lead`) and one a block.
+  @inlinable @inline(__always)
+  package var _fenwickSize: Int { _fenwick.count &- 1 }
+
   /// Rebuilds the handle positions and the block-level Fenwick tree from
-  /// `_order` and the blocks, in linear time.
+  /// `_order` and the blocks, in linear time, with fresh room for blocks
+  /// split off at the front (`_lead`: one node per 16 blocks, at least 4).
   /// - Complexity: O(n/B).
   @inlinable
   @inline(never)
   package mutating func _rebuildFenwick() {
     let blockCount = _order.count
+    let lead = Swift.max(4, blockCount >> 4)
+    let size = lead &+ blockCount
+    _lead = lead
     _positions.removeAll(keepingCapacity: true)
     _positions.append(contentsOf: repeatElement(-1, count: _blocks.count))
     _fenwick.removeAll(keepingCapacity: true)
-    _fenwick.append(contentsOf: repeatElement(_Summary(), count: blockCount &+ 1))
+    _fenwick.append(contentsOf: repeatElement(_Summary(), count: size &+ 1))
     var total = _Summary()
     _positions.withUnsafeMutableBufferPointer { positions in
       _fenwick.withUnsafeMutableBufferPointer { fenwick in
@@ -21,10 +30,12 @@ extension ExtentTree {
               positions[handle] = Int32(truncatingIfNeeded: p)
               let s = (base + handle).pointee.summary
               total += s
-              let i = p &+ 1
-              fenwick[i] += s
+              fenwick[lead &+ p &+ 1] += s
+            }
+            // Push every node into its parent, bottom up: linear time.
+            for i in 1 ... Swift.max(1, size) where i <= size {
               let parent = i &+ (i & -i)
-              if parent <= blockCount {
+              if parent <= size {
                 let node = fenwick[i]
                 fenwick[parent] += node
               }
@@ -36,16 +47,40 @@ extension ExtentTree {
     _total = total
   }
 
+  /// Adds `delta` to Fenwick node `index` (1-based, counting the leading
+  /// nodes) and the nodes above it; `_total` is left alone.
+  /// - Complexity: O(log(n/B)).
+  @inlinable
+  package mutating func _fenwickNodeAdd(_ delta: _Summary, at index: Int) {
+    var i = index
+    let n = _fenwickSize
+    _fenwick.withUnsafeMutableBufferPointer { fenwick in
+      while i <= n {
+        fenwick[i] += delta
+        i &+= i & -i
+      }
+    }
+  }
+
+  /// Subtracts `delta` at Fenwick node `index`, like `_fenwickNodeAdd`.
+  /// - Complexity: O(log(n/B)).
+  @inlinable
+  package mutating func _fenwickNodeSubtract(_ delta: _Summary, at index: Int) {
+    var i = index
+    let n = _fenwickSize
+    _fenwick.withUnsafeMutableBufferPointer { fenwick in
+      while i <= n {
+        fenwick[i] -= delta
+        i &+= i & -i
+      }
+    }
+  }
+
   /// Adds `delta` to the summary of the block at `position`.
   /// - Complexity: O(log(n/B)).
   @inlinable
   package mutating func _fenwickAdd(_ delta: _Summary, at position: Int) {
-    var i = position &+ 1
-    let n = _order.count
-    while i <= n {
-      _fenwick[i] += delta
-      i &+= i & -i
-    }
+    _fenwickNodeAdd(delta, at: position &+ _lead &+ 1)
     _total += delta
   }
 
@@ -53,21 +88,16 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B)).
   @inlinable
   package mutating func _fenwickSubtract(_ delta: _Summary, at position: Int) {
-    var i = position &+ 1
-    let n = _order.count
-    while i <= n {
-      _fenwick[i] -= delta
-      i &+= i & -i
-    }
+    _fenwickNodeSubtract(delta, at: position &+ _lead &+ 1)
     _total -= delta
   }
 
-  /// The summary of the blocks at positions `0 ..< position`.
+  /// The summary of the first `index` Fenwick nodes (leading nodes included).
   /// - Complexity: O(log(n/B)).
   @inlinable
-  package func _fenwickPrefix(_ position: Int) -> _Summary {
+  package func _fenwickNodePrefix(_ index: Int) -> _Summary {
     var result = _Summary()
-    var i = position
+    var i = index
     while i > 0 {
       result += _fenwick[i]
       i &= i &- 1
@@ -75,11 +105,31 @@ extension ExtentTree {
     return result
   }
 
-  /// The largest power of two not above the block count (the first step of
-  /// every Fenwick descent), or 0 when there are no blocks.
+  /// The summary of the blocks at positions `0 ..< position`.
+  /// - Complexity: O(log(n/B)).
+  @inlinable
+  package func _fenwickPrefix(_ position: Int) -> _Summary {
+    _fenwickNodePrefix(position &+ _lead)
+  }
+
+  /// Appends a Fenwick node for a new last block with summary `s`
+  /// (`_total` is left alone).
+  /// - Complexity: O(log(n/B)).
+  @inlinable
+  package mutating func _fenwickAppend(_ s: _Summary) {
+    let i = _fenwick.count
+    // Node i covers (i - lowbit(i), i]: the new block and the nodes before it in that range.
+    var node = _fenwickNodePrefix(i &- 1)
+    node -= _fenwickNodePrefix(i &- (i & -i))
+    node += s
+    _fenwick.append(node)
+  }
+
+  /// The largest power of two not above the Fenwick tree's size (the first
+  /// step of every descent), or 0 when it is empty.
   @inlinable @inline(__always)
   package var _topStep: Int {
-    let n = _order.count
+    let n = _fenwickSize
     return n == 0 ? 0 : 1 << (Int.bitWidth &- 1 &- n.leadingZeroBitCount)
   }
 }

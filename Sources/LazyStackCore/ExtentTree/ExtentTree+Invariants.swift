@@ -43,9 +43,20 @@ extension ExtentTree {
       precondition(_index.count == seen, "id index holds ids that are not rows")
     }
     precondition(total == _total, "total mismatch")
-    var copy = self
-    copy._rebuildFenwick()
-    precondition(copy._fenwick == _fenwick, "Fenwick tree does not match a rebuild")
+    // Every Fenwick node holds the sum of its range of nodes, the first
+    // `_lead` of which hold no block.
+    precondition(_lead >= 0 && _fenwickSize == _lead + _order.count, "Fenwick size mismatch")
+    var prefixes = [_Summary()]
+    for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
+      var p = prefixes[i - 1]
+      if i > _lead { p += _blocks[Int(_order[i - _lead - 1])].summary }
+      prefixes.append(p)
+    }
+    for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
+      var expected = prefixes[i]
+      expected -= prefixes[i - (i & -i)]
+      precondition(_fenwick[i] == expected, "Fenwick node \(i) does not hold its range")
+    }
     for handle in _freeHandles {
       precondition(_positions[Int(handle)] == -1 && _blocks[Int(handle)].ids.isEmpty, "free handle in use")
     }

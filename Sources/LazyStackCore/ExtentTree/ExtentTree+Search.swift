@@ -27,7 +27,7 @@ extension ExtentTree {
     var before = _Summary()
     var remaining = index
     var step = _topStep
-    let n = _order.count
+    var n = _fenwickSize
     while step > 0 {
       let next = position &+ step
       if next <= n {
@@ -40,6 +40,9 @@ extension ExtentTree {
       }
       step &>>= 1
     }
+    // The leading empty nodes are always passed (see `_lead`).
+    position &-= _lead
+    n = _order.count
     if position == n && n > 0 {
       // index == count: the end of the last block.
       let last = _blocks[Int(_order[n &- 1])].summary
@@ -179,11 +182,11 @@ extension ExtentTree {
     var accumulated: Int64 = 0
     var rows = 0
     var step = _topStep
-    let n = _order.count
+    let size = _fenwickSize
     _fenwick.withUnsafeBufferPointer { fenwick in
       while step > 0 {
         let next = position &+ step
-        if next <= n {
+        if next <= size {
           let node = fenwick[next]
           let pitch = _pitch(node)
           if accumulated &+ pitch <= threshold {
@@ -195,7 +198,8 @@ extension ExtentTree {
         step &>>= 1
       }
     }
-    guard position < n else { return nil }
+    position &-= _lead
+    guard position < _order.count else { return nil }
     let estimate = self.estimate
     let spacing = self.spacing
     let chunk = ExtentTree._chunk
@@ -262,7 +266,7 @@ extension ExtentTree {
     var remaining = rank
     var rows = 0
     var step = _topStep
-    let n = _order.count
+    let n = _fenwickSize
     while step > 0 {
       let next = position &+ step
       if next <= n {
@@ -276,6 +280,7 @@ extension ExtentTree {
       }
       step &>>= 1
     }
+    position &-= _lead
     let block = _blocks[Int(_order[position])]
     for slot in 0 ..< block.extents.count where _extent(block.extents[slot]) > 0 {
       if remaining == 0 { return rows &+ slot }

@@ -157,6 +157,11 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// and `_index` stays empty: building 10M rows needs no hash table. The
   /// first other edit builds the index (`_materializeIndex()`, O(n)).
   @usableFromInline package var _implicit: Range<Int>?
+  /// The number of leading Fenwick nodes that hold no block: the block at
+  /// position `p` is node `_lead + p + 1`. A block split off at the front
+  /// takes the last empty node, so prepending costs O(log(n/B)) instead of a
+  /// rebuild; a rebuild makes new room.
+  @usableFromInline package var _lead: Int
   /// Totals over all rows.
   @usableFromInline package var _total: _Summary
 
@@ -203,6 +208,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _positions = []
     _freeHandles = []
     _fenwick = [_Summary()]
+    _lead = 0
     _index = _IDTable()
     _implicit = nil
     _total = _Summary()

@@ -135,14 +135,14 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
   // storage (the table's copy-on-write), and read otherwise.
   @usableFromInline package let slotCount: Int
   @usableFromInline package let maximumCount: Int
-  @usableFromInline package var count: Int
+  @exclusivity(unchecked) @usableFromInline package var count: Int
   /// The seed of the hash mixer (the process's, see `_idTableSeed`).
   @usableFromInline package let seed: UInt64
   /// `slotCount` slots, their `meta` words zeroed.
   @usableFromInline package let slots: UnsafeMutableRawPointer
   @usableFromInline package let keyOffset: Int
   /// Where the bulk build's cache-warming reads go (so they are not dropped).
-  @usableFromInline package var _touched: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline package var _touched: UInt64 = 0
 
   /// The slot count for `capacity` ids: at a load of at most 3/4, rounded
   /// up to 16 slots.
