@@ -321,7 +321,8 @@ extension _IDTable {
   @inlinable
   package static func _bulk(_ keys: UnsafeBufferPointer<Key>, value: (Int) -> Int32) -> (table: _IDTable, duplicate: Int?) {
     let n = keys.count
-    let table = _IDTable(minimumCapacity: n)
+    // Room for n/16 more ids, so the first edits after a build do not grow it.
+    let table = _IDTable(minimumCapacity: n &+ n >> 4 &+ 64)
     let s = table._storage
     guard Key.self == Int.self && n >= 1 << 16 else {
       for i in 0 ..< n where s._update(value(i), forKey: keys[i], hash: s._hash(keys[i])) != nil {
