@@ -71,6 +71,7 @@ extension ExtentTree {
   /// - Complexity: O(k) expected for k ids.
   @inlinable
   package mutating func _register(_ ids: some Collection<ID>, in handle: Int32) throws(LazyStackError) {
+    if ids.count >= 8 { _index._warm(ids) }
     for (offset, id) in ids.enumerated() {
       guard let old = _index.updateValue(handle, forKey: id) else { continue }
       let entered = ids.prefix(offset)
@@ -168,7 +169,10 @@ extension ExtentTree {
     func place(_ block: _Block) -> Int32 {
       let h = _newHandle()
       _blocks[Int(h)] = block
-      if _implicit == nil { for id in block.ids { _index[id] = h } }
+      if _implicit == nil {
+        _index._warm(block.ids)
+        for id in block.ids { _index[id] = h }
+      }
       return h
     }
     let moved = pieces &- 1
@@ -258,6 +262,7 @@ extension ExtentTree {
       let before = _blocks[handle].summary
       var block = _blocks[handle]
       _blocks[handle] = _Block()  // let `block` be uniquely referenced
+      if group.slots.count >= 8 { _index._warm(group.slots.lazy.map { block.ids[$0] }) }
       for slot in group.slots.reversed() {
         _index[block.ids[slot]] = nil
         let e = block.extents[slot]
@@ -331,7 +336,10 @@ extension ExtentTree {
         _blocks[target].measuredSum &+= moving.measuredSum
         _blocks[target].measuredCount &+= moving.measuredCount
         _blocks[target].measuredZeroCount &+= moving.measuredZeroCount
-        if _implicit == nil { for id in moving.ids { _index[id] = last } }
+        if _implicit == nil {
+          _index._warm(moving.ids)
+          for id in moving.ids { _index[id] = last }
+        }
         _freeBlock(h)
         continue
       }
