@@ -6,7 +6,9 @@ import LazyStackReference
 /// `LazyStackLayout` (`core`) and `LazyStackReference` (`naive`) conform.
 protocol BenchSubject {
   static var variant: String { get }
-  /// n rows with ids 0 ..< n given as an array (the general path).
+  /// Rows with the given ids.
+  init(ids: [Int], estimate: CGFloat) throws
+  /// n rows with ids 0 ..< n given as an array.
   init(count: Int, estimate: CGFloat) throws
   /// n rows with ids given as the range 0 ..< n.
   init(range count: Int, estimate: CGFloat) throws
@@ -34,6 +36,7 @@ protocol BenchSubject {
 
 extension LazyStackLayout: BenchSubject where ID == Int {
   static var variant: String { "core" }
+  init(ids: [Int], estimate: CGFloat) throws { try self.init(ids: ids, estimatedExtent: estimate) }
   init(count: Int, estimate: CGFloat) throws { try self.init(ids: Array(0 ..< count), estimatedExtent: estimate) }
   init(range count: Int, estimate: CGFloat) throws { try self.init(ids: 0 ..< count, estimatedExtent: estimate) }
   var trackedID: Int? { position.viewID(type: Int.self) }
@@ -51,6 +54,7 @@ extension LazyStackLayout: BenchSubject where ID == Int {
 
 extension LazyStackReference: BenchSubject where ID == Int {
   static var variant: String { "naive" }
+  init(ids: [Int], estimate: CGFloat) throws { try self.init(ids: ids, estimatedExtent: estimate) }
   init(count: Int, estimate: CGFloat) throws { try self.init(ids: Array(0 ..< count), estimatedExtent: estimate) }
   init(range count: Int, estimate: CGFloat) throws { try self.init(ids: 0 ..< count, estimatedExtent: estimate) }
   var trackedID: Int? { position.viewID(type: Int.self) }

@@ -16,14 +16,27 @@ func scaleTest(rows n: Int) -> Bool {
     return r
   }
   do {
-    let ids = Array(0 ..< n)
-    var layout = try time("build \(n) rows (array ids, hash index)") {
+    var ids = Array(0 ..< n)
+    var ordered = try time("build \(n) rows (ascending array ids, no hash index)") {
       try LazyStackLayout(ids: ids, estimatedExtent: 30, spacing: 2)
     }
     let ranged = try time("build \(n) rows (range ids, implicit index)") {
       try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 30, spacing: 2)
     }
-    check(ranged.count == n && layout.count == n, "counts")
+    try time("first edit that breaks the order of the ascending ids (builds the hash index)") {
+      try ordered.insert([-1], at: n / 2)
+    }
+    check(ordered.index(of: -1) == n / 2 && ordered.index(of: n - 1) == n, "lookups after the index is built")
+    var generator = SystemRandomNumberGenerator()
+    ids.shuffle(using: &generator)
+    var layout = try time("build \(n) rows (shuffled array ids, hash index)") {
+      try LazyStackLayout(ids: ids, estimatedExtent: 30, spacing: 2)
+    }
+    check(ranged.count == n && layout.count == n && layout.index(of: ids[n / 3]) == n / 3, "counts")
+    // From here on the rows are 0 ..< n in order again, in the hash-indexed layout.
+    try layout.update(ids: Array(0 ..< n))
+    try layout.insert([n + 1_000], at: 0)
+    layout.remove(atOffsets: [0])
     layout.viewportSize = CGSize(width: 400, height: 900)
     check(layout.contentSize.height == CGFloat(n) * 32 - 2, "content extent \(layout.contentSize.height)")
     // Measure 10,000 rows around the middle with known extents.

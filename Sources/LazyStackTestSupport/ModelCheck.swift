@@ -195,9 +195,11 @@ public struct ModelPair: Sendable {
 
   public init(ids: [Int], estimate: CGFloat, spacing: CGFloat = 0, axis: Axis = .vertical,
               insets: EdgeInsets = EdgeInsets(), blockCapacity: Int = 4) throws {
-    // A list of consecutive integers is passed as a Range, so the core starts
-    // with its implicit id index and the model checks cover its materialization.
-    if let first = ids.first, ids == Array(first ..< first + ids.count) {
+    // A list of consecutive integers starting at an even id is passed as a
+    // Range, so the core starts with its implicit id index; other ascending
+    // lists start ordered (no hash index). The model checks cover both and
+    // their materialization.
+    if let first = ids.first, first % 2 == 0, ids == Array(first ..< first + ids.count) {
       core = try LazyStackLayout(ids: first ..< first + ids.count, estimatedExtent: estimate, spacing: spacing,
                                  axis: axis, insets: insets, blockCapacity: blockCapacity)
     } else {
@@ -250,7 +252,7 @@ public struct ModelPair: Sendable {
       core.estimatePolicy = p
       reference.estimatePolicy = p
     case .snapshot(let ids):
-      if let first = ids.first, ids == Array(first ..< first + ids.count) {
+      if let first = ids.first, first % 2 == 0, ids == Array(first ..< first + ids.count) {
         return same(Result { () throws(LazyStackError) in try core.update(ids: first ..< first + ids.count) },
                     Result { () throws(LazyStackError) in try reference.update(ids: ids) })
       }

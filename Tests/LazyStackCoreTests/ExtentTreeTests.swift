@@ -274,6 +274,49 @@ final class ExtentTreeTests: XCTestCase {
     for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
   }
 
+  func testAscendingIntIDsNeedNoHashIndexUntilAnEditBreaksTheOrder() throws {
+    // Ascending (not consecutive) integer ids: unique by construction.
+    let base = Array(stride(from: 5, to: 5 + 3 * 60, by: 3))
+    var tree = try ExtentTree(ids: base, estimate: 256, blockCapacity: 4)
+    XCTAssertTrue(tree._ordered)
+    XCTAssertTrue(tree._index.isEmpty)
+    tree._checkInvariants()
+    for (i, id) in base.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
+    for missing in [-1, 4, 6, 7, 500, Int.min, Int.max] { XCTAssertNil(tree.index(of: missing)) }
+    // Appending larger ids, one or many at a time, keeps the order (and splits the last block).
+    var model = base
+    for k in 0 ..< 40 {
+      let ids = (0 ..< (k % 5 + 1)).map { model.last! + 2 + $0 * 7 }
+      try tree.insert(ids, at: tree.count)
+      model += ids
+      tree.setMeasuredExtent(Int64(k), at: (k * 7) % model.count)
+      XCTAssertTrue(tree._ordered)
+      tree._checkInvariants()
+    }
+    XCTAssertEqual(tree.ids, model)
+    for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
+    // A duplicate is still refused while ordered.
+    XCTAssertThrowsError(try tree.insert([model.last! + 1, model[3]], at: tree.count)) { error in
+      XCTAssertEqual(error as? LazyStackError, .duplicateID(String(model[3]), index: 1))
+    }
+    XCTAssertTrue(tree._ordered)
+    // An insert that breaks the order builds the index; lookups stay right.
+    try tree.insert([1], at: 10)
+    model.insert(1, at: 10)
+    XCTAssertFalse(tree._ordered)
+    XCTAssertEqual(tree._index.count, model.count)
+    tree._checkInvariants()
+    for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
+    // A snapshot that ascends again is ordered again; one that does not is indexed.
+    let shuffled = try ExtentTree(ids: model.shuffled(), estimate: 256, blockCapacity: 4)
+    XCTAssertFalse(shuffled._ordered)
+    let sorted = try ExtentTree(ids: model.sorted(), estimate: 256, blockCapacity: 4)
+    XCTAssertTrue(sorted._ordered)
+    XCTAssertThrowsError(try ExtentTree(ids: [1, 2, 3, 3], estimate: 256)) { error in
+      XCTAssertEqual(error as? LazyStackError, .duplicateID("3", index: 3))
+    }
+  }
+
   func testDuplicateIDsInInitAreATypedError() {
     XCTAssertThrowsError(try ExtentTree(ids: [1, 2, 3, 2], estimate: 1)) { error in
       XCTAssertEqual(error as? LazyStackError, .duplicateID("2", index: 3))

@@ -95,7 +95,17 @@ extension ExtentTree {
     precondition(index >= 0 && index <= count, "Insertion index \(index) out of range 0...\(count)")
     precondition(extents == nil || extents!.count == ids.count, "ExtentTree: one extent per id")
     guard !ids.isEmpty else { return }
-    if _implicit != nil || _order.isEmpty { try _checkNewIDs(ids) }
+    if !_hasIndex || _order.isEmpty { try _checkNewIDs(ids) }
+    if _ordered {
+      // Appending ascending ids after the last keeps the ids ordered; anything else builds the index.
+      var previous = _order.isEmpty ? Int.min : _lastID
+      let appendsAscending = index == count && ids.allSatisfy { id in
+        let i = unsafeBitCast(id, to: Int.self)
+        defer { previous = i }
+        return i > previous
+      }
+      if !appendsAscending { _materializeIndex() }
+    }
     if let range = _implicit {
       // Appending the next integers keeps the index implicit; anything else builds it.
       var next = range.upperBound
@@ -111,14 +121,15 @@ extension ExtentTree {
       let handle = _newHandle()
       _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents)
       _order.append(handle)
-      if _implicit == nil { for id in ids { _index[id] = handle } }
+      if _hasIndex { for id in ids { _index[id] = handle } }
+      if _ordered { _firstIDs = [unsafeBitCast(ids.first!, to: Int.self)] }
       _rebuildFenwick()
       _splitIfNeeded(at: 0)
       return
     }
     let location = _locate(index)
     let handle = Int(_order[location.position])
-    if _implicit == nil { try _register(ids, in: Int32(truncatingIfNeeded: handle)) }
+    if _hasIndex { try _register(ids, in: Int32(truncatingIfNeeded: handle)) }
     let added = _Block(ids: ContiguousArray(ids), extents: newExtents)
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].rowCount &+= ids.count
@@ -129,6 +140,12 @@ extension ExtentTree {
     _blocks[handle].measuredZeroCount &+= added.measuredZeroCount
     _fenwickAdd(added.summary, at: location.position)
     _splitIfNeeded(at: location.position)
+  }
+
+  /// The id of the last row, as an `Int` (while `_ordered`).
+  @inlinable
+  package var _lastID: Int {
+    _withBlock(handle: Int(_order[_order.count &- 1])) { unsafeBitCast($0.pointee.ids.last!, to: Int.self) }
   }
 
   /// A handle for a new block, reusing a freed one when there is one.
@@ -169,7 +186,7 @@ extension ExtentTree {
     func place(_ block: _Block) -> Int32 {
       let h = _newHandle()
       _blocks[Int(h)] = block
-      if _implicit == nil {
+      if _hasIndex {
         _index._warm(block.ids)
         for id in block.ids { _index[id] = h }
       }
@@ -213,6 +230,7 @@ extension ExtentTree {
         _order.append(h)
         _positions[Int(h)] = Int32(truncatingIfNeeded: position &+ 1 &+ k)
         _fenwickAppend(rest[k].summary)
+        if _ordered { _firstIDs.append(unsafeBitCast(rest[k].ids[0], to: Int.self)) }
       }
       return true
     }
@@ -336,7 +354,7 @@ extension ExtentTree {
         _blocks[target].measuredSum &+= moving.measuredSum
         _blocks[target].measuredCount &+= moving.measuredCount
         _blocks[target].measuredZeroCount &+= moving.measuredZeroCount
-        if _implicit == nil {
+        if _hasIndex {
           _index._warm(moving.ids)
           for id in moving.ids { _index[id] = last }
         }

@@ -12,6 +12,8 @@ extension ExtentTree {
     #if LAZYSTACK_INTERNAL_CHECKS
     var total = _Summary()
     var seen = 0
+    var previousID: Int?
+    precondition(_ordered || _firstIDs.isEmpty, "first ids kept while not ordered")
     precondition(_positions.count == _blocks.count, "positions/blocks size mismatch")
     for (position, handle) in _order.enumerated() {
       let block = _blocks[Int(handle)]
@@ -24,7 +26,14 @@ extension ExtentTree {
       precondition(recomputed.summary == block.summary, "block summary mismatch")
       precondition(recomputed.chunkSums == block.chunkSums && recomputed.chunkEstimated == block.chunkEstimated,
                    "chunk summaries mismatch")
-      if let range = _implicit {
+      if _ordered {
+        precondition(_firstIDs[position] == unsafeBitCast(block.ids[0], to: Int.self), "first id of block \(position)")
+        for id in block.ids {
+          let i = unsafeBitCast(id, to: Int.self)
+          precondition(previousID.map { $0 < i } ?? true, "ordered ids do not ascend at \(i)")
+          previousID = i
+        }
+      } else if let range = _implicit {
         for (offset, id) in block.ids.enumerated() {
           precondition(id as? Int == range.lowerBound + seen + offset, "implicit index: row \(seen + offset) is \(id)")
         }
@@ -37,7 +46,10 @@ extension ExtentTree {
       seen += block.ids.count
       for e in block.extents { precondition(e >= -1, "invalid stored extent") }
     }
-    if let range = _implicit {
+    if _ordered {
+      precondition(ID.self == Int.self && _implicit == nil, "ordered ids are Ints, not a range")
+      precondition(_index.isEmpty && _firstIDs.count == _order.count, "ordered index and blocks disagree")
+    } else if let range = _implicit {
       precondition(_index.isEmpty && range.count == seen, "implicit index and rows disagree")
     } else {
       precondition(_index.count == seen, "id index holds ids that are not rows")

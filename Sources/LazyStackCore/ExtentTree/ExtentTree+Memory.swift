@@ -17,6 +17,7 @@ extension ExtentTree {
     bytes &+= header &+ _order.capacity &* 4 &+ header &+ _positions.capacity &* 4
     bytes &+= header &+ _fenwick.capacity &* MemoryLayout<_Summary>.stride
     bytes &+= _index.heapBytes
+    bytes &+= header &+ _firstIDs.capacity &* MemoryLayout<Int>.stride
     return bytes
   }
 }

@@ -149,7 +149,8 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var _freeHandles: [Int32]
   /// Fenwick tree over block summaries by position, 1-based (`_fenwick[0]` unused).
   @usableFromInline package var _fenwick: ContiguousArray<_Summary>
-  /// id -> handle of the block that holds it (empty while `_implicit` is set).
+  /// id -> handle of the block that holds it (empty while `_implicit` is set
+  /// or `_ordered`).
   @usableFromInline package var _index: _IDTable<ID>
   /// While the rows are exactly the integers of this range, in order (a tree
   /// built from a `Range<Int>` and since then only appended to with the next
@@ -157,6 +158,16 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// and `_index` stays empty: building 10M rows needs no hash table. The
   /// first other edit builds the index (`_materializeIndex()`, O(n)).
   @usableFromInline package var _implicit: Range<Int>?
+  /// While the ids are `Int`s that strictly increase in row order (a tree
+  /// built from ascending integer ids, such as message sequence numbers or
+  /// database row ids, and since then only measured or appended to with
+  /// larger ids), they are unique by construction and no hash table is kept
+  /// either: `_firstIDs[p]` is the first id of the block at position `p`,
+  /// and a lookup is a binary search over it and then over one block. The
+  /// first other edit builds the index (`_materializeIndex()`, O(n)).
+  @usableFromInline package var _ordered: Bool
+  /// The first id of every block, by position, while `_ordered`; else empty.
+  @usableFromInline package var _firstIDs: ContiguousArray<Int>
   /// The number of leading Fenwick nodes that hold no block: the block at
   /// position `p` is node `_lead + p + 1`. A block split off at the front
   /// takes the last empty node, so prepending costs O(log(n/B)) instead of a
@@ -211,6 +222,8 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _lead = 0
     _index = _IDTable()
     _implicit = nil
+    _ordered = false
+    _firstIDs = []
     _total = _Summary()
     try _fill(ids: ids, measured: measured)
   }
@@ -223,8 +236,9 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// Replaces every row with `ids`; a row whose id is in `measured` gets that
   /// extent. Leaves the tree empty and throws on a duplicate id.
   ///
-  /// One pass fills the id index (and finds duplicates before anything else
-  /// is built), one copies the ids into blocks of estimated rows, and the
+  /// Ascending `Int` ids need no index (`_ordered`); otherwise one pass
+  /// fills the id index (and finds duplicates before anything else is
+  /// built). One pass copies the ids into blocks of estimated rows, and the
   /// measured extents are put back either per row (many of them) or per
   /// measured id (few: k lookups instead of n).
   @inlinable
@@ -235,6 +249,8 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _freeHandles.removeAll()
     _index.removeAll()
     _implicit = nil
+    _ordered = false
+    _firstIDs = []
     _total = _Summary()
     if ID.self == Int.self, let range = ids as? Range<Int> {
       _fillImplicit(range)
@@ -255,19 +271,17 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   package mutating func _fill(_ ids: UnsafeBufferPointer<ID>) -> LazyStackError? {
     let n = ids.count
     let fill = _fillCount
-    // The index first: a duplicate is found before any block is built.
-    var handle: Int32 = 0
-    var left = fill
-    let (index, duplicate) = _IDTable<ID>._bulk(ids) { _ in
-      if left == 0 { handle &+= 1; left = fill }
-      left &-= 1
-      return handle
+    if ID.self == Int.self && Self._ascending(ids) {
+      // Unique by construction: no hash table (see `_ordered`).
+      _ordered = true
+      _firstIDs.reserveCapacity((n &+ fill &- 1) / fill)
+      for lower in stride(from: 0, to: n, by: fill) { _firstIDs.append(unsafeBitCast(ids[lower], to: Int.self)) }
+    } else {
+      if let duplicate = _buildIndex(ids) {
+        _rebuildFenwick()
+        return .duplicateID(String(describing: ids[duplicate]), index: duplicate)
+      }
     }
-    if let duplicate {
-      _rebuildFenwick()
-      return .duplicateID(String(describing: ids[duplicate]), index: duplicate)
-    }
-    _index = index
     _blocks.reserveCapacity((n &+ fill &- 1) / fill)
     var lower = 0
     while lower < n {
@@ -278,6 +292,39 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
     _rebuildFenwick()
     return nil
+  }
+
+  /// Fills `_index` from ids laid out in blocks of `_fillCount` (the index
+  /// first: a duplicate is found before any block is built); returns the
+  /// offset of the first repeated id, if any (the index is then empty).
+  /// - Complexity: O(n) expected.
+  @inlinable
+  package mutating func _buildIndex(_ ids: UnsafeBufferPointer<ID>) -> Int? {
+    let fill = _fillCount
+    var handle: Int32 = 0
+    var left = fill
+    let (index, duplicate) = _IDTable<ID>._bulk(ids) { _ in
+      if left == 0 { handle &+= 1; left = fill }
+      left &-= 1
+      return handle
+    }
+    if duplicate == nil { _index = index }
+    return duplicate
+  }
+
+  /// Whether `ids` (of type `Int`) strictly increase.
+  /// - Complexity: O(n).
+  @inlinable
+  package static func _ascending(_ ids: UnsafeBufferPointer<ID>) -> Bool {
+    guard ids.count > 1, let base = ids.baseAddress else { return true }
+    let ints = UnsafeRawPointer(base).assumingMemoryBound(to: Int.self)
+    var previous = ints[0]
+    for i in 1 ..< ids.count {
+      let id = ints[i]
+      if id <= previous { return false }
+      previous = id
+    }
+    return true
   }
 
   /// Gives every row whose id `measured` names that stored extent.
@@ -322,12 +369,18 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _rebuildFenwick()
   }
 
-  /// Builds the id index if it is implicit (see `_implicit`).
+  /// Whether `_index` is in use (the ids are neither a range nor ordered).
+  @inlinable @inline(__always)
+  package var _hasIndex: Bool { _implicit == nil && !_ordered }
+
+  /// Builds the id index if it is implicit (see `_implicit`, `_ordered`).
   /// - Complexity: O(n) the first time, O(1) after.
   @inlinable
   package mutating func _materializeIndex() {
-    guard _implicit != nil else { return }
+    guard _implicit != nil || _ordered else { return }
     _implicit = nil
+    _ordered = false
+    _firstIDs = []
     var rowHandles = ContiguousArray<Int32>()
     rowHandles.reserveCapacity(count)
     for handle in _order { rowHandles.append(contentsOf: repeatElement(handle, count: _blocks[Int(handle)].rowCount)) }
