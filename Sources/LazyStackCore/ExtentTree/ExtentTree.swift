@@ -184,13 +184,13 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package let blockCapacity: Int
 
   /// The block capacity used when none is given: small in debug builds, so
-  /// tests reach splits and merges with small inputs; 256 in release.
+  /// tests reach splits and merges with small inputs; 512 in release.
   @usableFromInline
   package static var defaultBlockCapacity: Int {
     #if DEBUG
     return 8
     #else
-    return 256
+    return 512
     #endif
   }
 

@@ -11,7 +11,7 @@ extension LazyStackLayout {
   }
 
   /// The index of the row with the given id, or `nil`.
-  /// - Complexity: O(log n + B) (B: the block capacity, at most 256).
+  /// - Complexity: O(log n + B) (B: the block capacity, at most 512).
   @inlinable
   public func index(of id: ID) -> Int? {
     _tree.index(of: id)

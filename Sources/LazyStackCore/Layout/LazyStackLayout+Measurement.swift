@@ -11,7 +11,7 @@ extension LazyStackLayout {
   ///   already measured at this extent, `.rejected` for a NaN, infinite or
   ///   negative extent (nothing is stored), `.unknownID` if no row has `id`.
   ///   Finite extents above 8,388,607 pt are clamped to it.
-  /// - Complexity: O(log n + B) (B: the block capacity, at most 256).
+  /// - Complexity: O(log n + B) (B: the block capacity, at most 512).
   @inlinable
   @discardableResult
   public mutating func setMeasuredExtent(_ extent: CGFloat, for id: ID) -> MeasurementResult {

@@ -16,7 +16,7 @@ extension LazyStackLayout {
   /// - An unknown id (or one of another type) changes nothing: `position` is
   ///   put back and `lastPositionResult` is `.unknownID` (R5).
   /// - A position with `isPositionedByUser == true` is stored, not resolved (T1).
-  /// - Complexity: O(log n + B) (B: the block capacity, at most 256).
+  /// - Complexity: O(log n + B) (B: the block capacity, at most 512).
   @inlinable
   public var position: ScrollPosition {
     get { _position }

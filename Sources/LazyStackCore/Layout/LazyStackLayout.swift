@@ -176,7 +176,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
 
   /// What unmeasured rows are estimated at (SPEC X2). Changing it
   /// stabilizes like an estimate change (S2).
-  /// - Complexity: O(log n + B) (B: the block capacity, at most 256).
+  /// - Complexity: O(log n + B) (B: the block capacity, at most 512).
   @inlinable
   public var estimatePolicy: EstimatePolicy {
     get { _estimatePolicy }
