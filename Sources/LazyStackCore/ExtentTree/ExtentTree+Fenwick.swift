@@ -66,14 +66,9 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B)).
   @inlinable
   package mutating func _fenwickNodeSubtract(_ delta: _Summary, at index: Int) {
-    var i = index
-    let n = _fenwickSize
-    _fenwick.withUnsafeMutableBufferPointer { fenwick in
-      while i <= n {
-        fenwick[i] -= delta
-        i &+= i & -i
-      }
-    }
+    var negated = _Summary()
+    negated -= delta
+    _fenwickNodeAdd(negated, at: index)
   }
 
   /// Adds `delta` to the summary of the block at `position`.
