@@ -87,7 +87,8 @@ extension ExtentTree {
   /// - Throws: `LazyStackError.duplicateID` (the tree is unchanged) if an id
   ///   is already present or repeated.
   /// - Precondition: `0 <= index <= count`.
-  /// - Complexity: O(k + B + log(n/B)), plus O(n/B) when a block splits.
+  /// - Complexity: O(k + B + log(n/B)), plus O(n/B) when a block in the
+  ///   middle splits (a split of the first or last block is O(B + log(n/B))).
   @inlinable
   package mutating func insert(
     _ ids: some Collection<ID>, extents: [Int32]? = nil, at index: Int

@@ -9,7 +9,9 @@ extension LazyStackLayout {
   /// - Throws: `LazyStackError.duplicateID` if an id is already a row or
   ///   repeats; the layout is unchanged (E3).
   /// - Precondition: `0 <= index <= count`.
-  /// - Complexity: O(k + B + log n) for k rows, plus O(n/B) when a block splits.
+  /// - Complexity: O(k + B + log n) for k rows, plus O(n/B) when a block in
+  ///   the middle splits (prepending and appending split blocks at the ends,
+  ///   which stays O(B + log n)).
   @inlinable
   @discardableResult
   public mutating func insert(_ ids: some Collection<ID>, at index: Int) throws(LazyStackError) -> ScrollCorrection {
