@@ -193,45 +193,32 @@ extension ExtentTree {
       }
       return h
     }
+    let parts = (0 ..< pieces).map(piece)
     let moved = pieces &- 1
     if position == 0 && _order.count > 1 && _lead >= moved {
       // The first pieces go in front, into empty leading nodes; this handle keeps the last piece.
-      var front: [_Block] = []
-      var frontSum = _Summary()
-      for k in 0 ..< moved {
-        front.append(piece(k))
-        frontSum += front[k].summary
-      }
-      _blocks[handle] = piece(moved)
-      _fenwickNodeSubtract(frontSum, at: _lead &+ 1)
+      let front = parts.dropLast()
+      _blocks[handle] = parts[moved]
+      _fenwickNodeSubtract(front.reduce(into: _Summary()) { $0 += $1.summary }, at: _lead &+ 1)
       _lead &-= moved
-      var handles: [Int32] = []
-      for k in 0 ..< moved {
-        handles.append(place(front[k]))
-        _fenwickNodeAdd(front[k].summary, at: _lead &+ k &+ 1)
-      }
+      let handles = front.map(place)
+      for (k, block) in front.enumerated() { _fenwickNodeAdd(block.summary, at: _lead &+ k &+ 1) }
       _order.insert(contentsOf: handles, at: 0)
       _shiftPositions(by: moved)
       for (k, h) in handles.enumerated() { _positions[Int(h)] = Int32(truncatingIfNeeded: k) }
       return true
     }
     // The first piece keeps this handle; the others follow it.
-    let first = piece(0)
-    var rest: [_Block] = []
-    var restSum = _Summary()
-    for k in 1 ..< pieces {
-      rest.append(piece(k))
-      restSum += rest[k &- 1].summary
-    }
-    _blocks[handle] = first
+    let rest = parts.dropFirst()
+    _blocks[handle] = parts[0]
     let handles = rest.map(place)
     if position == _order.count &- 1 {
-      _fenwickNodeSubtract(restSum, at: _lead &+ position &+ 1)
-      for (k, h) in handles.enumerated() {
+      _fenwickNodeSubtract(rest.reduce(into: _Summary()) { $0 += $1.summary }, at: _lead &+ position &+ 1)
+      for (k, (h, block)) in zip(handles, rest).enumerated() {
         _order.append(h)
         _positions[Int(h)] = Int32(truncatingIfNeeded: position &+ 1 &+ k)
-        _fenwickAppend(rest[k].summary)
-        if _ordered { _firstIDs.append(unsafeBitCast(rest[k].ids[0], to: Int.self)) }
+        _fenwickAppend(block.summary)
+        if _ordered { _firstIDs.append(unsafeBitCast(block.ids[0], to: Int.self)) }
       }
       return true
     }

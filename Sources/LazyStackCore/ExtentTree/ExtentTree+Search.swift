@@ -27,10 +27,10 @@ extension ExtentTree {
     var before = _Summary()
     var remaining = index
     var step = _topStep
-    var n = _fenwickSize
+    let size = _fenwickSize
     while step > 0 {
       let next = position &+ step
-      if next <= n {
+      if next <= size {
         let node = _fenwick[next]
         if node.count <= remaining {
           position = next
@@ -42,7 +42,7 @@ extension ExtentTree {
     }
     // The leading empty nodes are always passed (see `_lead`).
     position &-= _lead
-    n = _order.count
+    let n = _order.count
     if position == n && n > 0 {
       // index == count: the end of the last block.
       let last = _blocks[Int(_order[n &- 1])].summary

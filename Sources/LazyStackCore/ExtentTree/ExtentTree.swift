@@ -381,14 +381,20 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _implicit = nil
     _ordered = false
     _firstIDs = []
-    var rowHandles = ContiguousArray<Int32>()
-    rowHandles.reserveCapacity(count)
-    for handle in _order { rowHandles.append(contentsOf: repeatElement(handle, count: _blocks[Int(handle)].rowCount)) }
+    // `_bulk` asks for the rows' handles in row order: walk the blocks.
+    var position = 0
+    var left = 0
     let all = ids
-    let index = all.withUnsafeBufferPointer { buffer in
-      _IDTable<ID>._bulk(buffer) { offset in rowHandles[offset] }.table
+    _index = all.withUnsafeBufferPointer { buffer in
+      _IDTable<ID>._bulk(buffer) { _ in
+        while left == 0 {
+          left = _blocks[Int(_order[position])].rowCount
+          position &+= 1
+        }
+        left &-= 1
+        return _order[position &- 1]
+      }.table
     }
-    _index = index
   }
 
   /// The number of rows.

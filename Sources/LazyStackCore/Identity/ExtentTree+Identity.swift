@@ -7,7 +7,7 @@ extension ExtentTree {
       guard let i = id as? Int else { return false }
       return range.contains(i)
     }
-    if _ordered { return _locateOrdered(unsafeBitCast(id, to: Int.self)) != nil }
+    if _ordered { return _findOrdered(unsafeBitCast(id, to: Int.self)) != nil }
     return _index[id] != nil
   }
 
@@ -20,7 +20,10 @@ extension ExtentTree {
       guard let i = id as? Int, range.contains(i) else { return nil }
       return _locate(i &- range.lowerBound)
     }
-    if _ordered { return _locateOrdered(unsafeBitCast(id, to: Int.self)) }
+    if _ordered {
+      guard let (position, slot) = _findOrdered(unsafeBitCast(id, to: Int.self)) else { return nil }
+      return _Location(position: position, slot: slot, before: _fenwickPrefix(position))
+    }
     guard let handle = _index[id] else { return nil }
     let position = Int(_positions[Int(handle)])
     guard let slot = _withBlock(handle: Int(handle), { $0.pointee.ids.firstIndex(of: id) }) else {
@@ -29,38 +32,40 @@ extension ExtentTree {
     return _Location(position: position, slot: slot, before: _fenwickPrefix(position))
   }
 
-  /// The location of the row with integer id `id` while the ids ascend
-  /// (`_ordered`): a binary search over the blocks' first ids, then one over
-  /// the block.
+  /// The block position and slot of the row with integer id `id` while the
+  /// ids ascend (`_ordered`): a binary search over the blocks' first ids,
+  /// then one over the block.
   /// - Complexity: O(log n).
   @inlinable
-  package func _locateOrdered(_ id: Int) -> _Location? {
-    let position: Int = _firstIDs.withUnsafeBufferPointer { first in
-      // The last block whose first id is at most `id`.
-      var low = 0
-      var high = first.count
-      while low < high {
-        let middle = (low &+ high) >> 1
-        if first[middle] <= id { low = middle &+ 1 } else { high = middle }
-      }
-      return low &- 1
-    }
+  package func _findOrdered(_ id: Int) -> (position: Int, slot: Int)? {
+    // The last block whose first id is at most `id`.
+    let position = _firstIDs.withUnsafeBufferPointer { first in
+      Self._partitionPoint(first.count) { first[$0] <= id }
+    } &- 1
     guard position >= 0 else { return nil }
     let slot: Int? = _withBlock(handle: Int(_order[position])) { block in
       block.pointee.ids.withUnsafeBufferPointer { ids in
         guard let base = ids.baseAddress else { return nil }
         let ints = UnsafeRawPointer(base).assumingMemoryBound(to: Int.self)
-        var low = 0
-        var high = ids.count
-        while low < high {
-          let middle = (low &+ high) >> 1
-          if ints[middle] < id { low = middle &+ 1 } else { high = middle }
-        }
+        let low = Self._partitionPoint(ids.count) { ints[$0] < id }
         return low < ids.count && ints[low] == id ? low : nil
       }
     }
-    guard let slot else { return nil }
-    return _Location(position: position, slot: slot, before: _fenwickPrefix(position))
+    return slot.map { (position, $0) }
+  }
+
+  /// The first index in `0 ..< count` where `isBefore` is false (it must be
+  /// true for a prefix of the indices and false after): a binary search.
+  /// - Complexity: O(log count).
+  @inlinable @inline(__always)
+  package static func _partitionPoint(_ count: Int, _ isBefore: (Int) -> Bool) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low &+ high) >> 1
+      if isBefore(middle) { low = middle &+ 1 } else { high = middle }
+    }
+    return low
   }
 
   /// The index of the row with the given id, or `nil`.
