@@ -19,6 +19,10 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   public private(set) var ids: [ID]
   /// Measured extents in units; nil: estimated.
   var measured: [Int64?]
+  /// Ids of rows whose measurement was invalidated and not replaced since
+  /// (SPEC S12: "estimated again after a measurement"). They follow their
+  /// ids through edits and snapshots, like measured extents.
+  var invalidatedIDs = Set<ID>()
   var givenEstimate: Int64
   var policy: EstimatePolicy = .fixed
   public var estimatePolicy: EstimatePolicy {
@@ -51,6 +55,10 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   public var pinnedToEndTolerance: CGFloat = 1
   public private(set) var lastCorrection: ScrollCorrection = .none
   public private(set) var lastPositionResult: PositionResult = .none
+  /// Whether the last stabilization could not put the anchor where it
+  /// wanted: the offset was clamped (S10) or pinned to the end (D4). The
+  /// model checks exempt such steps from S13.
+  public private(set) var lastStabilizationWasClamped = false
 
   /// Creates the model; the same errors as `LazyStackLayout.init`.
   /// - Complexity: O(n).
@@ -172,6 +180,16 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   public func index(of id: ID) -> Int? { ids.firstIndex(of: id) }
   public func id(at index: Int) -> ID { ids[index] }
 
+  enum RowState { case estimated, invalidated, measured }
+
+  func state(_ i: Int) -> RowState {
+    if measured[i] != nil { return .measured }
+    return invalidatedIDs.contains(ids[i]) ? .invalidated : .estimated
+  }
+
+  /// Whether row `index` is measured.
+  public func isMeasured(at index: Int) -> Bool { measured[index] != nil }
+
   public func measuredExtent(for id: ID) -> CGFloat? {
     guard let i = index(of: id), let m = measured[i] else { return nil }
     return _FixedPoint.points(m)
@@ -271,10 +289,65 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     }
   }
 
-  struct Before { var offset, maxOffset, content, viewport: Int64 }
+  /// The anchor row as it was before a change (SPEC S12), and the offset
+  /// its anchor asked for then (the real one unless S10 clamped it).
+  struct AnchorRow { var id: ID; var start: Int64; var extent: Int64; var state: RowState; var keptOffset: Int64 }
+
+  struct Before {
+    var offset, maxOffset, content, viewport: Int64
+    var anchorRow: AnchorRow?
+  }
 
   func snapshotBefore() -> Before {
-    Before(offset: offset, maxOffset: maxOffsetUnits, content: contentUnits, viewport: viewportUnits)
+    var row: AnchorRow?
+    if case .row(let id, let f, let d) = anchor, let i = index(of: id) {
+      row = AnchorRow(id: id, start: starts()[i], extent: extent(i), state: state(i),
+                      keptOffset: target(row: id, fraction: f, delta: d))
+    }
+    return Before(offset: offset, maxOffset: maxOffsetUnits, content: contentUnits, viewport: viewportUnits,
+                  anchorRow: row)
+  }
+
+  enum Place { case keepDelta, place(Int64) }
+
+  /// SPEC S12 and S1 for the anchor row's own change: where the viewport's
+  /// anchor point lies in the row (from its start) afterwards. Everything is
+  /// measured where the anchor kept the row (the viewport at `keptOffset`).
+  func placeInAnchorRow(before b: Before, row: AnchorRow, fraction f: CGFloat, newExtent e2: Int64,
+                        newState: RowState, survivor: Bool) -> Place {
+    let v = b.viewport
+    let point = row.keptOffset + _FixedPoint.scale(v, by: f)
+    let p = point - row.start
+    let e = row.extent
+    let rowEnd = row.start + e
+    // The point outside the row: the edge nearest to it stays.
+    if row.start > point || (row.start == point && e > 0) { return .place(p) }
+    if rowEnd < point || (rowEnd == point && e > 0) { return .place(p + e2 - e) }
+    if e == 0 { return .keepDelta }
+    // The row in viewport coordinates before the change.
+    let top = row.start - row.keptOffset
+    let bottom = top + e
+    func proportional() -> Int64 {
+      if e2 < 2 { return 0 }
+      // p * e2 / e, rounded half up, exactly (128-bit product).
+      let (quotient, remainder) = e.dividingFullWidth(p.multipliedFullWidth(by: e2))
+      let q = remainder * 2 >= e ? quotient + 1 : quotient
+      return min(max(q, 1), e2 - 1)
+    }
+    if survivor { return .place(proportional()) }                 // (a) S5
+    switch (row.state, newState) {
+    case (.invalidated, _), (.measured, .invalidated), (.measured, .estimated):
+      return .place(proportional())                               // (a) a re-layout
+    case (.measured, .measured):                                  // (b) measured again
+      let stillVisible = e2 > 0 ? (top < v && top + e2 > 0) : (top >= 0 && top < v)
+      return .place(stillVisible ? p : max(0, e2 - 1))
+    case (.estimated, _):                                         // (c) revealed
+      let crossesLeading = top < 0 && bottom > 0
+      let crossesTrailing = top < v && bottom > v
+      if crossesLeading && !crossesTrailing { return .place(p + e2 - e) }
+      if crossesTrailing && !crossesLeading { return .place(p) }
+      return .place(proportional())
+    }
   }
 
   func clamp(_ o: Int64) -> Int64 { min(max(0, o), maxOffsetUnits) }
@@ -315,14 +388,31 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       t = (e == .top || e == .leading) ? 0 : maxOffsetUnits
     case .point:
       t = before.offset
-    case .row(let id, let f, let d):
+    case .row(let id, let f, var d):
+      let i = index(of: id)!
+      if position.isPositionedByUser, let row = before.anchorRow, row.id != id || row.extent != extent(i),
+         case .place(let place) = placeInAnchorRow(before: before, row: row, fraction: f, newExtent: extent(i),
+                                                   newState: state(i), survivor: row.id != id) {
+        d = _FixedPoint.scale(extent(i), by: f) - place
+        anchor = .row(id, fraction: f, delta: d)
+      }
       t = pinned ? maxOffsetUnits : target(row: id, fraction: f, delta: d)
     }
     offset = clamp(t)
+    lastStabilizationWasClamped = offset != t || pinned
     if pinned, case .row(let id, let f, _) = anchor {
       anchor = .row(id, fraction: f, delta: delta(ofRow: index(of: id)!, fraction: f))
     }
     clampCross()
+    if position.isPositionedByUser {
+      // SPEC T1: the row now at the viewport's anchor point.
+      if let i = trackedRow() {
+        position = ScrollPosition(id: ids[i])
+      } else {
+        position = ScrollPosition(idType: ID.self)
+      }
+      position.isPositionedByUser = true
+    }
     lastCorrection = ScrollCorrection(offsetDelta: _FixedPoint.points(offset - before.offset),
                                       contentOffset: contentOffset, cause: cause)
     return lastCorrection
@@ -363,7 +453,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
         return
       }
       if let a = p.anchor ?? scrollAnchorValue {
-        anchor = .row(id, fraction: _FixedPoint.fraction(a.fraction(along: axis)), delta: 0)
+        anchor = .row(id, fraction: _FixedPoint.anchorFraction(a.fraction(along: axis)), delta: 0)
       } else {
         let s = starts()[i]
         let e = s + extent(i)
@@ -402,19 +492,42 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     track()
   }
 
-  mutating func track() {
+  /// SPEC T1: the row at the viewport's anchor point, clamped into the
+  /// visible rows; nil when none is visible.
+  func trackedRow() -> Int? {
     let f = _FixedPoint.fraction(scrollAnchorValue?.fraction(along: axis) ?? 0)
     let v = viewportUnits
     let low = offset - shift
     let vis = ids.isEmpty || v <= 0 ? 0 ..< 0 : visible(low: low, high: low + v)
-    guard !vis.isEmpty else {
+    if vis.isEmpty { return nil }
+    return min(max(indexAt(low + _FixedPoint.scale(v, by: f)), vis.lowerBound), vis.upperBound - 1)
+  }
+
+  mutating func track() {
+    let f = _FixedPoint.fraction(scrollAnchorValue?.fraction(along: axis) ?? 0)
+    guard let i = trackedRow() else {
       anchor = .automatic
       position = ScrollPosition(idType: ID.self)
       position.isPositionedByUser = true
       return
     }
-    let i = min(max(indexAt(low + _FixedPoint.scale(v, by: f)), vis.lowerBound), vis.upperBound - 1)
-    anchor = .row(ids[i], fraction: f, delta: delta(ofRow: i, fraction: f))
+    // SPEC T3: keep the tracked row if it is measured, else the measured
+    // visible row nearest to the anchor point (ties: the earlier row).
+    var kept = i
+    if measured[i] == nil {
+      let v = viewportUnits
+      let low = offset - shift
+      let point = low + _FixedPoint.scale(v, by: f)
+      let s = starts()
+      let x = extents()
+      var best: (row: Int, distance: Int64)?
+      for r in visible(low: low, high: low + v) where measured[r] != nil {
+        let distance = point < s[r] ? s[r] - point : max(0, point - (s[r] + x[r]))
+        if best == nil || distance < best!.distance { best = (r, distance) }
+      }
+      if let best { kept = best.row }
+    }
+    anchor = .row(ids[kept], fraction: f, delta: delta(ofRow: kept, fraction: f))
     position = ScrollPosition(id: ids[i])
     position.isPositionedByUser = true
   }
@@ -428,6 +541,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     if measured[i] == u { return .unchanged }
     let before = snapshotBefore()
     measured[i] = u
+    invalidatedIDs.remove(id)
     return .applied(correction: stabilize(before: before, cause: .measurement))
   }
 
@@ -437,8 +551,30 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     guard measured[i] != nil else { return true }
     let before = snapshotBefore()
     measured[i] = nil
+    invalidatedIDs.insert(id)
     stabilize(before: before, cause: .measurement)
     return true
+  }
+
+  /// Every measured row becomes invalidated; one stabilization.
+  public mutating func invalidateAllMeasurements() {
+    let before = snapshotBefore()
+    for i in ids.indices where measured[i] != nil {
+      measured[i] = nil
+      invalidatedIDs.insert(ids[i])
+    }
+    stabilize(before: before, cause: .measurement)
+  }
+
+  /// Measures unmeasured visible rows until a pass applies nothing (at most 16 passes).
+  public mutating func measureVisibleRows(_ extent: (Int, ID) -> CGFloat) {
+    for _ in 0 ..< 16 {
+      var applied = false
+      for i in visibleIndices where measured[i] == nil {
+        if setMeasuredExtent(extent(i, ids[i]), for: ids[i]).isApplied { applied = true }
+      }
+      if !applied { return }
+    }
   }
 
   @discardableResult
@@ -461,6 +597,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     }
     var kept: [ID: Int64] = [:]
     for (i, id) in ids.enumerated() { if let m = measured[i] { kept[id] = m } }
+    let before = snapshotBefore()
     if case .row(let id, let f, let d) = anchor, !seen.contains(id) {
       let old = index(of: id)!
       let next = ids[(old + 1)...].first { seen.contains($0) }
@@ -475,9 +612,9 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       }
       position.isPositionedByUser = user
     }
-    let before = snapshotBefore()
     ids = list
     measured = list.map { kept[$0] }
+    invalidatedIDs.formIntersection(seen)
     return stabilize(before: before, cause: cause)
   }
 
@@ -537,6 +674,21 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   /// The heap bytes of the model's arrays, from their capacities.
   public var heapBytes: Int {
     64 + ids.capacity * MemoryLayout<ID>.stride + measured.capacity * MemoryLayout<Int64?>.stride
+  }
+
+  /// SPEC S13's test: whether the anchor row intersects the viewport (a
+  /// zero-extent row: touches it), on screen and also where its anchor keeps
+  /// it (the two differ only while S10 clamps the offset); nil without a row
+  /// anchor or with an empty viewport.
+  public var anchorRowIntersectsViewport: Bool? {
+    guard case .row(let id, let f, let d) = anchor, let i = index(of: id), viewportUnits > 0 else { return nil }
+    let start = starts()[i]
+    let e = extent(i)
+    func meets(_ low: Int64, _ high: Int64) -> Bool {
+      e > 0 ? (start < high && start + e > low) : (start >= low && start <= high)
+    }
+    let kept = target(row: id, fraction: f, delta: d)
+    return meets(offset - shift, offset - shift + viewportUnits) && meets(kept, kept + viewportUnits)
   }
 
   /// The tracked or anchored row, for comparisons.

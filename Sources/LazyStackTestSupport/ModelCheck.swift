@@ -14,6 +14,9 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
   case automaticPosition
   case measure(Int, CGFloat)
   case invalidate(Int)
+  case invalidateAll
+  /// `measureVisibleRows` with extents made from each id and this salt.
+  case measureVisible(Int)
   case estimate(CGFloat)
   case policy(EstimatePolicy)
   case snapshot([Int])
@@ -39,6 +42,8 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
     case .automaticPosition: "position = automatic"
     case .measure(let id, let e): "measure(\(id), \(e))"
     case .invalidate(let id): "invalidate(\(id))"
+    case .invalidateAll: "invalidateAllMeasurements()"
+    case .measureVisible(let salt): "measureVisibleRows(salt: \(salt))"
     case .estimate(let e): "estimate(\(e))"
     case .policy(let p): "policy(\(p))"
     case .snapshot(let ids): "snapshot(\(ids.count) ids: \(ids.prefix(12))...)"
@@ -105,8 +110,12 @@ public struct OperationGenerator: Sendable {
   /// The next operation for a list with these ids and this content extent.
   public mutating func next(ids: [Int], contentExtent: CGFloat) -> LayoutOperation {
     let n = ids.count
-    let roll = Int.random(in: 0 ..< (includeEdits ? 106 : 80), using: &rng)
+    let roll = Int.random(in: 0 ..< (includeEdits ? 112 : 86), using: &rng)
     switch roll {
+    case 80 ..< 83 where !includeEdits, 106 ..< 109:
+      return .invalidateAll
+    case 83 ..< 86 where !includeEdits, 109 ..< 112:
+      return .measureVisible(Int.random(in: 0 ..< 1000, using: &rng))
     case 100 ..< 106:
       let limits: [ViewAlignedScrollTargetBehavior.LimitBehavior?] = [nil, .automatic, .always, .alwaysByOne, .alwaysByFew, .never]
       var v = CGFloat(Int.random(in: -6000 ... 6000, using: &rng))
@@ -245,6 +254,17 @@ public struct ModelPair: Sendable {
       if a != b { return "measurement results differ: core \(a), reference \(b)" }
     case .invalidate(let id):
       if core.invalidateMeasurement(for: id) != reference.invalidateMeasurement(for: id) { return "invalidate differs" }
+    case .invalidateAll:
+      core.invalidateAllMeasurements()
+      reference.invalidateAllMeasurements()
+    case .measureVisible(let salt):
+      // True extents from the id: mostly 1...250 pt, sometimes 0.
+      let extent = { (_: Int, id: Int) -> CGFloat in
+        let h = (id &* 0x9E37_79B9 &+ salt &* 7919) & 0xFFFF
+        return h % 17 == 0 ? 0 : CGFloat(1 + h % 1000) / 4
+      }
+      core.measureVisibleRows(extent)
+      reference.measureVisibleRows(extent)
     case .estimate(let e):
       return same(Result { () throws(LazyStackError) in try core.setEstimatedExtent(e) },
                   Result { () throws(LazyStackError) in try reference.setEstimatedExtent(e) })
@@ -308,6 +328,33 @@ public struct ModelPair: Sendable {
     return nil
   }
 
+  /// Whether SPEC S13 holds across `op`: an operation that does not scroll
+  /// or resize keeps an anchor row that intersected the viewport on screen
+  /// (for a deleted anchor row, its survivor), unless the offset was
+  /// clamped (S10) or pinned to the end (D4). A row that was on screen only
+  /// because an earlier step clamped the offset (its anchor keeps it off
+  /// screen) is not watched. Applies `op` to both models.
+  /// - Returns: a description of what went wrong (a result difference, or
+  ///   the S13 violation), or `nil`.
+  public mutating func step(_ op: LayoutOperation) -> String? {
+    let watched: Bool
+    switch op {
+    case .viewport, .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .scrollAnchor:
+      watched = false
+    default:
+      watched = reference.anchorRowIntersectsViewport == true
+    }
+    let anchorBefore = reference.anchorRowID
+    if let problem = apply(op) { return problem }
+    // After the step the row must be on screen; where its anchor keeps it
+    // is the same place unless this step clamped (S10, D4): then exempt.
+    if watched, !reference.lastStabilizationWasClamped, reference.anchorRowIntersectsViewport == false {
+      return "S13: anchor row \(anchorBefore.map(String.init(describing:)) ?? "nil") (now "
+        + "\(reference.anchorRowID.map(String.init(describing:)) ?? "nil")) left the viewport"
+    }
+    return nil
+  }
+
   /// Compares every observable: ids, offset, sizes, visible range, position,
   /// anchor row, last correction, every frame and measured extent, and point
   /// queries at a few offsets. Returns the first difference.
@@ -335,6 +382,7 @@ public struct ModelPair: Sendable {
       let id = core.id(at: i)
       if core.index(of: id) != i { return "index(of: \(id)) != \(i)" }
       if core.measuredExtent(for: id) != reference.measuredExtent(for: id) { return "measuredExtent(\(id)) differs" }
+      if core.isMeasured(at: i) != reference.isMeasured(at: i) { return "isMeasured(at: \(i)) differs" }
     }
     for y in probes {
       let a = core.index(atOffset: y)
@@ -363,7 +411,7 @@ public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis =
   for step in 0 ..< operations {
     let extent = axis == .vertical ? pair.reference.contentSize.height : pair.reference.contentSize.width
     let op = generator.next(ids: pair.reference.ids, contentExtent: extent)
-    if let problem = pair.apply(op) {
+    if let problem = pair.step(op) {
       throw SoakFailure(description: "seed \(seed) step \(step) \(op): \(problem)")
     }
     let probes = (0 ..< 3).map { _ in CGFloat(Int.random(in: -50 ... Int(extent) + 50, using: &rng)) }

@@ -19,7 +19,7 @@ final class ModelCheckTests: XCTestCase {
         let op = generator.next(ids: pair.reference.ids,
                                 contentExtent: axis == .vertical ? pair.reference.contentSize.height
                                   : pair.reference.contentSize.width)
-        if let problem = pair.apply(op) {
+        if let problem = pair.step(op) {
           XCTFail("seed \(seed) step \(step) \(op): \(problem)", file: file, line: line)
           return
         }

@@ -1,5 +1,6 @@
 extension ExtentTree {
-  /// Sets the stored extent of the row at `location` (`-1`: estimated) and
+  /// Sets the stored extent of the row at `location` (`-1`: estimated,
+  /// `-2`: invalidated) and
   /// returns the previous stored value.
   /// - Complexity: O(log(n/B)).
   @inlinable
@@ -28,6 +29,45 @@ extension ExtentTree {
     _blocks[handle].measuredZeroCount &+= delta.measuredZeroCount
     _fenwickAdd(delta, at: location.position)
     return old
+  }
+
+  /// Makes every measured row invalidated (`-2`): estimated again, with a
+  /// record that it was measured (SPEC S12 a). Rows never measured stay so.
+  /// Blocks with no measured row are not touched; the block-level tree is
+  /// updated per touched block when few are, else rebuilt.
+  /// - Complexity: O(n/B + m) for m measured rows.
+  @inlinable
+  package mutating func invalidateAll() {
+    guard _total.measuredCount > 0 else { return }
+    var touched: [Int] = []
+    for position in 0 ..< _order.count where _blocks[Int(_order[position])].measuredCount > 0 {
+      touched.append(position)
+    }
+    let rebuild = touched.count &* 8 > _order.count
+    for position in touched {
+      let handle = Int(_order[position])
+      var block = _blocks[handle]
+      _blocks[handle] = _Block()  // let `block` be uniquely referenced
+      let old = block.summary
+      block.extents.withUnsafeMutableBufferPointer { extents in
+        for slot in extents.indices where extents[slot] >= 0 { extents[slot] = Self._invalidated }
+      }
+      block.measuredSum = 0
+      block.measuredCount = 0
+      block.measuredZeroCount = 0
+      for c in block.chunkSums.indices {
+        block.chunkSums[c] = 0
+        block.chunkEstimated[c] = Int32(truncatingIfNeeded: Swift.min(16, block.rowCount &- (c << 4)))
+      }
+      _blocks[handle] = block
+      if !rebuild {
+        var delta = _Summary()
+        delta -= old
+        delta.count = 0
+        _fenwickAdd(delta, at: position)
+      }
+    }
+    if rebuild { _rebuildFenwick() }
   }
 
   /// Sets row `index`'s measured extent in units, or makes it estimated

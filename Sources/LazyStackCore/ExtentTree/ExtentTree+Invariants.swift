@@ -44,7 +44,7 @@ extension ExtentTree {
       }
       total += block.summary
       seen += block.ids.count
-      for e in block.extents { precondition(e >= -1, "invalid stored extent") }
+      for e in block.extents { precondition(e >= Self._invalidated, "invalid stored extent") }
     }
     if _ordered {
       precondition(ID.self == Int.self && _implicit == nil, "ordered ids are Ints, not a range")

@@ -242,18 +242,72 @@ extension ExtentTree {
     return last &+ 1
   }
 
+  /// The number of rows among `0 ..< index` that a metric counts: `weight`
+  /// gives the count of a summary, `counts` whether one stored slot counts.
+  /// One Fenwick prefix and a scan of one block, whatever the metric.
+  /// - Precondition: `0 <= index <= count`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable @inline(__always)
+  package func _rank(before index: Int, weight: (_Summary) -> Int, counts: (Int32) -> Bool) -> Int {
+    precondition(index >= 0 && index <= count, "Row index \(index) out of range 0...\(count)")
+    if index == count { return weight(_total) }
+    let l = _locate(index)
+    return _withBlock(handle: Int(_order[l.position])) { block in
+      block.pointee.extents.withUnsafeBufferPointer { extents in
+        var result = weight(l.before)
+        for slot in 0 ..< l.slot where counts(extents[slot]) { result &+= 1 }
+        return result
+      }
+    }
+  }
+
+  /// The row of rank `rank` (0-based, in row order) among the rows a metric
+  /// counts (see `_rank`): one Fenwick descent on the metric, then a scan of
+  /// one block.
+  /// - Precondition: `0 <= rank < weight(total)`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable @inline(__always)
+  package func _select(rank: Int, weight: (_Summary) -> Int, counts: (Int32) -> Bool) -> Int {
+    precondition(rank >= 0 && rank < weight(_total), "ExtentTree: rank \(rank) out of range")
+    var position = 0
+    var remaining = rank
+    var rows = 0
+    var step = _topStep
+    let size = _fenwickSize
+    _fenwick.withUnsafeBufferPointer { fenwick in
+      while step > 0 {
+        let next = position &+ step
+        if next <= size {
+          let node = fenwick[next]
+          let w = weight(node)
+          if w <= remaining {
+            position = next
+            remaining &-= w
+            rows &+= node.count
+          }
+        }
+        step &>>= 1
+      }
+    }
+    position &-= _lead
+    return _withBlock(handle: Int(_order[position])) { block in
+      block.pointee.extents.withUnsafeBufferPointer { extents in
+        for slot in 0 ..< extents.count where counts(extents[slot]) {
+          if remaining == 0 { return rows &+ slot }
+          remaining &-= 1
+        }
+        preconditionFailure("ExtentTree: block counts are inconsistent")
+      }
+    }
+  }
+
   /// The number of non-empty rows among rows `0 ..< index`.
   /// - Precondition: `0 <= index <= count`.
   /// - Complexity: O(log(n/B) + B).
   @inlinable
   package func nonEmptyRows(before index: Int) -> Int {
-    precondition(index >= 0 && index <= count, "Row index \(index) out of range 0...\(count)")
-    if index == count { return nonEmptyCount }
-    let l = _locate(index)
-    var result = _nonEmpty(l.before)
-    let block = _blocks[Int(_order[l.position])]
-    for slot in 0 ..< l.slot where _extent(block.extents[slot]) > 0 { result &+= 1 }
-    return result
+    let estimate = self.estimate
+    return _rank(before: index, weight: { _nonEmpty($0) }, counts: { $0 < 0 ? estimate > 0 : $0 > 0 })
   }
 
   /// The non-empty row of rank `rank` (0-based) in row order.
@@ -261,31 +315,70 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B) + B).
   @inlinable
   package func nonEmptyRow(rank: Int) -> Int {
-    precondition(rank >= 0 && rank < nonEmptyCount, "Non-empty rank out of range")
-    var position = 0
-    var remaining = rank
-    var rows = 0
-    var step = _topStep
-    let n = _fenwickSize
-    while step > 0 {
-      let next = position &+ step
-      if next <= n {
-        let node = _fenwick[next]
-        let nonEmpty = _nonEmpty(node)
-        if nonEmpty <= remaining {
-          position = next
-          remaining &-= nonEmpty
-          rows &+= node.count
-        }
-      }
-      step &>>= 1
+    let estimate = self.estimate
+    return _select(rank: rank, weight: { _nonEmpty($0) }, counts: { $0 < 0 ? estimate > 0 : $0 > 0 })
+  }
+
+  /// The number of measured rows among rows `0 ..< index` (SPEC T3).
+  /// - Precondition: `0 <= index <= count`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  package func measuredRows(before index: Int) -> Int {
+    _rank(before: index, weight: { $0.measuredCount }, counts: { $0 >= 0 })
+  }
+
+  /// The measured row of rank `rank` (0-based) in row order (SPEC T3).
+  /// - Precondition: `0 <= rank < measuredCount`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  package func measuredRow(rank: Int) -> Int {
+    _select(rank: rank, weight: { $0.measuredCount }, counts: { $0 >= 0 })
+  }
+
+  /// A row's index, id, start (relative to the leading inset), extent and
+  /// stored extent (`-1` estimated, `-2` invalidated), from one lookup.
+  @usableFromInline
+  package struct _RowInfo: Sendable {
+    @usableFromInline package var index: Int
+    @usableFromInline package var id: ID
+    @usableFromInline package var start: Int64
+    @usableFromInline package var extent: Int64
+    @usableFromInline package var stored: Int32
+
+    @inlinable @inline(__always)
+    package init(index: Int, id: ID, start: Int64, extent: Int64, stored: Int32) {
+      self.index = index
+      self.id = id
+      self.start = start
+      self.extent = extent
+      self.stored = stored
     }
-    position &-= _lead
-    let block = _blocks[Int(_order[position])]
-    for slot in 0 ..< block.extents.count where _extent(block.extents[slot]) > 0 {
-      if remaining == 0 { return rows &+ slot }
-      remaining &-= 1
+  }
+
+  /// The row at `location`, described by one read of its block.
+  /// - Complexity: O(B).
+  @inlinable @inline(__always)
+  package func _rowInfo(at l: _Location) -> _RowInfo {
+    _withBlock(handle: Int(_order[l.position])) { block in
+      let stored = block.pointee.extents[l.slot]
+      return _RowInfo(index: l.before.count &+ l.slot, id: block.pointee.ids[l.slot], start: _pitch(l.before) &+ _slotPitchPrefix(block, l.slot),
+                      extent: _extent(stored), stored: stored)
     }
-    preconditionFailure("ExtentTree: non-empty counts are inconsistent")
+  }
+
+  /// Row `index` described (see `_RowInfo`).
+  /// - Precondition: `0 <= index < count`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  package func rowInfo(at index: Int) -> _RowInfo {
+    precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+    return _rowInfo(at: _locate(index))
+  }
+
+  /// The row with `id` described (see `_RowInfo`), or `nil`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  package func rowInfo(of id: ID) -> _RowInfo? {
+    _locate(id: id).map { _rowInfo(at: $0) }
   }
 }

@@ -3,9 +3,11 @@
 ///
 /// - Extents are integer fixed-point units (`_FixedPoint`), so every prefix
 ///   sum is exact (X4).
-/// - Estimated rows store no extent (the sentinel `-1`): the tree keeps the
-///   measured sum and the measured count, and folds the estimate in, so a
-///   global estimate change is O(1) (X2).
+/// - Estimated rows store no extent: the sentinel `-1` marks a row never
+///   measured, `-2` a row whose measurement was invalidated (SPEC S12 tells
+///   them apart; both have the estimate). The tree keeps the measured sum and
+///   the measured count, and folds the estimate in, so a global estimate
+///   change is O(1) (X2).
 /// - A row's *pitch* is its extent plus the spacing that follows it, so
 ///   row `i` starts at `pitchPrefix(i)` relative to the leading inset (G2).
 /// - Rows live in blocks of at most `blockCapacity` rows. Blocks are stored
@@ -23,7 +25,8 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline
   package struct _Block: Sendable {
     @usableFromInline package var ids: ContiguousArray<ID>
-    /// Measured extents in units; `-1` marks an estimated row.
+    /// Measured extents in units; `-1` marks a row never measured, `-2` an
+    /// invalidated one (see `ExtentTree._estimated`, `_invalidated`).
     @usableFromInline package var extents: ContiguousArray<Int32>
     /// `ids.count`, kept beside the other sums so a rebuild of the
     /// block-level tree reads the block's own fields only (no row buffer).
@@ -450,6 +453,15 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   package func _extent(_ stored: Int32) -> Int64 {
     stored < 0 ? estimate : Int64(stored)
   }
+
+  /// The stored value of a row that was never measured (or is new).
+  @inlinable @inline(__always)
+  package static var _estimated: Int32 { -1 }
+
+  /// The stored value of a row whose measurement was invalidated: estimated
+  /// again after a measurement (SPEC S12 a).
+  @inlinable @inline(__always)
+  package static var _invalidated: Int32 { -2 }
 
   /// Sets the estimate of every unmeasured row (SPEC X2).
   /// - Complexity: O(1).

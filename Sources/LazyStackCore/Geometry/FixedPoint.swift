@@ -61,11 +61,27 @@ package enum _FixedPoint {
     return min(units(points), maxExtentUnits)
   }
 
-  /// A valid anchor fraction: NaN becomes 0, and the value is clamped to
+  /// A fraction of the viewport that must lie in it (tracking, T1; the
+  /// default anchors, D2–D4): NaN becomes 0, and the value is clamped to
   /// `0...1`.
   @inlinable
   package static func fraction(_ value: CGFloat) -> CGFloat {
     guard !value.isNaN else { return 0 }
     return min(1, max(0, value))
+  }
+
+  /// The largest magnitude of an anchor fraction that `anchorFraction`
+  /// passes through (2^20): beyond it `scale` could saturate, and every
+  /// such offset is clamped to an end of the content anyway.
+  @usableFromInline
+  package static let maxAnchorFraction: CGFloat = 1_048_576
+
+  /// An anchor fraction as SwiftUI's `UnitPoint` allows it (SPEC R3):
+  /// values outside `0...1` apply as written (up to ±2^20); a non-finite
+  /// value becomes 0.
+  @inlinable
+  package static func anchorFraction(_ value: CGFloat) -> CGFloat {
+    guard value.isFinite else { return 0 }
+    return min(maxAnchorFraction, max(-maxAnchorFraction, value))
   }
 }

@@ -99,19 +99,22 @@ extension ExtentTree {
     return result
   }
 
-  /// The measured extents by id (estimated rows are left out).
+  /// The stored extents of the measured and invalidated rows by id (rows
+  /// never measured are left out), so a snapshot keeps both (X1, S12).
   /// - Complexity: O(n).
   @inlinable
   package var measuredExtentsByID: _IDTable<ID> {
     var result = _IDTable<ID>(minimumCapacity: measuredCount)
-    guard measuredCount > 0 else { return result }
     for handle in _order {
-      let block = _blocks[Int(handle)]
-      guard block.measuredCount > 0 else { continue }
-      for slot in 0 ..< block.ids.count where block.extents[slot] >= 0 {
-        result.updateValue(block.extents[slot], forKey: block.ids[slot])
+      _withBlock(handle: Int(handle)) { block in
+        block.pointee.extents.withUnsafeBufferPointer { extents in
+          for slot in 0 ..< extents.count where extents[slot] != Self._estimated {
+            result.updateValue(extents[slot], forKey: block.pointee.ids[slot])
+          }
+        }
       }
     }
     return result
   }
+
 }

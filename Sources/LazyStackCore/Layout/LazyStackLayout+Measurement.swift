@@ -27,8 +27,12 @@ extension LazyStackLayout {
     return .applied(correction: _settle(from: before, cause: .measurement))
   }
 
-  /// Forgets a row's measurement: it is estimated again (for example after
-  /// its content changed). Stabilizes like a measurement.
+  /// Forgets a row's measurement because its content must be laid out again
+  /// (it was edited, or the width changed): the row is estimated again and
+  /// marked invalidated. Stabilizes like a measurement; if the viewport's
+  /// anchor point lies inside the anchor row, that point keeps its relative
+  /// place in the row, now and when the row is measured again (SPEC S12 a).
+  /// A row that is not measured is left alone.
   /// - Returns: `false` if no row has `id`.
   /// - Complexity: O(log n + B).
   @inlinable
@@ -37,10 +41,70 @@ extension LazyStackLayout {
     guard let location = _tree._locate(id: id) else { return false }
     guard _tree._storedExtent(at: location) >= 0 else { return true }
     let before = _capture()
-    _tree._setStored(-1, at: location)
+    _tree._setStored(ExtentTree<ID>._invalidated, at: location)
     _refreshEstimate()
     _settle(from: before, cause: .measurement)
     return true
+  }
+
+  /// Forgets every row's measurement, as a change of width requires (every
+  /// row wraps again): each measured row is estimated again and marked
+  /// invalidated, and the layout stabilizes once. The text under the
+  /// viewport's anchor point keeps its relative place in the anchor row, so
+  /// the row stays on screen however much it shrinks to its estimate, and
+  /// stays there as it is measured again (SPEC S12 a).
+  ///
+  ///     layout.invalidateAllMeasurements()
+  ///     layout.viewportSize = newSize
+  ///     layout.measureVisibleRows { index, id in height(of: id, width: newSize.width) }
+  ///
+  /// - Complexity: O(n/B + m) for m measured rows (blocks with no measured
+  ///   row are skipped), plus O(log n + B) for the stabilization.
+  @inlinable
+  public mutating func invalidateAllMeasurements() {
+    let before = _capture()
+    _tree.invalidateAll()
+    _refreshEstimate()
+    _settle(from: before, cause: .measurement)
+  }
+
+  /// Whether the row at `index` is measured (not estimated, nor invalidated).
+  /// - Precondition: `0 <= index < count`.
+  /// - Complexity: O(log n).
+  @inlinable
+  public func isMeasured(at index: Int) -> Bool {
+    precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+    return _tree._storedExtent(at: _tree._locate(index)) >= 0
+  }
+
+  /// Measures the rows a frame shows: calls `extent` for each row of
+  /// `visibleIndices` (overscan included) that is not measured, reports the
+  /// result with `setMeasuredExtent(_:for:)`, and repeats while measuring
+  /// brings unmeasured rows into view (rows that came out smaller than
+  /// their estimate), at most 16 times. S1 and S12 apply to every
+  /// measurement, so rows the user has already seen do not move.
+  ///
+  ///     layout.userScroll(to: newOffset)
+  ///     layout.measureVisibleRows { index, id in cell(for: id).height }
+  ///     draw(layout.visibleIndices.map { layout.frame(at: $0) })
+  ///
+  /// - Parameter extent: The main-axis extent of the row at an index with
+  ///   an id, in points; a rejected value (NaN, infinite, negative) leaves
+  ///   the row unmeasured.
+  /// - Complexity: O(k (log n + B)) for k rows measured, plus
+  ///   O(log n + B) per pass.
+  @inlinable
+  public mutating func measureVisibleRows(_ extent: (Int, ID) -> CGFloat) {
+    for _ in 0 ..< 16 {
+      var applied = false
+      for index in visibleIndices {
+        let location = _tree._locate(index)
+        let row = _tree._row(at: location)
+        guard row.stored < 0 else { continue }
+        if setMeasuredExtent(extent(index, row.id), for: row.id).isApplied { applied = true }
+      }
+      if !applied { return }
+    }
   }
 
   /// Changes the estimated extent of unmeasured rows (SPEC X2, S2); with

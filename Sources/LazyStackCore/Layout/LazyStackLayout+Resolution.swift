@@ -10,7 +10,10 @@ extension LazyStackLayout {
   /// - A point (or x / y) resolves to that offset, clamped (R2, S9). A NaN
   ///   component is ignored; infinities clamp to the ends.
   /// - An id with an anchor lines the row's anchor point up with the
-  ///   viewport's (R3); with no anchor (and no `scrollAnchor`, R7), it scrolls
+  ///   viewport's (R3); like SwiftUI's `UnitPoint`, an anchor outside 0...1
+  ///   applies as written (`UnitPoint(x: 0, y: -0.05)` leaves a margin above
+  ///   the row; magnitudes are capped at 2^20), and only the offset is
+  ///   clamped. With no anchor (and no `scrollAnchor`, R7), it scrolls
   ///   as little as possible (R4). The row is then kept there through
   ///   measurements and data changes (R6, §6).
   /// - An unknown id (or one of another type) changes nothing: `position` is
@@ -48,30 +51,30 @@ extension LazyStackLayout {
         _clampCrossOffset()
       }
     case .id(let anyID, let anchor):
-      guard let id = anyID as? ID, let index = _tree.index(of: id) else {
+      guard let id = anyID as? ID, let row = _tree.rowInfo(of: id) else {
         _lastPositionResult = .unknownID(String(describing: anyID))
         return  // SPEC R5: `_position` still holds the previous position.
       }
+      let fraction: CGFloat
+      var delta: Int64 = 0
       if let anchor = anchor ?? _scrollAnchor {
-        // SPEC R3
-        _anchor = .row(id, fraction: _FixedPoint.fraction(anchor.fraction(along: axis)), delta: 0)
+        // SPEC R3: a fraction outside 0...1 applies as written.
+        fraction = _FixedPoint.anchorFraction(anchor.fraction(along: axis))
       } else {
         // SPEC R4: minimal scroll.
-        let span = _tree.span(index)
-        let start = _leadingInset &+ span.start
-        let end = start &+ span.extent
+        let start = _leadingInset &+ row.start
+        let end = start &+ row.extent
         let viewport = _viewportUnits
         if start >= _offset && end <= _offset &+ viewport {
-          _anchor = .row(id, fraction: 0, delta: start &- _offset)
-        } else if start < _offset || span.extent > viewport {
-          _anchor = .row(id, fraction: 0, delta: 0)
+          fraction = 0
+          delta = start &- _offset
         } else {
-          _anchor = .row(id, fraction: 1, delta: 0)
+          fraction = start < _offset || row.extent > viewport ? 0 : 1
         }
       }
-      if case .row(let id, let fraction, let delta) = _anchor {
-        _offset = _clamp(_rowTarget(id, fraction: fraction, delta: delta))
-      }
+      _anchor(to: row, fraction: fraction, delta: delta)
+      _offset = _clamp(_leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction)
+                       &- _FixedPoint.scale(_viewportUnits, by: fraction) &- delta)
     }
     _position = newValue
     _clampCrossOffset()
@@ -81,47 +84,5 @@ extension LazyStackLayout {
     _lastCorrection = correction
     _lastPositionResult = .resolved(correction)
     _checkInvariants()
-  }
-}
-
-extension LazyStackLayout {
-  /// The user scrolled to `offset` (SPEC T1): the offset is clamped (G3),
-  /// any pending programmatic target is cancelled (R6), and `position`
-  /// becomes the tracked row with `isPositionedByUser == true`. The tracked
-  /// row is the one at the viewport's point at the scroll anchor's fraction
-  /// (top / leading if none), clamped into the visible rows. NaN components
-  /// are ignored.
-  /// - Complexity: O(log n + B).
-  @inlinable
-  public mutating func userScroll(to offset: CGPoint) {
-    let (main, cross) = axis == .vertical ? (offset.y, offset.x) : (offset.x, offset.y)
-    if !main.isNaN {
-      _offset = main == .infinity ? _maxOffset : _clamp(_FixedPoint.units(main))
-    }
-    if !cross.isNaN {
-      _crossOffset = cross == .infinity ? .greatestFiniteMagnitude : cross
-      _clampCrossOffset()
-    }
-    _track()
-    _checkInvariants()
-  }
-
-  /// Tracks the row under the scroll anchor at the current offset (T1).
-  @inlinable
-  internal mutating func _track() {
-    let fraction = _FixedPoint.fraction(_scrollAnchor?.fraction(along: axis) ?? 0)
-    let viewport = _viewportUnits
-    let low = _offset &- _alignmentShift
-    let visible = count > 0 && viewport > 0 ? _rows(intersecting: low, low &+ viewport) : 0 ..< 0
-    guard !visible.isEmpty else {
-      _anchor = .automatic
-      _position = ScrollPosition(_target: .automatic, isPositionedByUser: true)
-      return
-    }
-    var index = _index(atUnits: low &+ _FixedPoint.scale(viewport, by: fraction))
-    index = Swift.min(Swift.max(index, visible.lowerBound), visible.upperBound &- 1)
-    let id = _tree.id(at: index)
-    _anchor = .row(id, fraction: fraction, delta: _rowDelta(at: index, fraction: fraction))
-    _position = ScrollPosition(_target: .id(id, anchor: nil), isPositionedByUser: true)
   }
 }

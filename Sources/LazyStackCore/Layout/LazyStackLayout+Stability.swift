@@ -37,23 +37,20 @@ extension LazyStackLayout {
     return before.offset >= before.maxOffset &- tolerance
   }
 
-  /// The offset that puts the anchor row where the anchor says (R3, S1–S6),
-  /// before clamping.
-  @inlinable
-  internal func _rowTarget(_ id: ID, fraction: CGFloat, delta: Int64) -> Int64 {
-    guard let index = _tree.index(of: id) else { return _offset }
-    let span = _tree.span(index)
-    let point = _leadingInset &+ span.start &+ _FixedPoint.scale(span.extent, by: fraction)
-    return point &- _FixedPoint.scale(_viewportUnits, by: fraction) &- delta
-  }
-
   /// The anchor row's current `delta`: its point at `fraction` minus the
   /// viewport's point at the same fraction.
   @inlinable
-  internal func _rowDelta(at index: Int, fraction: CGFloat) -> Int64 {
-    let span = _tree.span(index)
-    let point = _leadingInset &+ span.start &+ _FixedPoint.scale(span.extent, by: fraction)
-    return point &- _offset &- _FixedPoint.scale(_viewportUnits, by: fraction)
+  internal func _rowDelta(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat) -> Int64 {
+    _leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction)
+      &- _offset &- _FixedPoint.scale(_viewportUnits, by: fraction)
+  }
+
+  /// Makes `row` the anchor row, its point at `fraction` standing `delta`
+  /// after the viewport's, and records how it looks now (S12).
+  @inlinable @inline(__always)
+  internal mutating func _anchor(to row: ExtentTree<ID>._RowInfo, fraction: CGFloat, delta: Int64) {
+    _anchor = .row(row.id, fraction: fraction, delta: delta)
+    _seen = _SeenRow(extent: row.extent, stored: row.stored)
   }
 
   @inlinable @inline(__always)
@@ -61,8 +58,60 @@ extension LazyStackLayout {
     Swift.min(Swift.max(0, offset), _maxOffset)
   }
 
+  /// Where the viewport's anchor point lies in the anchor row, as a distance
+  /// from the row's start, after the row's own extent changed from
+  /// `_seen.extent` to `row.extent`; `nil` to keep `delta` as it is.
+  ///
+  /// Distances are measured where the anchor keeps the row (the screen,
+  /// unless S10 clamped the offset). When the point lies inside the row,
+  /// what the user has seen decides (SPEC S12): (a) a re-layout (an
+  /// invalidation, the first measurement after one, a deleted anchor's
+  /// survivor) keeps the point's relative place; (b) a measured row measured
+  /// again keeps its start, unless the row would leave the viewport; (c) a
+  /// row measured for the first time (or a never-measured row's estimate
+  /// change) keeps the edge it shows on screen, or acts as (a) when it shows
+  /// both or neither. When the point lies outside the row, the row's edge
+  /// nearest to it keeps its place (S1; for a top or bottom anchor that is
+  /// the row's point at the anchor's fraction, and for an anchor in between
+  /// it keeps the row on screen, S13).
+  /// - Complexity: O(1).
+  @inlinable
+  internal func _placeAfterOwnChange(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat, delta: Int64,
+                                     viewport: Int64) -> Int64? {
+    let old = _seen.extent
+    let new = row.extent
+    let p = _FixedPoint.scale(old, by: fraction) &- delta
+    if p < 0 || (p == 0 && old > 0) { return p }                     // after the point: the start stays
+    if p > old || (p == old && old > 0) { return p &+ (new &- old) }   // before it: the end stays
+    if old == 0 { return nil }  // an empty row at the point: its point at the fraction stays
+    // Where the row was in the viewport before the change: [top, top + old).
+    let top = _FixedPoint.scale(viewport, by: fraction) &- p
+    func proportional() -> Int64 {
+      guard new >= 2 else { return 0 }
+      let scaled = (p &* new &+ old / 2) / old  // p < old <= 2^31, new <= 2^31: no overflow
+      return Swift.min(Swift.max(scaled, 1), new &- 1)
+    }
+    if _seen.survivor || _seen.stored == ExtentTree<ID>._invalidated {
+      return proportional()  // (a)
+    }
+    if _seen.stored >= 0 {
+      guard row.stored >= 0 else { return proportional() }  // (a): invalidated
+      // (b): the start stays, unless the whole row would leave the viewport.
+      let visible = new > 0 ? top < viewport && top &+ new > 0 : top >= 0 && top < viewport
+      return visible ? p : Swift.max(0, new &- 1)
+    }
+    // (c): revealed. Which edges of the viewport did the row cross?
+    let leading = top < 0 && top &+ old > 0
+    let trailing = top < viewport && top &+ old > viewport
+    if leading && !trailing { return p &+ (new &- old) }  // its end stays
+    if trailing && !leading { return p }                  // its start stays
+    return proportional()
+  }
+
   /// Puts the offset where the anchor says after a change of content,
-  /// extents or viewport, and records the correction (SPEC §6, §7, S11).
+  /// extents or viewport, and records the correction (SPEC §6, §7, S11);
+  /// then, for a position the user scrolled to, names the row now at the
+  /// viewport's anchor point in `position` (T1).
   /// - Complexity: O(log n + B).
   @inlinable
   @discardableResult
@@ -71,6 +120,7 @@ extension LazyStackLayout {
     // SPEC D4: a `.bottom` size-changes anchor pins to the end while it is visible.
     let pinned = sizeFraction >= 1 && _hasLaidOut && _endWasVisible(before)
     var target: Int64
+    var anchorRow: ExtentTree<ID>._RowInfo?
     switch _anchor {
     case .automatic:
       if !_hasLaidOut || sizeFraction == 0 {
@@ -85,15 +135,30 @@ extension LazyStackLayout {
       target = edge.isLeadingEdge ? 0 : _maxOffset
     case .point:
       target = before.offset
-    case .row(let id, let fraction, let delta):
-      target = pinned ? _maxOffset : _rowTarget(id, fraction: fraction, delta: delta)
+    case .row(let id, let fraction, var delta):
+      guard let row = _tree.rowInfo(of: id) else {
+        target = before.offset
+        break
+      }
+      anchorRow = row
+      // SPEC S12, S1: the anchor row's own extent changed (a pending
+      // programmatic target is re-resolved instead: its delta stands).
+      if _position.isPositionedByUser && (row.extent != _seen.extent || _seen.survivor),
+         let place = _placeAfterOwnChange(row, fraction: fraction, delta: delta, viewport: before.viewport) {
+        delta = _FixedPoint.scale(row.extent, by: fraction) &- place
+        _anchor = .row(id, fraction: fraction, delta: delta)
+      }
+      target = pinned ? _maxOffset
+        : _leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction)
+          &- _FixedPoint.scale(_viewportUnits, by: fraction) &- delta
     }
     _offset = _clamp(target)
-    if pinned, case .row(let id, let fraction, _) = _anchor, let index = _tree.index(of: id) {
+    if let row = anchorRow, case .row(_, let fraction, let delta) = _anchor {
       // Pinned to the end (D4): the row anchor follows what is now on screen.
-      _anchor = .row(id, fraction: fraction, delta: _rowDelta(at: index, fraction: fraction))
+      _anchor(to: row, fraction: fraction, delta: pinned ? _rowDelta(row, fraction: fraction) : delta)
     }
     _clampCrossOffset()
+    if _position.isPositionedByUser { _rederiveViewID() }
     let correction = ScrollCorrection(
       offsetDelta: _FixedPoint.points(_offset &- before.offset), contentOffset: contentOffset, cause: cause)
     _lastCorrection = correction
@@ -136,7 +201,9 @@ extension LazyStackLayout {
   }
 
   /// Replaces a row anchor whose row is gone by its nearest surviving
-  /// neighbour (SPEC S5), keeping fraction and delta; with no survivor the
+  /// neighbour (SPEC S5), keeping fraction and delta; the next stabilization
+  /// treats the survivor as the deleted row with the survivor's extent
+  /// (S12 a, for a position the user scrolled to). With no survivor the
   /// layout falls back to an automatic position that keeps the offset.
   /// - Parameter replacement: The surviving row's id, or `nil`.
   @inlinable
@@ -145,6 +212,7 @@ extension LazyStackLayout {
     let user = _position.isPositionedByUser
     if let replacement {
       _anchor = .row(replacement, fraction: fraction, delta: delta)
+      _seen.survivor = true
       _position = ScrollPosition(_target: .id(replacement, anchor: _position.anchor), isPositionedByUser: user)
     } else {
       _anchor = .automatic

@@ -33,8 +33,30 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     case row(ID, fraction: CGFloat, delta: Int64)
   }
 
+  /// The anchor row as the last stabilization left it (SPEC S12): its extent
+  /// and its stored state, so the next change can tell whether the row's own
+  /// extent changed, and from what.
+  @usableFromInline
+  internal struct _SeenRow: Sendable {
+    @usableFromInline var extent: Int64
+    /// The stored extent: measured (>= 0), estimated (-1), invalidated (-2).
+    @usableFromInline var stored: Int32
+    /// The anchor row took a deleted row's place since (S5): its extent
+    /// change counts as S12 (a), from the deleted row's.
+    @usableFromInline var survivor: Bool
+
+    @inlinable
+    init(extent: Int64 = 0, stored: Int32 = -1, survivor: Bool = false) {
+      self.extent = extent
+      self.stored = stored
+      self.survivor = survivor
+    }
+  }
+
   @usableFromInline internal var _tree: ExtentTree<ID>
   @usableFromInline internal var _anchor: _Anchor
+  /// Valid while `_anchor` is `.row`: that row as it was seen last.
+  @usableFromInline internal var _seen: _SeenRow
   @usableFromInline internal var _position: ScrollPosition
   @usableFromInline internal var _viewport: CGSize
   /// The main-axis content offset in units, always in `0 ... _maxOffset`.
@@ -132,6 +154,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     _trailingInset = min(_FixedPoint.units(mainInsets.1), _FixedPoint.maxExtentUnits)
     _givenEstimate = estimate
     _anchor = .automatic
+    _seen = _SeenRow()
     _position = ScrollPosition(idType: ID.self)
     _viewport = .zero
     _offset = 0

@@ -1,0 +1,130 @@
+import Foundation
+
+extension LazyStackLayout {
+  /// The user scrolled to `offset` (SPEC T1, T3): the offset is clamped
+  /// (G3), any pending programmatic target is cancelled (R6), and
+  /// `position` becomes the tracked row with `isPositionedByUser == true`.
+  ///
+  /// The tracked row is the one at the viewport's point at the scroll
+  /// anchor's fraction (top / leading if none), clamped into the visible
+  /// rows. The row the layout keeps in place from now on (T3) is the
+  /// tracked row if it is measured, else the measured visible row nearest to
+  /// that point: so the rows this scroll revealed lie between the kept row
+  /// and the edge they came in at, and measuring them moves nothing the user
+  /// has seen (S1). NaN components are ignored.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  public mutating func userScroll(to offset: CGPoint) {
+    let (main, cross) = axis == .vertical ? (offset.y, offset.x) : (offset.x, offset.y)
+    if !main.isNaN {
+      _offset = main == .infinity ? _maxOffset : _clamp(_FixedPoint.units(main))
+    }
+    if !cross.isNaN {
+      _crossOffset = cross == .infinity ? .greatestFiniteMagnitude : cross
+      _clampCrossOffset()
+    }
+    _track()
+    _checkInvariants()
+  }
+
+  /// The scroll anchor's fraction for tracking (T1): inside the viewport.
+  @inlinable @inline(__always)
+  internal var _trackingFraction: CGFloat {
+    _FixedPoint.fraction(_scrollAnchor?.fraction(along: axis) ?? 0)
+  }
+
+  /// Where tracking looks (T1): the rows that intersect the viewport (G5, no
+  /// overscan), the viewport's anchor point and the row there, clamped into
+  /// those rows; `nil` when no row is visible.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _tracking(fraction: CGFloat) -> (row: Int, visible: Range<Int>, point: Int64)? {
+    let viewport = _viewportUnits
+    guard count > 0, viewport > 0 else { return nil }
+    let low = _offset &- _alignmentShift
+    let visible = _rows(intersecting: low, low &+ viewport)
+    guard !visible.isEmpty else { return nil }
+    let point = low &+ _FixedPoint.scale(viewport, by: fraction)
+    let row = Swift.min(Swift.max(_index(atUnits: point), visible.lowerBound), visible.upperBound &- 1)
+    return (row, visible, point)
+  }
+
+  /// Chooses the tracked row and the kept row at the current offset (T1, T3).
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal mutating func _track() {
+    let fraction = _trackingFraction
+    guard let tracking = _tracking(fraction: fraction) else {
+      _anchor = .automatic
+      _position = ScrollPosition(_target: .automatic, isPositionedByUser: true)
+      return
+    }
+    let tracked = _tree.rowInfo(at: tracking.row)
+    var kept = tracked
+    if tracked.stored < 0,
+       let measured = _nearestMeasuredRow(to: tracking.point, around: tracking.row, in: tracking.visible) {
+      kept = measured
+    }
+    _anchor(to: kept, fraction: fraction, delta: _rowDelta(kept, fraction: fraction))
+    _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
+  }
+
+  /// After a stabilization of a position the user scrolled to, names the row
+  /// now at the viewport's anchor point (T1); the kept row stays (T3).
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal mutating func _rederiveViewID() {
+    if let tracking = _tracking(fraction: _trackingFraction) {
+      _position = ScrollPosition(_target: .id(_tree.id(at: tracking.row), anchor: nil), isPositionedByUser: true)
+    } else {
+      _position = ScrollPosition(_target: .automatic, isPositionedByUser: true)
+    }
+  }
+
+  /// The measured row in `visible` nearest to `point` (the distance from the
+  /// point to the row's `[start, end]`; ties: the earlier row), given that
+  /// `row` (in `visible`) is the unmeasured row at the point; `nil` if no
+  /// visible row is measured (SPEC T3).
+  ///
+  /// Rows before `row` end at or before the point and rows after it start
+  /// after it, so on each side the nearest is the closest measured row: a
+  /// rank and a select on the tree's measured counts.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _nearestMeasuredRow(to point: Int64, around row: Int,
+                                    in visible: Range<Int>) -> ExtentTree<ID>._RowInfo? {
+    let measured = _tree.measuredCount
+    guard measured > 0 else { return nil }
+    func distance(_ r: ExtentTree<ID>._RowInfo) -> Int64 {
+      let start = _leadingInset &+ r.start
+      return point < start ? start &- point : Swift.max(0, point &- (start &+ r.extent))
+    }
+    let rank = _tree.measuredRows(before: row)
+    var best: ExtentTree<ID>._RowInfo?
+    if rank > 0 {
+      var k = rank &- 1
+      var index = _tree.measuredRow(rank: k)
+      if index >= visible.lowerBound {
+        var candidate = _tree.rowInfo(at: index)
+        // Ties go to the earlier row: a zero-extent row ends where the row before it ends.
+        while k > 0 {
+          index = _tree.measuredRow(rank: k &- 1)
+          guard index >= visible.lowerBound else { break }
+          let earlier = _tree.rowInfo(at: index)
+          guard earlier.start &+ earlier.extent == candidate.start &+ candidate.extent else { break }
+          candidate = earlier
+          k &-= 1
+        }
+        best = candidate
+      }
+    }
+    if rank < measured {
+      let index = _tree.measuredRow(rank: rank)
+      if index < visible.upperBound {
+        let candidate = _tree.rowInfo(at: index)
+        if best.map({ distance(candidate) < distance($0) }) ?? true { best = candidate }
+      }
+    }
+    return best
+  }
+}
