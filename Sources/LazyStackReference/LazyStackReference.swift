@@ -320,10 +320,15 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     let p = point - row.start
     let e = row.extent
     let rowEnd = row.start + e
+    if e == 0 {
+      // An empty row grows toward the point.
+      if row.start < point { return .place(p) }       // start stays
+      if row.start > point { return .place(p + e2) }  // end stays
+      return .keepDelta
+    }
     // The point outside the row: the edge nearest to it stays.
-    if row.start > point || (row.start == point && e > 0) { return .place(p) }
-    if rowEnd < point || (rowEnd == point && e > 0) { return .place(p + e2 - e) }
-    if e == 0 { return .keepDelta }
+    if row.start >= point { return .place(p) }
+    if rowEnd <= point { return .place(p + e2 - e) }
     // The row in viewport coordinates before the change.
     let top = row.start - row.keptOffset
     let bottom = top + e
@@ -566,9 +571,9 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     stabilize(before: before, cause: .measurement)
   }
 
-  /// Measures unmeasured visible rows until a pass applies nothing (at most 16 passes).
+  /// Measures unmeasured visible rows until a pass applies nothing (at most 1,024 passes).
   public mutating func measureVisibleRows(_ extent: (Int, ID) -> CGFloat) {
-    for _ in 0 ..< 16 {
+    for _ in 0 ..< 1024 {
       var applied = false
       for i in visibleIndices where measured[i] == nil {
         if setMeasuredExtent(extent(i, ids[i]), for: ids[i]).isApplied { applied = true }

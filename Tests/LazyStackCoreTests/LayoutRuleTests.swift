@@ -304,16 +304,25 @@ final class LayoutRuleTests: XCTestCase {
     XCTAssertEqual(screenY(layout, 20), -10)
     layout.setMeasuredExtent(10, for: 50)  // below: nothing moves
     XCTAssertEqual(layout.contentOffset.y, 1040)
-    layout.setMeasuredExtent(70, for: 20)  // the anchor row itself, anchor top: its top stays
-    XCTAssertEqual(screenY(layout, 20), -10)
+    // The anchor row itself, measured for the first time while it crosses
+    // only the top edge: its end stays, it grows out of sight (S12 c).
+    layout.setMeasuredExtent(70, for: 20)
+    XCTAssertEqual(screenY(layout, 20), -30)
+    XCTAssertEqual(screenY(layout, 21), 40, "the row below it does not move")
+    // Measured again: its start stays (S12 b).
+    layout.setMeasuredExtent(90, for: 20)
+    XCTAssertEqual(screenY(layout, 20), -30)
   }
 
   func testS2_estimateChangesKeepTheAnchor() throws {
     var layout = try make()
     layout.userScroll(to: CGPoint(x: 0, y: 1010))
+    // Rows 0..<20 grow by 10 each (S2); the never-measured anchor row grows
+    // by 10 too, crossing only the top edge: its end stays (S12 c).
     let correction = try layout.setEstimatedExtent(60)
-    XCTAssertEqual(correction.offsetDelta, 200)
-    XCTAssertEqual(screenY(layout, 20), -10)
+    XCTAssertEqual(correction.offsetDelta, 210)
+    XCTAssertEqual(screenY(layout, 20), -20)
+    XCTAssertEqual(screenY(layout, 21), 40, "the row below the top does not move")
   }
 
   func testS3_reorderKeepsTheAnchorRowOnScreenAtItsNewIndex() throws {
@@ -345,7 +354,11 @@ final class LayoutRuleTests: XCTestCase {
     XCTAssertEqual(layout.position.viewID(type: Int.self), 22, "the next surviving row")
     XCTAssertEqual(screenY(layout, 22), -10, "at the same screen position")
     try layout.update(ids: Array(0 ..< 22))
-    XCTAssertEqual(layout.position.viewID(type: Int.self), 19, "no next row: the previous one")
+    XCTAssertEqual(layout._anchorRowID, 19, "no next row: the previous one")
+    // 22 rows of 50 in 500: the offset is clamped to 600 (S10), and the
+    // position names the row now at the top (T1).
+    XCTAssertEqual(layout.contentOffset.y, 600)
+    XCTAssertEqual(layout.position.viewID(type: Int.self), 12)
   }
 
   func testS6_viewportResizeKeepsTheAnchorAtItsFraction() throws {
@@ -497,30 +510,5 @@ final class LayoutRuleTests: XCTestCase {
     try chat.insert([-1, -2], at: 0)  // older messages load too
     XCTAssertEqual(screenY(chat, reading), y)
     XCTAssertLessThan(chat.contentOffset.y, chat.maxOffset)
-  }
-
-  // MARK: A UI loop
-
-  func testUILoop_scrollingUpFromTheMiddleNeverMovesTheAnchoredRow() throws {
-    // 1M rows whose true heights (20–200 pt) the model does not know; a
-    // simulated UI measures the visible rows every frame while scrolling up.
-    let n = 1_000_000
-    var truth = SeededRNG(seed: 77)
-    let heights = (0 ..< n).map { _ in CGFloat(20 + truth.next() % 181) }
-    var layout = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 60, spacing: 0, axis: .vertical,
-                                     insets: EdgeInsets(), blockCapacity: 256)
-    layout.viewportSize = CGSize(width: 390, height: 844)
-    layout.position.scrollTo(id: n / 2, anchor: .top)
-    var rng = SeededRNG(seed: 78)
-    for frame in 0 ..< 300 {
-      // The UI measures what it shows; the tracked row must not move by any amount.
-      let tracked = layout.position.viewID(type: Int.self) ?? layout.visibleIndices.lowerBound
-      let before = screenY(layout, tracked)
-      for i in layout.visibleIndices { layout.setMeasuredExtent(heights[i], for: i) }
-      let after = screenY(layout, tracked)
-      XCTAssertEqual(after, before, "frame \(frame): the anchored row moved by \(after - before) pt")
-      if after != before { return }
-      layout.userScroll(to: CGPoint(x: 0, y: layout.contentOffset.y - CGFloat(5 + rng.next() % 60)))
-    }
   }
 }

@@ -81,8 +81,8 @@ extension LazyStackLayout {
   /// `visibleIndices` (overscan included) that is not measured, reports the
   /// result with `setMeasuredExtent(_:for:)`, and repeats while measuring
   /// brings unmeasured rows into view (rows that came out smaller than
-  /// their estimate), at most 16 times. S1 and S12 apply to every
-  /// measurement, so rows the user has already seen do not move.
+  /// their estimate). S1 and S12 apply to every measurement, so rows the
+  /// user has already seen do not move.
   ///
   ///     layout.userScroll(to: newOffset)
   ///     layout.measureVisibleRows { index, id in cell(for: id).height }
@@ -90,20 +90,23 @@ extension LazyStackLayout {
   ///
   /// - Parameter extent: The main-axis extent of the row at an index with
   ///   an id, in points; a rejected value (NaN, infinite, negative) leaves
-  ///   the row unmeasured.
-  /// - Complexity: O(k (log n + B)) for k rows measured, plus
-  ///   O(log n + B) per pass.
+  ///   the row unmeasured, and it is not asked again in this call.
+  /// - Complexity: O(k (log n + B)) for k rows asked, plus O(log n + B) per
+  ///   pass; a pass asks only rows the previous one did not see (at most
+  ///   1,024 passes, however small the rows are next to their estimate).
   @inlinable
   public mutating func measureVisibleRows(_ extent: (Int, ID) -> CGFloat) {
-    for _ in 0 ..< 16 {
+    var seen = 0 ..< 0  // rows asked, or found measured, in the last pass
+    for _ in 0 ..< 1024 {
+      let visible = visibleIndices
       var applied = false
-      for index in visibleIndices {
-        let location = _tree._locate(index)
-        let row = _tree._row(at: location)
+      for index in visible where !seen.contains(index) {
+        let row = _tree._row(at: _tree._locate(index))
         guard row.stored < 0 else { continue }
         if setMeasuredExtent(extent(index, row.id), for: row.id).isApplied { applied = true }
       }
       if !applied { return }
+      seen = visible
     }
   }
 

@@ -11,9 +11,10 @@ extension LazyStackLayout {
   ///   component is ignored; infinities clamp to the ends.
   /// - An id with an anchor lines the row's anchor point up with the
   ///   viewport's (R3); like SwiftUI's `UnitPoint`, an anchor outside 0...1
-  ///   applies as written (`UnitPoint(x: 0, y: -0.05)` leaves a margin above
-  ///   the row; magnitudes are capped at 2^20), and only the offset is
-  ///   clamped. With no anchor (and no `scrollAnchor`, R7), it scrolls
+  ///   applies as written (with `UnitPoint(x: 0, y: 1.1)` the point 10 % of
+  ///   the row's extent past its end lines up with the point 10 % of the
+  ///   viewport past its end; magnitudes are capped at 2^20), and only the
+  ///   offset is clamped. With no anchor (and no `scrollAnchor`, R7), it scrolls
   ///   as little as possible (R4). The row is then kept there through
   ///   measurements and data changes (R6, §6).
   /// - An unknown id (or one of another type) changes nothing: `position` is

@@ -73,7 +73,8 @@ extension LazyStackLayout {
   /// both or neither. When the point lies outside the row, the row's edge
   /// nearest to it keeps its place (S1; for a top or bottom anchor that is
   /// the row's point at the anchor's fraction, and for an anchor in between
-  /// it keeps the row on screen, S13).
+  /// it keeps the row on screen, S13); a row of zero extent grows toward
+  /// the point.
   /// - Complexity: O(1).
   @inlinable
   internal func _placeAfterOwnChange(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat, delta: Int64,
@@ -81,9 +82,14 @@ extension LazyStackLayout {
     let old = _seen.extent
     let new = row.extent
     let p = _FixedPoint.scale(old, by: fraction) &- delta
-    if p < 0 || (p == 0 && old > 0) { return p }                     // after the point: the start stays
-    if p > old || (p == old && old > 0) { return p &+ (new &- old) }   // before it: the end stays
-    if old == 0 { return nil }  // an empty row at the point: its point at the fraction stays
+    if old == 0 {
+      // An empty row grows toward the point (a row at it keeps its point at the fraction).
+      if p > 0 { return p }           // above the point: its start stays
+      if p < 0 { return p &+ new }    // below it: its end stays
+      return nil
+    }
+    if p <= 0 { return p }                          // after the point: its start stays
+    if p >= old { return p &+ (new &- old) }        // before it: its end stays
     // Where the row was in the viewport before the change: [top, top + old).
     let top = _FixedPoint.scale(viewport, by: fraction) &- p
     func proportional() -> Int64 {
