@@ -62,14 +62,18 @@ public struct GeneratedRecords: RecordSource {
                       "latency", "queue", "flushed", "token", "refresh", "upstream", "timeout", "index", "rebuilt"]
 
   public func record(at index: Int) -> String {
-    var h = UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15
+    // Offset before mixing: record 0 must not start the mixer at zero
+    // (which stays zero: one word repeated).
+    var h = (UInt64(truncatingIfNeeded: index) &+ 0x632B_E59B_D9B4_E019) &* 0x9E37_79B9_7F4A_7C15
     func next() -> Int {
       h ^= h >> 31; h &*= 0xBF58_476D_1CE4_E5B9; h ^= h >> 27
       return Int(truncatingIfNeeded: h >> 1)
     }
+    // Seven records a second, their milliseconds rising within it.
     let seconds = index / 7
+    let milliseconds = (index % 7) * 142 + Int(truncatingIfNeeded: h >> 57)  // 0 ... 979
     let stamp = String(format: "2026-11-22T%02d:%02d:%02d.%03dZ", (seconds / 3600) % 24, (seconds / 60) % 60,
-                       seconds % 60, (index * 37) % 1000)
+                       seconds % 60, milliseconds)
     let level = Self.levels[next() % Self.levels.count]
     var text = "\(stamp) \(level) [worker-\(next() % 16)] #\(index + 1)"
     let words = next() % 100 < 3 ? 150 + next() % 300 : 3 + next() % 40  // now and then a very long record

@@ -12,8 +12,6 @@ public struct Viewer<Source: RecordSource> {
   public private(set) var layout: LazyStackLayout<Int>
   public private(set) var columns: Int
   public private(set) var rows: Int
-  /// Ids of the rows measured at the current width (re-wrapped on resize).
-  var measured = Set<Int>()
   public private(set) var following = false
   public private(set) var message = ""
   /// Nanoseconds spent in LazyStackCore while producing the last frame.
@@ -63,20 +61,26 @@ public struct Viewer<Source: RecordSource> {
   }
   let clock = CoreClock()
 
-  /// Measures every visible record that is not measured at this width yet,
-  /// until the visible range is stable (measuring can bring rows into view).
+  /// Measures every visible record (overscan included) that is not measured
+  /// at this width yet, until nothing new comes into view: the core's
+  /// frame-loop helper; the time spent wrapping is not counted as core time.
   mutating func measureVisible() {
-    for _ in 0 ..< 8 {
-      let visible = clock.time { layout.visibleIndices }
-      var changed = false
-      for i in visible where !measured.contains(i) {
-        let lines = wrapped(i).count
-        _ = clock.time { layout.setMeasuredExtent(CGFloat(lines), for: i) }
-        measured.insert(i)
-        changed = true
+    var wrapping: UInt64 = 0
+    let columns = self.columns
+    let source = self.source
+    clock.time {
+      layout.measureVisibleRows { index, _ in
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        defer { wrapping &+= DispatchTime.now().uptimeNanoseconds - t0 }
+        return CGFloat(Self.lineCount(of: source.record(at: index), columns: columns))
       }
-      if !changed { return }
     }
+    clock.nanoseconds &-= Swift.min(clock.nanoseconds, wrapping)
+  }
+
+  /// The number of terminal lines a record takes at `columns` (at least 1).
+  static func lineCount(of record: String, columns: Int) -> Int {
+    Swift.max(1, (record.count + columns - 1) / columns)
   }
 
   // MARK: Rendering
@@ -111,11 +115,14 @@ public struct Viewer<Source: RecordSource> {
     } else {
       let total = layout.count
       let top = topRecord.map { $0 + 1 } ?? 0
-      let percent = total == 0 ? 100 : Int((Double(top) / Double(total) * 100).rounded(.down))
+      // The last record is visible: (END) and 100 %, as `less` says.
+      let atEnd = total == 0 || layout.contentOffset.y >= layout.maxOffset
+      let percent = atEnd ? 100 : Int((Double(top) / Double(total) * 100).rounded(.down))
       let core = coreNanoseconds >= 1_000_000 ? String(format: "%.2f ms", Double(coreNanoseconds) / 1e6)
         : String(format: "%.1f µs", Double(coreNanoseconds) / 1e3)
       status = (message.isEmpty ? "" : message + " | ")
-        + "record \(top) of \(total) (\(percent)%)  core \(core)\(following ? "  [follow]" : "")"
+        + "record \(top) of \(total) (\(percent)%)\(atEnd ? " (END)" : "")  core \(core)"
+        + (following ? "  [follow]" : "")
     }
     return String(status.prefix(columns)).padding(toLength: columns, withPad: " ", startingAt: 0)
   }
@@ -197,7 +204,9 @@ public struct Viewer<Source: RecordSource> {
   }
 
   /// A terminal resize (SIGWINCH): every record is re-wrapped at the new
-  /// width, and the record at the top stays at the top (SPEC S1, S6).
+  /// width, and the text at the top stays at the top: the core keeps the
+  /// reader's place in the top record through the invalidation and the
+  /// first measurements at the new width (SPEC S12 a, S6).
   public mutating func resize(columns: Int, rows: Int) {
     let columns = max(1, columns), rows = max(2, rows)
     guard columns != self.columns || rows != self.rows else { return }
@@ -206,11 +215,8 @@ public struct Viewer<Source: RecordSource> {
         // Track what is at the top now, so it is what stays put.
         layout.userScroll(to: layout.contentOffset)
       }
-      if columns != self.columns {
-        for id in measured { layout.invalidateMeasurement(for: id) }
-      }
+      if columns != self.columns { layout.invalidateAllMeasurements() }
     }
-    if columns != self.columns { measured.removeAll(keepingCapacity: true) }
     self.columns = columns
     self.rows = rows
     clock.time {

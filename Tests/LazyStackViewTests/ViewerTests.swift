@@ -116,4 +116,59 @@ final class ViewerTests: XCTestCase {
     XCTAssertEqual(screen[3].trimmingCharacters(in: .whitespaces), "seven")
     try? FileManager.default.removeItem(at: url)
   }
+
+  /// The reproduction of the reader's-place issue: `:N`, `kk` (the top
+  /// line is now inside a long record), then the terminal narrows from
+  /// 100x20 to 60x12. The record at the top stays there (the issue saw it
+  /// move 19 records forward, 49999 -> 50018, before SPEC S12 a). N is the
+  /// first jump from 50000 on whose `kk` lands inside a record of 3 or more
+  /// lines (the generator decides the lengths).
+  func resizeInsideALongRecord(count: Int) throws {
+    let records = GeneratedRecords(count: count)
+    let target = (50_000 ..< 60_000).first { Viewer<GeneratedRecords>.lineCount(of: records.record(at: $0 - 2), columns: 100) >= 3 }!
+    var v = try Viewer(source: records, columns: 100, rows: 20)
+    var screen = run(&v, ":\(target)\nkk")
+    let top = target - 2  // the record before the one jumped to, 0-based
+    XCTAssertEqual(v.topRecord, top)
+    XCTAssertTrue(screen.last!.contains("record \(top + 1) of"), screen.last!)
+    XCTAssertLessThan(v.layout.frame(at: top).minY, v.layout.contentOffset.y, "the top line is inside the record")
+    screen = run(&v, "<resize 60x12>")
+    XCTAssertEqual(v.topRecord, top, "after narrowing, jumped to \(target)")
+    XCTAssertTrue(screen.last!.contains("record \(top + 1) of"), screen.last!)
+    XCTAssertEqual(screen.count, 12)
+    // Back to the first width: still there.
+    _ = run(&v, "<resize 100x20>")
+    XCTAssertEqual(v.topRecord, top)
+  }
+
+  func testResizeInsideALongRecordKeepsItAtTheTop_100k() throws {
+    try resizeInsideALongRecord(count: 100_000)
+  }
+
+  func testResizeInsideALongRecordKeepsItAtTheTop_10M() throws {
+    try resizeInsideALongRecord(count: 10_000_000)
+  }
+
+  func testStatusSaysEndWhenTheLastRecordIsVisible() throws {
+    var v = try viewer(1000)
+    var screen = run(&v, "G")
+    XCTAssertTrue(screen.last!.contains("(100%) (END)"), screen.last!)
+    screen = run(&v, "k")
+    XCTAssertFalse(screen.last!.contains("(END)"), screen.last!)
+    XCTAssertFalse(screen.last!.contains("100%"), screen.last!)
+    var short = try viewer(3)
+    XCTAssertTrue(short.render().last!.contains("(END)"))
+  }
+
+  func testGeneratedRecordsVaryAndTheirTimestampsNeverGoBack() throws {
+    let records = GeneratedRecords(count: 10_000)
+    let first = records.record(at: 0).split(separator: " ").dropFirst(4)
+    XCTAssertGreaterThan(Set(first).count, 2, "record #1 is not one word repeated: \(first)")
+    var previous = ""
+    for i in 0 ..< 10_000 {
+      let stamp = String(records.record(at: i).prefix(24))
+      XCTAssertGreaterThanOrEqual(stamp, previous, "record \(i + 1) goes back in time")
+      previous = stamp
+    }
+  }
 }

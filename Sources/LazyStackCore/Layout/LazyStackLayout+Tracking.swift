@@ -62,7 +62,7 @@ extension LazyStackLayout {
     let tracked = _tree.rowInfo(at: tracking.row)
     var kept = tracked
     if tracked.stored < 0,
-       let measured = _nearestMeasuredRow(to: tracking.point, around: tracking.row, in: tracking.visible) {
+       let measured = _nearestMeasuredRow(to: tracking.point, in: tracking.visible) {
       kept = measured
     }
     _anchor(to: kept, fraction: fraction, delta: _rowDelta(kept, fraction: fraction))
@@ -82,45 +82,47 @@ extension LazyStackLayout {
   }
 
   /// The measured row in `visible` nearest to `point` (the distance from the
-  /// point to the row's `[start, end]`; ties: the earlier row), given that
-  /// `row` (in `visible`) is the unmeasured row at the point; `nil` if no
-  /// visible row is measured (SPEC T3).
+  /// point to the row's `[start, end]`; ties: the earlier row), or `nil` if
+  /// no visible row is measured (SPEC T3).
   ///
-  /// Rows before `row` end at or before the point and rows after it start
-  /// after it, so on each side the nearest is the closest measured row: a
-  /// rank and a select on the tree's measured counts.
+  /// Rows that start at or before the point have ends that do not decrease,
+  /// so their distance never grows with the index; rows that start after it
+  /// are farther the later they are. On each side the nearest is therefore
+  /// the closest measured row: a rank and a select on the tree's measured
+  /// counts (and a step back over rows at the same distance, for ties).
   /// - Complexity: O(log n + B).
   @inlinable
-  internal func _nearestMeasuredRow(to point: Int64, around row: Int,
-                                    in visible: Range<Int>) -> ExtentTree<ID>._RowInfo? {
+  internal func _nearestMeasuredRow(to point: Int64, in visible: Range<Int>) -> ExtentTree<ID>._RowInfo? {
     let measured = _tree.measuredCount
     guard measured > 0 else { return nil }
     func distance(_ r: ExtentTree<ID>._RowInfo) -> Int64 {
       let start = _leadingInset &+ r.start
       return point < start ? start &- point : Swift.max(0, point &- (start &+ r.extent))
     }
-    let rank = _tree.measuredRows(before: row)
+    // Rows 0 ..< split start at or before the point.
+    let split = _tree.rowsStarting(before: point &- _leadingInset &+ 1)
     var best: ExtentTree<ID>._RowInfo?
+    var rank = _tree.measuredRows(before: Swift.min(split, visible.upperBound))
     if rank > 0 {
-      var k = rank &- 1
-      var index = _tree.measuredRow(rank: k)
+      var index = _tree.measuredRow(rank: rank &- 1)
       if index >= visible.lowerBound {
         var candidate = _tree.rowInfo(at: index)
-        // Ties go to the earlier row: a zero-extent row ends where the row before it ends.
-        while k > 0 {
-          index = _tree.measuredRow(rank: k &- 1)
+        let d = distance(candidate)
+        while rank > 1 {
+          index = _tree.measuredRow(rank: rank &- 2)
           guard index >= visible.lowerBound else { break }
           let earlier = _tree.rowInfo(at: index)
-          guard earlier.start &+ earlier.extent == candidate.start &+ candidate.extent else { break }
+          guard distance(earlier) == d else { break }
           candidate = earlier
-          k &-= 1
+          rank &-= 1
         }
         best = candidate
       }
     }
-    if rank < measured {
-      let index = _tree.measuredRow(rank: rank)
-      if index < visible.upperBound {
+    let after = _tree.measuredRows(before: Swift.min(split, count))
+    if after < measured {
+      let index = _tree.measuredRow(rank: after)
+      if index < visible.upperBound && index >= visible.lowerBound {
         let candidate = _tree.rowInfo(at: index)
         if best.map({ distance(candidate) < distance($0) }) ?? true { best = candidate }
       }
