@@ -126,6 +126,15 @@ func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy
       flip.toggle()
       blackHole(try! subject.update(ids: flip ? a : b))
     })
+  case "invalidate_all":
+    // Every row measured before each call (untimed), so every call
+    // invalidates n rows; the reading place is kept (S12 a).
+    let remeasure = { (subject: inout S) in subject._measureAllRows { CGFloat(20 + $0 % 181) } }
+    remeasure(&subject)
+    return sample(policy, state: &subject, operation: { subject in
+      subject.invalidateAllMeasurements()
+      blackHole(subject.lastCorrection)
+    }, reset: remeasure)
   case "resize_viewport":
     var flip = false
     return sample(policy, state: &subject, operation: { subject in
@@ -162,6 +171,7 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
   ("reorder_prepend", .logarithmic, "insert 100 new rows at index 0, stabilized"),
   ("reorder_shuffle", .linear, "update(ids:) with all ids shuffled, stabilized"),
   ("resize_viewport", .logarithmic, "viewport size change with the anchor kept (S6)"),
+  ("invalidate_all", .linear, "invalidateAllMeasurements() of a fully measured layout, stabilized (S12 a)"),
   ("paging", .logarithmic, "targetContentOffset with .paging"),
   ("view_aligned", .logarithmic, "targetContentOffset with .viewAligned"),
   ("memory", .memory, "bytes per row of a layout built from n Int ids in random order (hash index; unit B/row)"),

@@ -25,6 +25,10 @@ protocol BenchSubject {
   mutating func userScroll(to offset: CGPoint)
   mutating func setMeasuredExtent(_ extent: CGFloat, for id: Int) -> MeasurementResult
   mutating func setEstimatedExtent(_ extent: CGFloat) throws -> ScrollCorrection
+  mutating func invalidateAllMeasurements()
+  /// Measures every row (an untimed reset).
+  mutating func _measureAllRows(_ extent: (Int) -> CGFloat)
+  var lastCorrection: ScrollCorrection { get }
   mutating func update(ids: [Int]) throws -> ScrollCorrection
   mutating func insert(_ ids: [Int], at index: Int) throws -> ScrollCorrection
   mutating func remove(atOffsets offsets: IndexSet) -> ScrollCorrection

@@ -571,6 +571,14 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     stabilize(before: before, cause: .measurement)
   }
 
+  /// Measures every row at once (the core's `_measureAllRows`), one stabilization.
+  public mutating func _measureAllRows(_ extent: (Int) -> CGFloat) {
+    let before = snapshotBefore()
+    for i in ids.indices { measured[i] = _FixedPoint.extentUnits(extent(i))! }
+    invalidatedIDs.removeAll()
+    stabilize(before: before, cause: .measurement)
+  }
+
   /// Measures unmeasured visible rows until a pass applies nothing (at most 1,024 passes).
   public mutating func measureVisibleRows(_ extent: (Int, ID) -> CGFloat) {
     for _ in 0 ..< 1024 {

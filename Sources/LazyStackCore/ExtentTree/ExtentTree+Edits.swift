@@ -44,30 +44,69 @@ extension ExtentTree {
       touched.append(position)
     }
     let rebuild = touched.count &* 8 > _order.count
-    for position in touched {
-      let handle = Int(_order[position])
-      var block = _blocks[handle]
-      _blocks[handle] = _Block()  // let `block` be uniquely referenced
-      let old = block.summary
-      block.extents.withUnsafeMutableBufferPointer { extents in
-        for slot in extents.indices where extents[slot] >= 0 { extents[slot] = Self._invalidated }
+    var deltas: [(position: Int, summary: _Summary)] = []
+    let invalidated = Self._invalidated
+    _blocks.withUnsafeMutableBufferPointer { blocks in
+      var sink: Int32 = 0
+      for (k, position) in touched.enumerated() {
+        let handle = Int(_order[position])
+        if k &+ 1 < touched.count {
+          // Start the next block's first miss now, so it overlaps this block's work.
+          let next = Int(_order[touched[k &+ 1]])
+          blocks[next].extents.withUnsafeBufferPointer { sink |= $0[0] }
+        }
+        if !rebuild { deltas.append((position, blocks[handle].summary)) }
+        blocks[handle].extents.withUnsafeMutableBufferPointer { extents in
+          // Branch-free, so it vectorizes: measured (>= 0) -> -2, negatives kept.
+          for slot in extents.indices {
+            let e = extents[slot]
+            let measured = ~(e >> 31)  // all ones when e >= 0
+            extents[slot] = (e & ~measured) | (invalidated & measured)
+          }
+        }
+        blocks[handle].measuredSum = 0
+        blocks[handle].measuredCount = 0
+        blocks[handle].measuredZeroCount = 0
+        let rows = blocks[handle].rowCount
+        blocks[handle].chunkSums.withUnsafeMutableBufferPointer { sums in
+          for c in sums.indices { sums[c] = 0 }
+        }
+        blocks[handle].chunkEstimated.withUnsafeMutableBufferPointer { estimated in
+          for c in estimated.indices { estimated[c] = Int32(truncatingIfNeeded: Swift.min(16, rows &- (c << 4))) }
+        }
       }
-      block.measuredSum = 0
-      block.measuredCount = 0
-      block.measuredZeroCount = 0
-      for c in block.chunkSums.indices {
-        block.chunkSums[c] = 0
-        block.chunkEstimated[c] = Int32(truncatingIfNeeded: Swift.min(16, block.rowCount &- (c << 4)))
-      }
-      _blocks[handle] = block
-      if !rebuild {
+      _touchedSink = sink
+    }
+    if rebuild {
+      _rebuildFenwick()
+    } else {
+      for (position, old) in deltas {
         var delta = _Summary()
         delta -= old
         delta.count = 0
         _fenwickAdd(delta, at: position)
       }
     }
-    if rebuild { _rebuildFenwick() }
+  }
+
+  /// Gives every row the stored extent `stored(index)`, rebuilding the
+  /// blocks' sums and the block-level tree: a bulk load for tests and the
+  /// benchmark's untimed resets.
+  /// - Complexity: O(n).
+  @inlinable
+  package mutating func _setAllStored(_ stored: (Int) -> Int32) {
+    var row = 0
+    for position in 0 ..< _order.count {
+      let handle = Int(_order[position])
+      var block = _blocks[handle]
+      _blocks[handle] = _Block()  // let `block` be uniquely referenced
+      for slot in 0 ..< block.rowCount {
+        block.extents[slot] = stored(row)
+        row &+= 1
+      }
+      _blocks[handle] = _Block(ids: block.ids, extents: block.extents)
+    }
+    _rebuildFenwick()
   }
 
   /// Sets row `index`'s measured extent in units, or makes it estimated

@@ -185,6 +185,9 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var spacing: Int64
   /// The most rows one block holds.
   @usableFromInline package let blockCapacity: Int
+  /// Where reads made only to start cache misses early are kept, so the
+  /// optimizer does not drop them (`invalidateAll`).
+  @usableFromInline package var _touchedSink: Int32 = 0
 
   /// The block capacity used when none is given: small in debug builds, so
   /// tests reach splits and merges with small inputs; 512 in release.

@@ -68,6 +68,19 @@ extension LazyStackLayout {
     _settle(from: before, cause: .measurement)
   }
 
+  /// Measures every row at once with `extent(index)`, stabilized like one
+  /// measurement: a bulk load for tests and the benchmark's untimed resets
+  /// (a UI measures rows as they come into view).
+  /// - Precondition: every extent is finite and non-negative.
+  /// - Complexity: O(n).
+  @inlinable
+  package mutating func _measureAllRows(_ extent: (Int) -> CGFloat) {
+    let before = _capture()
+    _tree._setAllStored { Int32(truncatingIfNeeded: _FixedPoint.extentUnits(extent($0))!) }
+    _refreshEstimate()
+    _settle(from: before, cause: .measurement)
+  }
+
   /// Whether the row at `index` is measured (not estimated, nor invalidated).
   /// - Precondition: `0 <= index < count`.
   /// - Complexity: O(log n).
