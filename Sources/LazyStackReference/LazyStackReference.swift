@@ -692,9 +692,12 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   /// SPEC S13's test: whether the anchor row intersects the viewport (a
   /// zero-extent row: touches it), on screen and also where its anchor keeps
   /// it (the two differ only while S10 clamps the offset); nil without a row
-  /// anchor or with an empty viewport.
+  /// anchor, with an empty viewport, or for a programmatic anchor whose
+  /// fraction lies outside 0...1 (R3 applies it as written and R6 re-resolves
+  /// it exactly: nothing promises that row a place on screen).
   public var anchorRowIntersectsViewport: Bool? {
-    guard case .row(let id, let f, let d) = anchor, let i = index(of: id), viewportUnits > 0 else { return nil }
+    guard case .row(let id, let f, let d) = anchor, f >= 0 && f <= 1,
+          let i = index(of: id), viewportUnits > 0 else { return nil }
     let start = starts()[i]
     let e = extent(i)
     func meets(_ low: Int64, _ high: Int64) -> Bool {

@@ -1,7 +1,8 @@
 // libFuzzer target: bytes are decoded into an operation sequence (with
 // hostile values: NaN, ±infinity, negative and huge extents and sizes,
 // duplicate and unknown ids, empty lists), applied to LazyStackLayout and to
-// LazyStackReference; after every step the internal invariants are checked
+// LazyStackReference; after every step the internal invariants and SPEC S13
+// (the anchor row stays on screen) are checked
 // and everything observable is compared. Any difference traps.
 // Built and run by Tests/Fuzz/run.sh (not part of the SwiftPM package).
 
@@ -79,7 +80,7 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     step += 1
     let ids = pair.reference.ids
     let op: LayoutOperation
-    switch r.byte() % 20 {
+    switch r.byte() % 22 {
     case 0: op = .viewport(CGSize(width: r.extent(), height: r.extent()))
     case 1, 2: op = .userScroll(r.extent() * (r.byte() % 2 == 0 ? 1 : -1))
     case 3: op = .scrollToID(r.id(ids), r.anchor())
@@ -118,11 +119,13 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       let roles: [ScrollAnchorRole?] = [nil, .initialOffset, .sizeChanges, .alignment]
       op = .defaultAnchor(r.anchor(), roles[Int(r.byte()) % 4])
     case 18: op = .overscan([.none, .rows(3), .points(50), .points(.nan), .rows(-2)][Int(r.byte()) % 5])
+    case 20: op = r.byte() % 3 == 0 ? .invalidateAll : .invalidate(r.id(ids))
+    case 21: op = .measureVisible(Int(r.byte()))
     default:
       let limits: [ViewAlignedScrollTargetBehavior.LimitBehavior?] = [nil, .automatic, .always, .alwaysByOne, .alwaysByFew, .never]
       op = .snap(release: r.extent(), velocity: r.extent() * (r.byte() % 2 == 0 ? 40 : -40), limit: limits[Int(r.byte()) % 6])
     }
-    if let problem = pair.apply(op) { fatalError("step \(step) \(op): \(problem)") }
+    if let problem = pair.step(op) { fatalError("step \(step) \(op): \(problem)") }
     pair.core._checkInvariants()
     if let problem = pair.difference(probes: [r.extent(), CGFloat(r.int(-100 ... 5000))]) {
       fatalError("step \(step) \(op): \(problem)")

@@ -216,6 +216,20 @@ final class ReadingPlaceTests: XCTestCase {
     XCTAssertEqual(layout.contentOffset.y, layout.maxOffset)
   }
 
+  func testR3_aFractionOutsideZeroToOneIsReResolvedExactlyEvenOffScreen() throws {
+    // Found by the fuzzer against the S13 assertion: R3 applies the fraction
+    // as written and R6 re-resolves it exactly, so when the row turns out
+    // smaller than its estimate it goes where R3 says, off screen. S13 cannot
+    // hold for such anchors (with a fraction in 0...1 the aligned point lies
+    // in both the row and the viewport); the model checks exempt them.
+    var layout = try make(100, estimate: 600, viewport: 500)
+    layout.position.scrollTo(id: 50, anchor: UnitPoint(x: 0, y: -2))
+    XCTAssertEqual(screenY(layout, 50), -2 * 500 + 2 * 600)  // start + a e - a V: 200 pt down
+    layout.setMeasuredExtent(40, for: 50)
+    XCTAssertEqual(screenY(layout, 50), -2 * 500 + 2 * 40, "re-resolved exactly: 920 pt above the viewport")
+    XCTAssertFalse(layout.visibleIndices.contains(50))
+  }
+
   // MARK: Frame-loop helpers
 
   func testInvalidateAllMeasurements_aWidthChangeKeepsTheTextUnderTheReader() throws {
