@@ -44,7 +44,20 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   var offset: Int64 = 0
   var crossOffset: CGFloat = 0
   var anchor: Anchor = .automatic
-  public private(set) var position: ScrollPosition
+  /// The position as last written; any write makes it current again.
+  var storedPosition: ScrollPosition { didSet { positionStale = false } }
+  /// A stabilization changed the layout under a position the user scrolled
+  /// to: `position` names the row now at the anchor point (T1), derived when read.
+  var positionStale = false
+
+  /// SPEC T1: a user position reads as the row now at the anchor point.
+  public var position: ScrollPosition {
+    guard positionStale else { return storedPosition }
+    var p: ScrollPosition
+    if let i = trackedRow() { p = ScrollPosition(id: ids[i]) } else { p = ScrollPosition(idType: ID.self) }
+    p.isPositionedByUser = true
+    return p
+  }
   var hasLaidOut = false
   var initialAnchor: UnitPoint?
   var sizeChangesAnchor: UnitPoint?
@@ -90,7 +103,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     let m = axis == .vertical ? (insets.top, insets.bottom) : (insets.leading, insets.trailing)
     leadingUnits = min(_FixedPoint.units(m.0), _FixedPoint.maxExtentUnits)
     trailingUnits = min(_FixedPoint.units(m.1), _FixedPoint.maxExtentUnits)
-    position = ScrollPosition(idType: ID.self)
+    storedPosition = ScrollPosition(idType: ID.self)
   }
 
   // MARK: Geometry, the obvious way
@@ -271,7 +284,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     get { scrollAnchorValue }
     set {
       scrollAnchorValue = newValue
-      if position.isPositionedByUser { track() }
+      if storedPosition.isPositionedByUser { track() }
     }
   }
 
@@ -395,7 +408,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       t = before.offset
     case .row(let id, let f, var d):
       let i = index(of: id)!
-      if position.isPositionedByUser, let row = before.anchorRow, row.id != id || row.extent != extent(i),
+      if storedPosition.isPositionedByUser, let row = before.anchorRow, row.id != id || row.extent != extent(i),
          case .place(let place) = placeInAnchorRow(before: before, row: row, fraction: f, newExtent: extent(i),
                                                    newState: state(i), survivor: row.id != id) {
         d = _FixedPoint.scale(extent(i), by: f) - place
@@ -409,15 +422,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       anchor = .row(id, fraction: f, delta: delta(ofRow: index(of: id)!, fraction: f))
     }
     clampCross()
-    if position.isPositionedByUser {
-      // SPEC T1: the row now at the viewport's anchor point.
-      if let i = trackedRow() {
-        position = ScrollPosition(id: ids[i])
-      } else {
-        position = ScrollPosition(idType: ID.self)
-      }
-      position.isPositionedByUser = true
-    }
+    // SPEC T1: a user position reads as the row now at the viewport's anchor point.
+    if storedPosition.isPositionedByUser { positionStale = true }
     lastCorrection = ScrollCorrection(offsetDelta: _FixedPoint.points(offset - before.offset),
                                       contentOffset: contentOffset, cause: cause)
     return lastCorrection
@@ -442,7 +448,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   public mutating func setPosition(_ p: ScrollPosition) {
     if p.isPositionedByUser {
-      position = p
+      storedPosition = p
       lastPositionResult = .userPositionStored
       return
     }
@@ -479,7 +485,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       if let main, !main.isNaN { offset = main == .infinity ? maxOffsetUnits : clamp(_FixedPoint.units(main)) }
       if let cross, !cross.isNaN { crossOffset = cross == .infinity ? .greatestFiniteMagnitude : cross }
     }
-    position = p
+    storedPosition = p
     clampCross()
     lastCorrection = ScrollCorrection(offsetDelta: _FixedPoint.points(offset - before),
                                       contentOffset: contentOffset, cause: .programmaticScroll)
@@ -512,8 +518,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     let f = _FixedPoint.fraction(scrollAnchorValue?.fraction(along: axis) ?? 0)
     guard let i = trackedRow() else {
       anchor = .automatic
-      position = ScrollPosition(idType: ID.self)
-      position.isPositionedByUser = true
+      storedPosition = ScrollPosition(idType: ID.self)
+      storedPosition.isPositionedByUser = true
       return
     }
     // SPEC T3: keep the tracked row if it is measured, else the measured
@@ -533,8 +539,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       if let best { kept = best.row }
     }
     anchor = .row(ids[kept], fraction: f, delta: delta(ofRow: kept, fraction: f))
-    position = ScrollPosition(id: ids[i])
-    position.isPositionedByUser = true
+    storedPosition = ScrollPosition(id: ids[i])
+    storedPosition.isPositionedByUser = true
   }
 
   // MARK: Measurements and data
@@ -615,15 +621,15 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       let old = index(of: id)!
       let next = ids[(old + 1)...].first { seen.contains($0) }
       let previous = ids[..<old].last { seen.contains($0) }
-      let user = position.isPositionedByUser
+      let user = storedPosition.isPositionedByUser
       if let r = next ?? previous {
         anchor = .row(r, fraction: f, delta: d)
-        position = ScrollPosition(id: r, anchor: position.anchor)
+        storedPosition = ScrollPosition(id: r, anchor: storedPosition.anchor)
       } else {
         anchor = .automatic
-        position = ScrollPosition(idType: ID.self)
+        storedPosition = ScrollPosition(idType: ID.self)
       }
-      position.isPositionedByUser = user
+      storedPosition.isPositionedByUser = user
     }
     ids = list
     measured = list.map { kept[$0] }

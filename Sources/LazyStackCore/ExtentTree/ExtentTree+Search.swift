@@ -168,15 +168,21 @@ extension ExtentTree {
     _firstRowSpan(withPitchPrefixAfterAbove: threshold)?.row
   }
 
+  /// What `_firstRowSpan` finds: the row, its start (pitch prefix) and
+  /// extent, and where it lives (its block's position and its slot), so a
+  /// caller can read its id or stored state without another descent.
+  @usableFromInline
+  package typealias _Span = (row: Int, start: Int64, extent: Int64, position: Int, slot: Int)
+
   /// `firstRow(withPitchPrefixAfterAbove:)` with the row's start (pitch
-  /// prefix) and extent, found in the same descent.
+  /// prefix), extent and place, found in the same descent.
   /// - Complexity: O(log(n/B) + B).
   @inlinable
-  package func _firstRowSpan(withPitchPrefixAfterAbove threshold: Int64) -> (row: Int, start: Int64, extent: Int64)? {
+  package func _firstRowSpan(withPitchPrefixAfterAbove threshold: Int64) -> _Span? {
     guard count > 0 else { return nil }
     if threshold < 0 {
       let block = _blocks[Int(_order[0])]
-      return (0, 0, _extent(block.extents[0]))
+      return (0, 0, _extent(block.extents[0]), 0, 0)
     }
     var position = 0
     var accumulated: Int64 = 0
@@ -203,7 +209,7 @@ extension ExtentTree {
     let estimate = self.estimate
     let spacing = self.spacing
     let chunk = ExtentTree._chunk
-    return _withBlock(handle: Int(_order[position])) { block -> (row: Int, start: Int64, extent: Int64)? in
+    return _withBlock(handle: Int(_order[position])) { block -> _Span? in
       var slot = 0
       // Skip whole chunks, by their summaries, while they end at or before the threshold.
       let full = block.pointee.extents.count >> 4
@@ -219,11 +225,11 @@ extension ExtentTree {
           slot = c << 4
         }
       }
-      return block.pointee.extents.withUnsafeBufferPointer { extents -> (row: Int, start: Int64, extent: Int64)? in
+      return block.pointee.extents.withUnsafeBufferPointer { extents -> _Span? in
       while slot < extents.count {
         let e = extents[slot]
         let extent = e < 0 ? estimate : Int64(e)
-        if accumulated &+ extent &+ spacing > threshold { return (rows &+ slot, accumulated, extent) }
+        if accumulated &+ extent &+ spacing > threshold { return (rows &+ slot, accumulated, extent, position, slot) }
         accumulated &+= extent &+ spacing
         slot &+= 1
       }
@@ -352,6 +358,17 @@ extension ExtentTree {
       self.start = start
       self.extent = extent
       self.stored = stored
+    }
+  }
+
+  /// The row `_firstRowSpan` found, described (its id and stored state read
+  /// from its block).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func _rowInfo(_ span: _Span) -> _RowInfo {
+    _withBlock(handle: Int(_order[span.position])) { block in
+      _RowInfo(index: span.row, id: block.pointee.ids[span.slot], start: span.start, extent: span.extent,
+               stored: block.pointee.extents[span.slot])
     }
   }
 

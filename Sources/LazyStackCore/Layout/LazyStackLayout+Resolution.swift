@@ -20,10 +20,16 @@ extension LazyStackLayout {
   /// - An unknown id (or one of another type) changes nothing: `position` is
   ///   put back and `lastPositionResult` is `.unknownID` (R5).
   /// - A position with `isPositionedByUser == true` is stored, not resolved (T1).
-  /// - Complexity: O(log n + B) (B: the block capacity, at most 512).
+  ///
+  /// Read after the user scrolled, it names the row at the viewport's anchor
+  /// point now (T1): measurements, edits and resizes since the scroll may
+  /// have moved other rows there, while the row the layout keeps in place
+  /// (T3) stays the same until the next user scroll.
+  /// - Complexity: O(log n + B) (B: the block capacity, at most 512), to
+  ///   read or to write.
   @inlinable
   public var position: ScrollPosition {
-    get { _position }
+    get { _viewIDStale ? _derivedUserPosition : _position }
     set { _setPosition(newValue) }
   }
 

@@ -116,8 +116,8 @@ extension LazyStackLayout {
 
   /// Puts the offset where the anchor says after a change of content,
   /// extents or viewport, and records the correction (SPEC §6, §7, S11);
-  /// then, for a position the user scrolled to, names the row now at the
-  /// viewport's anchor point in `position` (T1).
+  /// a position the user scrolled to will name the row now at the
+  /// viewport's anchor point when it is read (T1).
   /// - Complexity: O(log n + B).
   @inlinable
   @discardableResult
@@ -164,7 +164,7 @@ extension LazyStackLayout {
       _anchor(to: row, fraction: fraction, delta: pinned ? _rowDelta(row, fraction: fraction) : delta)
     }
     _clampCrossOffset()
-    if _position.isPositionedByUser { _rederiveViewID() }
+    if _position.isPositionedByUser { _viewIDStale = true }  // T1: re-derived when read
     let correction = ScrollCorrection(
       offsetDelta: _FixedPoint.points(_offset &- before.offset), contentOffset: contentOffset, cause: cause)
     _lastCorrection = correction

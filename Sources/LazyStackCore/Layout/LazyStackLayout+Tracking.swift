@@ -49,11 +49,35 @@ extension LazyStackLayout {
     return (row, visible, point)
   }
 
+  /// The tracked row (T1) when one descent finds it: the row at the anchor
+  /// point is not empty and intersects the viewport, so clamping it into the
+  /// visible rows keeps it. `nil` sends the caller to `_tracking`.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _trackedFast(fraction: CGFloat) -> ExtentTree<ID>._RowInfo? {
+    let viewport = _viewportUnits
+    guard count > 0, viewport > 0 else { return nil }
+    let low = _offset &- _alignmentShift
+    let point = low &+ _FixedPoint.scale(viewport, by: fraction)
+    // The row whose [start, end + spacing) holds the point: G4's row when it is not empty.
+    guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: point &- _leadingInset &+ _tree.spacing),
+          hit.extent > 0 else { return nil }
+    let start = _leadingInset &+ hit.start
+    guard start < low &+ viewport && start &+ hit.extent > low else { return nil }
+    return _tree._rowInfo(hit)
+  }
+
   /// Chooses the tracked row and the kept row at the current offset (T1, T3).
   /// - Complexity: O(log n + B).
   @inlinable
   internal mutating func _track() {
     let fraction = _trackingFraction
+    if let tracked = _trackedFast(fraction: fraction), tracked.stored >= 0 {
+      // A measured tracked row is the kept row (T3).
+      _anchor(to: tracked, fraction: fraction, delta: _rowDelta(tracked, fraction: fraction))
+      _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
+      return
+    }
     guard let tracking = _tracking(fraction: fraction) else {
       _anchor = .automatic
       _position = ScrollPosition(_target: .automatic, isPositionedByUser: true)
@@ -69,16 +93,20 @@ extension LazyStackLayout {
     _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
   }
 
-  /// After a stabilization of a position the user scrolled to, names the row
-  /// now at the viewport's anchor point (T1); the kept row stays (T3).
+  /// A position the user scrolled to, as it reads after a stabilization: the
+  /// row now at the viewport's anchor point (T1), or no row when none is
+  /// visible; the kept row is unchanged (T3).
   /// - Complexity: O(log n + B).
   @inlinable
-  internal mutating func _rederiveViewID() {
-    if let tracking = _tracking(fraction: _trackingFraction) {
-      _position = ScrollPosition(_target: .id(_tree.id(at: tracking.row), anchor: nil), isPositionedByUser: true)
-    } else {
-      _position = ScrollPosition(_target: .automatic, isPositionedByUser: true)
+  internal var _derivedUserPosition: ScrollPosition {
+    let fraction = _trackingFraction
+    if let tracked = _trackedFast(fraction: fraction) {
+      return ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
     }
+    if let tracking = _tracking(fraction: fraction) {
+      return ScrollPosition(_target: .id(_tree.id(at: tracking.row), anchor: nil), isPositionedByUser: true)
+    }
+    return ScrollPosition(_target: .automatic, isPositionedByUser: true)
   }
 
   /// The measured row in `visible` nearest to `point` (the distance from the

@@ -57,7 +57,16 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   @usableFromInline internal var _anchor: _Anchor
   /// Valid while `_anchor` is `.row`: that row as it was seen last.
   @usableFromInline internal var _seen: _SeenRow
-  @usableFromInline internal var _position: ScrollPosition
+  /// The position as last written (by a programmatic scroll, a user
+  /// scroll's tracking or a position written back); any write makes it
+  /// current again (see `_viewIDStale`).
+  @usableFromInline internal var _position: ScrollPosition {
+    didSet { _viewIDStale = false }
+  }
+  /// A stabilization changed the layout under a position the user scrolled
+  /// to: `position` names the row now at the anchor point, derived when
+  /// read (SPEC T1), rather than `_position`'s row.
+  @usableFromInline internal var _viewIDStale = false
   @usableFromInline internal var _viewport: CGSize
   /// The main-axis content offset in units, always in `0 ... _maxOffset`.
   @usableFromInline internal var _offset: Int64
