@@ -72,23 +72,26 @@ extension LazyStackLayout {
   @inlinable
   internal mutating func _track() {
     let fraction = _trackingFraction
-    if let tracked = _trackedFast(fraction: fraction), tracked.stored >= 0 {
-      // A measured tracked row is the kept row (T3).
+    let fast = _trackedFast(fraction: fraction)
+    if let tracked = fast, tracked.stored >= 0 {
+      // A measured tracked row is the kept row (T3): one descent.
       _anchor(to: tracked, fraction: fraction, delta: _rowDelta(tracked, fraction: fraction))
       _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
       return
     }
-    guard let tracking = _tracking(fraction: fraction) else {
+    let viewport = _viewportUnits
+    let low = _offset &- _alignmentShift
+    let visible = count > 0 && viewport > 0 ? _rows(intersecting: low, low &+ viewport) : 0 ..< 0
+    guard !visible.isEmpty else {
       _anchor = .automatic
       _position = ScrollPosition(_target: .automatic, isPositionedByUser: true)
       return
     }
-    let tracked = _tree.rowInfo(at: tracking.row)
-    var kept = tracked
-    if tracked.stored < 0,
-       let measured = _nearestMeasuredRow(to: tracking.point, in: tracking.visible) {
-      kept = measured
-    }
+    let point = low &+ _FixedPoint.scale(viewport, by: fraction)
+    let tracked = fast ?? _tree.rowInfo(
+      at: Swift.min(Swift.max(_index(atUnits: point), visible.lowerBound), visible.upperBound &- 1))
+    let kept = tracked.stored >= 0 ? tracked
+      : _nearestMeasuredRow(to: point, in: visible, top: point == low) ?? tracked
     _anchor(to: kept, fraction: fraction, delta: _rowDelta(kept, fraction: fraction))
     _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
   }
@@ -118,11 +121,21 @@ extension LazyStackLayout {
   /// are farther the later they are. On each side the nearest is therefore
   /// the closest measured row: a rank and a select on the tree's measured
   /// counts (and a step back over rows at the same distance, for ties).
+  /// `top` says the point is the viewport's leading edge (a top anchor).
   /// - Complexity: O(log n + B).
   @inlinable
-  internal func _nearestMeasuredRow(to point: Int64, in visible: Range<Int>) -> ExtentTree<ID>._RowInfo? {
+  internal func _nearestMeasuredRow(to point: Int64, in visible: Range<Int>, top: Bool) -> ExtentTree<ID>._RowInfo? {
     let measured = _tree.measuredCount
     guard measured > 0 else { return nil }
+    // The first measured row from the first visible one on: none visible ends the search.
+    let skipped = _tree.measuredRows(before: visible.lowerBound)
+    guard skipped < measured else { return nil }
+    let first = _tree.measuredRow(rank: skipped)
+    guard first < visible.upperBound else { return nil }
+    // With the point on the viewport's leading edge, every visible row is
+    // at distance max(0, start - point), which never decreases: the first
+    // measured visible row is the nearest, and the earliest.
+    if top { return _tree.rowInfo(at: first) }
     func distance(_ r: ExtentTree<ID>._RowInfo) -> Int64 {
       let start = _leadingInset &+ r.start
       return point < start ? start &- point : Swift.max(0, point &- (start &+ r.extent))
