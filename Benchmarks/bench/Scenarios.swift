@@ -77,10 +77,26 @@ func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy
     let rows = table { Int.random(in: 0 ..< n, using: &rng) }
     return sample(policy, state: &subject, operation: { subject in blackHole(subject.frame(at: rows[next()])) })
   case "measure":
+    // A real change every call: distinct rows within a cycle of the table,
+    // and extents off the integers by +1/4 pt on even cycles and +3/4 pt on
+    // odd ones, so no call stores the value the row already holds.
     let anchor = subject.index(of: subject.trackedID ?? 0) ?? n / 2
-    let rows = table { Int.random(in: 0 ..< Swift.max(1, anchor), using: &rng) }
-    let extents = table { CGFloat(Int.random(in: 20 ... 200, using: &rng)) }
-    return sample(policy, state: &subject, operation: { subject in blackHole(subject.setMeasuredExtent(extents[next()], for: rows[i])) })
+    var candidates = Array(0 ..< Swift.max(1, anchor))
+    candidates.shuffle(using: &rng)
+    let rows = Array(candidates.prefix(4096))
+    let extents = (0 ..< rows.count).map { _ in CGFloat(Int.random(in: 20 ... 200, using: &rng)) }
+    var k = -1
+    var cycle = 0
+    var unchanged = 0
+    let values = sample(policy, state: &subject, operation: { subject in
+      k += 1
+      if k == rows.count { k = 0; cycle += 1 }
+      let result = subject.setMeasuredExtent(extents[k] + (cycle & 1 == 0 ? 0.25 : 0.75), for: rows[k])
+      if !result.isApplied { unchanged += 1 }
+      blackHole(result)
+    })
+    precondition(unchanged == 0, "measure: \(unchanged) calls changed nothing")
+    return values
   case "estimate_change":
     var flip = false
     return sample(policy, state: &subject, operation: { subject in
@@ -163,7 +179,7 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
   ("build_shuffled", .linear, "build_indexed with the ids 0..<n in random order (hash index built by init)"),
   ("offset_to_index", .logarithmic, "index(atOffset:) at a random offset"),
   ("index_to_offset", .logarithmic, "frame(at:) of a random row"),
-  ("measure", .logarithmic, "setMeasuredExtent of a random row above the anchor, with S1 stabilization"),
+  ("measure", .logarithmic, "setMeasuredExtent of a random row above the anchor with a new extent (a real change every call), with S1 stabilization"),
   ("estimate_change", .logarithmic, "change the estimate for unmeasured rows, with stabilization"),
   ("scroll", .logarithmic, "userScroll by a small delta + visible range + tracked id"),
   ("jump", .logarithmic, "position.scrollTo(id:anchor:) to a random id"),
