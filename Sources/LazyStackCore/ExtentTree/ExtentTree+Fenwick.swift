@@ -120,6 +120,29 @@ extension ExtentTree {
     _fenwick.append(node)
   }
 
+  /// One descent of the block-level Fenwick tree, the single copy every
+  /// search uses (a metric's search is a `take` closure, as swift-collections'
+  /// Rope finds by a metric): from the top, a node is passed when `take`
+  /// accepts it, so `take` sees the passed nodes in row order and keeps the
+  /// running totals its metric needs (and nothing more: the pitch search,
+  /// the hottest, adds two numbers a step). Returns the position of the
+  /// block the descent stops in (leading empty nodes are always passed).
+  /// - Complexity: O(log(n/B)).
+  @inlinable @inline(__always)
+  package func _descend(_ take: (_Summary) -> Bool) -> Int {
+    var position = 0
+    var step = _topStep
+    let size = _fenwickSize
+    _fenwick.withUnsafeBufferPointer { fenwick in
+      while step > 0 {
+        let next = position &+ step
+        if next <= size && take(fenwick[next]) { position = next }
+        step &>>= 1
+      }
+    }
+    return position &- _lead
+  }
+
   /// The largest power of two not above the Fenwick tree's size (the first
   /// step of every descent), or 0 when it is empty.
   @inlinable @inline(__always)

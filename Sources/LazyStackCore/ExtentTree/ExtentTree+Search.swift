@@ -23,25 +23,14 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B)).
   @inlinable
   package func _locate(_ index: Int) -> _Location {
-    var position = 0
-    var before = _Summary()
     var remaining = index
-    var step = _topStep
-    let size = _fenwickSize
-    while step > 0 {
-      let next = position &+ step
-      if next <= size {
-        let node = _fenwick[next]
-        if node.count <= remaining {
-          position = next
-          remaining &-= node.count
-          before += node
-        }
-      }
-      step &>>= 1
+    var before = _Summary()
+    let position = _descend { node in
+      guard node.count <= remaining else { return false }
+      remaining &-= node.count
+      before += node
+      return true
     }
-    // The leading empty nodes are always passed (see `_lead`).
-    position &-= _lead
     let n = _order.count
     if position == n && n > 0 {
       // index == count: the end of the last block.
@@ -184,27 +173,15 @@ extension ExtentTree {
       let block = _blocks[Int(_order[0])]
       return (0, 0, _extent(block.extents[0]), 0, 0)
     }
-    var position = 0
     var accumulated: Int64 = 0
     var rows = 0
-    var step = _topStep
-    let size = _fenwickSize
-    _fenwick.withUnsafeBufferPointer { fenwick in
-      while step > 0 {
-        let next = position &+ step
-        if next <= size {
-          let node = fenwick[next]
-          let pitch = _pitch(node)
-          if accumulated &+ pitch <= threshold {
-            position = next
-            accumulated &+= pitch
-            rows &+= node.count
-          }
-        }
-        step &>>= 1
-      }
+    let position = _descend { node in
+      let pitch = _pitch(node)
+      guard accumulated &+ pitch <= threshold else { return false }
+      accumulated &+= pitch
+      rows &+= node.count
+      return true
     }
-    position &-= _lead
     guard position < _order.count else { return nil }
     let estimate = self.estimate
     let spacing = self.spacing
@@ -275,27 +252,15 @@ extension ExtentTree {
   @inlinable @inline(__always)
   package func _select(rank: Int, weight: (_Summary) -> Int, counts: (Int32) -> Bool) -> Int {
     precondition(rank >= 0 && rank < weight(_total), "ExtentTree: rank \(rank) out of range")
-    var position = 0
     var remaining = rank
     var rows = 0
-    var step = _topStep
-    let size = _fenwickSize
-    _fenwick.withUnsafeBufferPointer { fenwick in
-      while step > 0 {
-        let next = position &+ step
-        if next <= size {
-          let node = fenwick[next]
-          let w = weight(node)
-          if w <= remaining {
-            position = next
-            remaining &-= w
-            rows &+= node.count
-          }
-        }
-        step &>>= 1
-      }
+    let position = _descend { node in
+      let w = weight(node)
+      guard w <= remaining else { return false }
+      remaining &-= w
+      rows &+= node.count
+      return true
     }
-    position &-= _lead
     return _withBlock(handle: Int(_order[position])) { block in
       block.pointee.extents.withUnsafeBufferPointer { extents in
         for slot in 0 ..< extents.count where counts(extents[slot]) {
