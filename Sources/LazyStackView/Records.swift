@@ -1,47 +1,54 @@
 import Foundation
 
 /// Where the viewer's records come from: a file (one record per line) or a
-/// generated log stream. Records are numbered from 0 and only ever appended.
+/// generated log stream. Records are numbered from 0 and only ever appended
+/// (a file that shrinks is read again from the start).
 public protocol RecordSource {
-  /// The number of records.
+  /// The number of records known so far.
   var count: Int { get }
-  /// The text of record `index`.
+  /// The text of record `index` (what the screen shows).
   func record(at index: Int) -> String
   /// Records that arrived since the last call (a growing file, a live
-  /// stream); returns how many were appended.
+  /// stream, or more of a file still being indexed); returns how many were
+  /// appended. A source that shrank (a truncated file) has a smaller
+  /// `count` afterwards.
   mutating func poll() -> Int
+  /// Whether every record is known (a file still being indexed: false).
+  var isComplete: Bool { get }
+  /// How much of the source is indexed, 0...1.
+  var progress: Double { get }
+  /// Indexes more of the source for about `seconds`; returns the number of
+  /// records appended.
+  mutating func index(for seconds: Double) -> Int
+  /// Indexes until at least `count` records are known, or all of them.
+  mutating func index(upTo count: Int) -> Int
+  /// The first record at or after `start`, wrapping around to the start,
+  /// that contains `text`; `nil` if none does. May index more records.
+  mutating func find(_ text: String, from start: Int) -> Int?
+  /// A record whose text changed since it was last read (an unfinished last
+  /// line that grew), once; `nil` if none.
+  mutating func takeChangedRecord() -> Int?
+  /// Something to tell the user (a truncated file reloaded), once.
+  mutating func takeNotice() -> String?
 }
 
-/// The lines of a text file, read into memory once and re-read from the
-/// last known end when `poll()` is called (for `F`, like `tail -f`).
-public struct FileRecords: RecordSource {
-  public let path: String
-  var lines: [Substring] = []
-  var text: String = ""
-  var offset: UInt64 = 0
-  var partial = ""
+extension RecordSource {
+  public var isComplete: Bool { true }
+  public var progress: Double { 1 }
+  public mutating func index(for seconds: Double) -> Int { 0 }
+  public mutating func index(upTo count: Int) -> Int { 0 }
+  public mutating func takeChangedRecord() -> Int? { nil }
+  public mutating func takeNotice() -> String? { nil }
 
-  public init(path: String) throws {
-    self.path = path
-    _ = poll()
-  }
-
-  public var count: Int { lines.count }
-  public func record(at index: Int) -> String { String(lines[index]) }
-
-  public mutating func poll() -> Int {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return 0 }
-    defer { try? handle.close() }
-    try? handle.seek(toOffset: offset)
-    let data = handle.readDataToEndOfFile()
-    guard !data.isEmpty else { return 0 }
-    offset += UInt64(data.count)
-    let chunk = partial + String(decoding: data, as: UTF8.self)
-    var pieces = chunk.split(separator: "\n", omittingEmptySubsequences: false)
-    partial = String(pieces.removeLast())  // an unfinished last line waits for its newline
-    let before = lines.count
-    lines.append(contentsOf: pieces.map { Substring($0.replacingOccurrences(of: "\r", with: "")) })
-    return lines.count - before
+  /// Searches the records' text, one record at a time.
+  public mutating func find(_ text: String, from start: Int) -> Int? {
+    let n = count
+    guard !text.isEmpty, n > 0 else { return nil }
+    for k in 0 ..< n {
+      let i = (start + k) % n
+      if record(at: i).contains(text) { return i }
+    }
+    return nil
   }
 }
 

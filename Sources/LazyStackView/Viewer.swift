@@ -13,6 +13,10 @@ public struct Viewer<Source: RecordSource> {
   public private(set) var columns: Int
   public private(set) var rows: Int
   public private(set) var following = false
+  /// The terminal indexes a large file in slices between frames and keeps
+  /// `G` pinned to the bottom while the scan goes on; headless runs (and
+  /// tests) index only on demand, so `G` first indexes to the true end.
+  public var backgroundIndexing = false
   public private(set) var message = ""
   /// Nanoseconds spent in LazyStackCore while producing the last frame.
   public private(set) var coreNanoseconds: UInt64 = 0
@@ -89,6 +93,7 @@ public struct Viewer<Source: RecordSource> {
   /// one the status line.
   public mutating func render() -> [String] {
     clock.nanoseconds = 0
+    if let notice = source.takeNotice() { message = notice }
     measureVisible()
     var screen = Array(repeating: String(repeating: " ", count: columns), count: pageRows)
     let offset = Int(clock.time { layout.contentOffset.y })
@@ -116,11 +121,12 @@ public struct Viewer<Source: RecordSource> {
       let total = layout.count
       let top = topRecord.map { $0 + 1 } ?? 0
       // The last record is visible: (END) and 100 %, as `less` says.
-      let atEnd = total == 0 || layout.contentOffset.y >= layout.maxOffset
+      let atEnd = source.isComplete && (total == 0 || layout.contentOffset.y >= layout.maxOffset)
+      let indexing = source.isComplete ? "" : "indexing \(Int(source.progress * 100)) % | "
       let percent = atEnd ? 100 : Int((Double(top) / Double(total) * 100).rounded(.down))
       let core = coreNanoseconds >= 1_000_000 ? String(format: "%.2f ms", Double(coreNanoseconds) / 1e6)
         : String(format: "%.1f µs", Double(coreNanoseconds) / 1e3)
-      status = (message.isEmpty ? "" : message + " | ")
+      status = indexing + (message.isEmpty ? "" : message + " | ")
         + "record \(top) of \(total) (\(percent)%)\(atEnd ? " (END)" : "")  core \(core)"
         + (following ? "  [follow]" : "")
     }
@@ -144,6 +150,43 @@ public struct Viewer<Source: RecordSource> {
     clock.time { layout.userScroll(to: target) }
   }
 
+  // MARK: Indexing
+
+  /// Whether every record of the source is known.
+  public var sourceIsComplete: Bool { source.isComplete }
+
+  /// Indexes more of the source for about `seconds` and appends the new
+  /// records as rows (the view is held still: SPEC S4, D4); returns whether
+  /// any arrived.
+  @discardableResult
+  public mutating func indexMore(seconds: Double) -> Bool {
+    guard !source.isComplete else { return false }
+    _ = source.index(for: seconds)
+    return syncRows()
+  }
+
+  /// Makes the layout's rows match the source's records: appends new ones,
+  /// re-measures one whose text changed, starts over if the source shrank.
+  @discardableResult
+  mutating func syncRows() -> Bool {
+    let known = source.count
+    var changed = false
+    clock.time {
+      if known < layout.count {
+        _ = try? layout.update(ids: 0 ..< known)  // a truncated file, read again
+        changed = true
+      } else if known > layout.count {
+        _ = try? layout.insert(layout.count ..< known, at: layout.count)
+        changed = true
+      }
+      if let record = source.takeChangedRecord(), record < known {
+        layout.invalidateMeasurement(for: record)
+        changed = true
+      }
+    }
+    return changed
+  }
+
   public mutating func top() {
     message = ""
     clock.time { layout.position.scrollTo(edge: .top) }
@@ -151,12 +194,20 @@ public struct Viewer<Source: RecordSource> {
 
   public mutating func bottom() {
     message = ""
+    if !backgroundIndexing && !source.isComplete {
+      _ = source.index(upTo: .max)
+      syncRows()
+    }
     clock.time { layout.position.scrollTo(edge: .bottom) }
   }
 
   /// Jumps to record `number` (1-based) with its first line at the top: the
   /// layout re-resolves the target as the rows around it are measured (R6).
   public mutating func jump(toRecord number: Int) {
+    if number > layout.count && !source.isComplete {
+      _ = source.index(upTo: number)  // exact as soon as the records up to N are known
+      syncRows()
+    }
     guard layout.count > 0 else { return }
     let index = min(max(1, number), layout.count) - 1
     message = ""
@@ -168,16 +219,14 @@ public struct Viewer<Source: RecordSource> {
   public mutating func find(_ text: String) {
     guard !text.isEmpty, layout.count > 0 else { return }
     let start = (topRecord ?? -1) + 1
-    let n = layout.count
-    for k in 0 ..< n {
-      let i = (start + k) % n
-      if source.record(at: i).contains(text) {
-        clock.time { layout.position.scrollTo(id: i, anchor: .top) }
-        message = "found \"\(text)\" in record \(i + 1)"
-        return
-      }
+    let found = source.find(text, from: start % max(1, source.count))
+    syncRows()  // the search may have indexed further
+    if let i = found {
+      clock.time { layout.position.scrollTo(id: i, anchor: .top) }
+      message = "found \"\(text)\" in record \(i + 1)"
+    } else {
+      message = "\"\(text)\" not found"
     }
-    message = "\"\(text)\" not found"
   }
 
   /// Follow mode (`F`): go to the end and stay pinned there as records
@@ -196,11 +245,8 @@ public struct Viewer<Source: RecordSource> {
   /// Appends records that arrived; returns how many.
   @discardableResult
   public mutating func pollSource() -> Int {
-    let before = layout.count
     let arrived = source.poll()
-    guard arrived > 0 else { return 0 }
-    _ = clock.time { try? layout.insert(Array(before ..< before + arrived), at: before) }
-    return arrived
+    return syncRows() ? max(1, arrived) : 0
   }
 
   /// A terminal resize (SIGWINCH): every record is re-wrapped at the new

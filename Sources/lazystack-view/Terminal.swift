@@ -44,6 +44,7 @@ enum Terminal {
     }
     let (columns, rows) = size()
     var viewer = try Viewer(source: source, columns: columns, rows: rows)
+    viewer.backgroundIndexing = true
     tcgetattr(STDIN_FILENO, &savedTerminal)
     var raw = savedTerminal
     raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
@@ -57,9 +58,16 @@ enum Terminal {
     var lastPoll = Date()
     draw(&viewer)
     while true {
+      // While a file is being indexed, keys are checked between slices of
+      // about 30 ms of scanning; after that, the loop waits for keys.
+      let indexing = !viewer.sourceIsComplete
       var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&fds, 1, 100)
+      let ready = poll(&fds, 1, indexing ? 0 : 100)
       var redraw = false
+      if indexing {
+        viewer.indexMore(seconds: 0.03)
+        redraw = true  // the progress in the status line
+      }
       if windowChanged != 0 {
         windowChanged = 0
         let (c, r) = size()
