@@ -39,133 +39,155 @@ func table<T>(_ count: Int = 4096, _ make: () -> T) -> [T] { (0 ..< count).map {
 typealias CoreSubject = LazyStackLayout<Int>
 typealias NaiveSubject = LazyStackReference<Int>
 
+/// A value the closures of a prepared scenario share and mutate in place
+/// (a class, so the subject is never copied between calls).
+final class Box<Value> {
+  var value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// A scenario set up for one variant and size: the timed operation and, when
+/// the operation must be undone, the untimed reset that follows each timed
+/// batch; or, for a memory scenario, the bytes per row.
+struct Prepared {
+  var operation: () -> Void = {}
+  var reset: (() -> Void)? = nil
+  var bytesPerRow: Double? = nil
+}
+
 func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy, _ name: String) -> [Double] {
+  let prepared = prepare(type, n, name)
+  if let bytes = prepared.bytesPerRow { return [bytes] }
+  return sample(policy, operation: prepared.operation, reset: prepared.reset)
+}
+
+/// Sets scenario `name` up for `n` rows of variant `S`; the inputs come from
+/// a generator seeded by the scenario and size, so two processes (or two
+/// versions of the library) prepare the same inputs.
+func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepared {
   var rng = SeededRNG(seed: UInt64(n) &* 31 &+ UInt64(truncatingIfNeeded: name.utf8.reduce(0) { $0 &* 131 &+ Int($1) }))
   var i = 0
   @inline(__always) func next() -> Int { i = (i &+ 1) & 4095; return i }
   switch name {
   case "build", "build_indexed", "build_range", "build_shuffled":
     // The ids exist before the timing (a UI has them); the layout built in
-    // one sample is released in the untimed reset.
+    // one operation is released in the untimed reset.
     let lookups = table { Int.random(in: 0 ..< n, using: &rng) }
     var ids = Array(0 ..< n)
     if name == "build_shuffled" { ids.shuffle(using: &rng) }
-    var built: S? = nil
-    return sample(policy, state: &built, operation: { built in
+    let built = Box<S?>(nil)
+    return Prepared(operation: {
       var subject = name == "build_range" ? try! S(range: n, estimate: 44) : try! S(ids: ids, estimate: 44)
       subject.viewportSize = viewport
       for row in subject.visibleIndices { blackHole(subject.frame(at: row)) }
       if name != "build" { blackHole(subject.index(of: lookups[next()])) }
-      built = subject
-    }, reset: { built in built = nil })
+      built.value = subject
+    }, reset: { built.value = nil })
   case "memory", "memory_ordered":
     var ids = Array(0 ..< n)
     if name == "memory" { ids.shuffle(using: &rng) }
     var subject = try! S(ids: ids, estimate: 44)
     subject.viewportSize = viewport
-    return [Double(subject.heapBytes) / Double(n)]
+    return Prepared(bytesPerRow: Double(subject.heapBytes) / Double(n))
   default:
     break
   }
-  var subject = prepared(S.self, n, &rng)
-  let height = subject.contentSize.height
+  let box = Box(prepared(S.self, n, &rng))
+  let height = box.value.contentSize.height
   switch name {
   case "offset_to_index":
     let offsets = table { CGFloat.random(in: 0 ..< height, using: &rng) }
-    return sample(policy, state: &subject, operation: { subject in blackHole(subject.index(atOffset: offsets[next()])) })
+    return Prepared(operation: { blackHole(box.value.index(atOffset: offsets[next()])) })
   case "index_to_offset":
     let rows = table { Int.random(in: 0 ..< n, using: &rng) }
-    return sample(policy, state: &subject, operation: { subject in blackHole(subject.frame(at: rows[next()])) })
+    return Prepared(operation: { blackHole(box.value.frame(at: rows[next()])) })
   case "measure":
     // A real change every call: distinct rows within a cycle of the table,
     // and extents off the integers by +1/4 pt on even cycles and +3/4 pt on
     // odd ones, so no call stores the value the row already holds.
-    let anchor = subject.index(of: subject.trackedID ?? 0) ?? n / 2
+    let anchor = box.value.index(of: box.value.trackedID ?? 0) ?? n / 2
     var candidates = Array(0 ..< Swift.max(1, anchor))
     candidates.shuffle(using: &rng)
     let rows = Array(candidates.prefix(4096))
     let extents = (0 ..< rows.count).map { _ in CGFloat(Int.random(in: 20 ... 200, using: &rng)) }
     var k = -1
     var cycle = 0
-    var unchanged = 0
-    let values = sample(policy, state: &subject, operation: { subject in
+    return Prepared(operation: {
       k += 1
       if k == rows.count { k = 0; cycle += 1 }
-      let result = subject.setMeasuredExtent(extents[k] + (cycle & 1 == 0 ? 0.25 : 0.75), for: rows[k])
-      if !result.isApplied { unchanged += 1 }
+      let result = box.value.setMeasuredExtent(extents[k] + (cycle & 1 == 0 ? 0.25 : 0.75), for: rows[k])
+      precondition(result.isApplied, "measure: a call changed nothing (\(result))")
       blackHole(result)
     })
-    precondition(unchanged == 0, "measure: \(unchanged) calls changed nothing")
-    return values
   case "estimate_change":
     var flip = false
-    return sample(policy, state: &subject, operation: { subject in
+    return Prepared(operation: {
       flip.toggle()
-      blackHole(try! subject.setEstimatedExtent(flip ? 46 : 44))
+      blackHole(try! box.value.setEstimatedExtent(flip ? 46 : 44))
     })
   case "scroll":
     let deltas = table { CGFloat(Int.random(in: -40 ... 40, using: &rng)) }
-    var y = subject.contentOffset.y
+    var y = box.value.contentOffset.y
     let maxY = Swift.max(0, height - viewport.height)
-    return sample(policy, state: &subject, operation: { subject in
+    return Prepared(operation: {
       y += deltas[next()]
       if y < 0 || y > maxY { y = maxY / 2 }
-      subject.userScroll(to: CGPoint(x: 0, y: y))
-      blackHole(subject.visibleIndices)
-      blackHole(subject.trackedID)
+      box.value.userScroll(to: CGPoint(x: 0, y: y))
+      blackHole(box.value.visibleIndices)
+      blackHole(box.value.trackedID)
     })
   case "jump":
     let ids = table { Int.random(in: 0 ..< n, using: &rng) }
-    return sample(policy, state: &subject, operation: { subject in subject.scrollTo(id: ids[next()], anchor: .top) })
+    return Prepared(operation: { box.value.scrollTo(id: ids[next()], anchor: .top) })
   case "reorder_move":
     let sources = table { Int.random(in: 0 ..< Swift.max(1, n / 4), using: &rng) }
     let targets = table { Int.random(in: 0 ... n, using: &rng) }
-    return sample(policy, state: &subject, operation: { subject in
+    return Prepared(operation: {
       let k = next()
-      blackHole(subject.move(fromOffsets: IndexSet(integer: sources[k]), toOffset: targets[k]))
+      blackHole(box.value.move(fromOffsets: IndexSet(integer: sources[k]), toOffset: targets[k]))
     })
   case "reorder_prepend":
     var nextID = n
     let removal = IndexSet(integersIn: 0 ..< 100)
-    return sample(policy, state: &subject, operation: { subject in
+    return Prepared(operation: {
       let ids = Array(nextID ..< nextID + 100)
       nextID += 100
-      blackHole(try! subject.insert(ids, at: 0))
-    }, reset: { subject in blackHole(subject.remove(atOffsets: removal)) })
+      blackHole(try! box.value.insert(ids, at: 0))
+    }, reset: { blackHole(box.value.remove(atOffsets: removal)) })
   case "reorder_shuffle":
     var a = Array(0 ..< n)
     a.shuffle(using: &rng)
     var b = a
     b.shuffle(using: &rng)
     var flip = false
-    return sample(policy, state: &subject, operation: { subject in
+    return Prepared(operation: {
       flip.toggle()
-      blackHole(try! subject.update(ids: flip ? a : b))
+      blackHole(try! box.value.update(ids: flip ? a : b))
+    })
+  case "resize_viewport":
+    var flip = false
+    return Prepared(operation: {
+      flip.toggle()
+      box.value.viewportSize = flip ? CGSize(width: 390, height: 600) : viewport
+      blackHole(box.value.contentOffset)
     })
   case "invalidate_all":
     // Every row measured before each call (untimed), so every call
     // invalidates n rows; the reading place is kept (S12 a).
-    let remeasure = { (subject: inout S) in subject._measureAllRows { CGFloat(20 + $0 % 181) } }
-    remeasure(&subject)
-    return sample(policy, state: &subject, operation: { subject in
-      subject.invalidateAllMeasurements()
-      blackHole(subject.lastCorrection)
+    let remeasure = { box.value._measureAllRows { CGFloat(20 + $0 % 181) } }
+    remeasure()
+    return Prepared(operation: {
+      box.value.invalidateAllMeasurements()
+      blackHole(box.value.lastCorrection)
     }, reset: remeasure)
-  case "resize_viewport":
-    var flip = false
-    return sample(policy, state: &subject, operation: { subject in
-      flip.toggle()
-      subject.viewportSize = flip ? CGSize(width: 390, height: 600) : viewport
-      blackHole(subject.contentOffset)
-    })
   case "paging", "view_aligned":
     let releases = table { CGFloat(Int.random(in: 0 ..< Swift.max(1, Int(height)), using: &rng)) }
     let velocities = table { CGFloat(Int.random(in: -4000 ... 4000, using: &rng)) }
     let paging = name == "paging"
-    return sample(policy, state: &subject, operation: { subject in
+    return Prepared(operation: {
       let k = next()
-      blackHole(paging ? subject.pagingTarget(release: releases[k], velocity: velocities[k])
-                       : subject.viewAlignedTarget(release: releases[k], velocity: velocities[k]))
+      blackHole(paging ? box.value.pagingTarget(release: releases[k], velocity: velocities[k])
+                       : box.value.viewAlignedTarget(release: releases[k], velocity: velocities[k]))
     })
   default:
     fatalError("unknown scenario \(name)")

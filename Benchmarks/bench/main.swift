@@ -3,6 +3,7 @@ import LazyStackCore
 
 // `swift run -c release bench [--quick | --full] [--check] [--filter NAME] [--sizes N,N] [--output DIR]
 //                              [--baseline FILE] [--update-baseline]`
+// `swift run -c release bench --compare REF [--quick] [--filter NAME] [--sizes N,N] [--output DIR]`
 
 let usage = """
 usage: swift run -c release bench [options]
@@ -16,6 +17,9 @@ usage: swift run -c release bench [options]
   --output DIR       where results.csv, meta.json and the SVG charts go (default Reports)
   --baseline FILE    the baseline for --check (default Reports/baseline.csv)
   --update-baseline  write this run's results as the baseline
+  --compare REF      paired comparison of the library at git ref REF (base) with this tree
+                     (head), core only, default size 1000000: DIR/compare.csv, exit 1 on a
+                     regression (a 95 % interval wholly above +5 %), 2 on a usage or build error
 """
 
 /// Whether this is a debug build (a call, so neither branch reads as dead code).
@@ -35,7 +39,11 @@ if LazyStackLayout<Int>._internalChecksEnabled {
   exit(2)
 }
 
+if CommandLine.arguments.dropFirst().first == "--worker" { runWorker() }
+
 var profile = false
+var compareRef: String?
+var sizesGiven = false
 var quick = false, full = false, check = false, updateBaseline = false
 var filters: [String] = []
 var variants = ["core", "naive"]
@@ -56,9 +64,11 @@ while !arguments.isEmpty {
     let parsed = arguments.removeFirst().split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
     guard !parsed.isEmpty else { print(usage); exit(2) }
     sizes = parsed
+    sizesGiven = true
   case "--variant" where !arguments.isEmpty: variants = [arguments.removeFirst()]
   case "--output" where !arguments.isEmpty: output = arguments.removeFirst()
   case "--baseline" where !arguments.isEmpty: baselinePath = arguments.removeFirst()
+  case "--compare" where !arguments.isEmpty: compareRef = arguments.removeFirst()
   case "--help", "-h": print(usage); exit(0)
   default: print("bench: unknown argument \(a)\n\(usage)"); exit(2)
   }
@@ -70,6 +80,11 @@ if profile { corePolicy = SamplingPolicy(samples: 100_000, budget: 4) }
 let naivePolicy = quick ? SamplingPolicy(samples: 9, budget: 0.3) : SamplingPolicy(samples: 21, budget: 2.0)
 let selected = scenarios.filter { s in filters.isEmpty || filters.contains { s.name.contains($0) } }
 guard !selected.isEmpty else { print("bench: no scenario matches \(filters)"); exit(2) }
+if let ref = compareRef {
+  if check || updateBaseline || full || profile { print("bench: --compare goes with --quick, --filter, --sizes and --output only\n\(usage)"); exit(2) }
+  runCompare(ref: ref, selected: selected, sizes: sizesGiven ? sizes : [1_000_000], quick: quick,
+             output: output == "Reports" ? "Reports/compare" : output)
+}
 
 func pad(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(1, width - s.count)) + s }
 print("LazyStackCore benchmark: \(selected.count) scenarios x \(sizes.count) sizes x 2 variants\(quick ? " (quick)" : "")")

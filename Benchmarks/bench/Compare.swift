@@ -1,0 +1,355 @@
+import Foundation
+import LazyStackCore
+import LazyStackTestSupport
+
+// `bench --compare REF`: a paired comparison of the library at git ref REF
+// (the base) with the working tree (the head), sensitive enough to flag a
+// 10 % slowdown on a noisy shared machine.
+//
+// Two processes in lockstep. REF's sources are extracted (`git archive`)
+// into `.build-compare/<sha>/`, the head's benchmark sources are copied over
+// its `Benchmarks/bench`, and that package is built in release: the base
+// binary runs exactly the head's scenarios against REF's library. Both
+// binaries then run as workers (`bench --worker`) under this controller,
+// prepare the same scenario from the same seeds, and time short batches of
+// the same operation alternately (base then head, head then base, ...), so
+// the machine's drift (the shared host's speed modes, other tenants) hits
+// both sides of a pair alike. The change is the median of the paired
+// head/base ratios; its 95 % confidence interval comes from a seeded
+// bootstrap of that median.
+
+// MARK: Worker
+
+/// `bench --worker`: reads commands on standard input, one a line, and
+/// answers one line each:
+///   `prepare SCENARIO SIZE` -> `ready`, `ready reset` (each timed batch is
+///                              then one operation, undone after it), or
+///                              `bytes B` for a memory scenario
+///   `run BATCH`             -> nanoseconds per operation of one timed batch
+///                              (the scenario's reset, if any, runs after it, untimed)
+///   `quit`
+func runWorker() -> Never {
+  var current: Prepared?
+  func answer(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+  }
+  while let line = readLine() {
+    let words = line.split(separator: " ").map(String.init)
+    switch words.first {
+    case "prepare" where words.count == 3:
+      current = nil
+      guard let size = Int(words[2]), scenarios.contains(where: { $0.name == words[1] }) else {
+        answer("error unknown scenario or size: \(line)")
+        continue
+      }
+      let prepared = prepare(CoreSubject.self, size, words[1])
+      current = prepared
+      answer(prepared.bytesPerRow.map { "bytes \($0)" } ?? (prepared.reset == nil ? "ready" : "ready reset"))
+    case "run" where words.count == 2:
+      guard let prepared = current, let batch = Int(words[1]), batch > 0 else {
+        answer("error nothing prepared or bad batch: \(line)")
+        continue
+      }
+      let start = now()
+      for _ in 0 ..< batch { prepared.operation() }
+      let elapsed = now() - start
+      prepared.reset?()
+      answer(String(Double(elapsed) / Double(batch)))
+    case "quit":
+      exit(0)
+    default:
+      answer("error unknown command: \(line)")
+    }
+  }
+  exit(0)
+}
+
+// MARK: Statistics
+
+/// The median of `values` (the mean of the middle two for an even count).
+func medianOf(_ values: [Double]) -> Double {
+  let s = values.sorted()
+  guard !s.isEmpty else { return .nan }
+  return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+/// The 95 % bootstrap percentile interval of the median of `values`:
+/// `resamples` resamples with replacement from a seeded generator, so the
+/// same pairs give the same interval.
+func bootstrapMedianInterval(_ values: [Double], resamples: Int = 4000, seed: UInt64 = 0x5EED) -> (Double, Double) {
+  guard values.count > 1 else { return (values.first ?? .nan, values.first ?? .nan) }
+  var rng = SeededRNG(seed: seed)
+  var medians: [Double] = []
+  medians.reserveCapacity(resamples)
+  var sample = [Double](repeating: 0, count: values.count)
+  for _ in 0 ..< resamples {
+    for k in sample.indices { sample[k] = values[Int.random(in: 0 ..< values.count, using: &rng)] }
+    medians.append(medianOf(sample))
+  }
+  medians.sort()
+  return (medians[Int(Double(resamples) * 0.025)], medians[Int(Double(resamples) * 0.975) - 1])
+}
+
+/// What a comparison concludes for one scenario and size.
+struct Comparison {
+  var scenario: String
+  var size: Int
+  var baseMedian: Double
+  var headMedian: Double
+  /// head / base - 1: 0.12 means 12 % slower.
+  var change: Double
+  var low: Double
+  var high: Double
+  var pairs: Int
+
+  /// `regression` when the interval lies wholly above +5 %, `improvement`
+  /// when wholly below -5 %, else `same`.
+  var verdict: String {
+    if low > Comparison.threshold { return "regression" }
+    if high < -Comparison.threshold { return "improvement" }
+    return "same"
+  }
+
+  static let threshold = 0.05
+}
+
+/// Compares paired samples: `pairs[k]` holds the base's and the head's time
+/// per operation of the k-th pair of batches.
+func compare(scenario: String, size: Int, pairs: [(base: Double, head: Double)]) -> Comparison {
+  let ratios = pairs.map { $0.head / $0.base }
+  let (low, high) = bootstrapMedianInterval(ratios)
+  return Comparison(scenario: scenario, size: size, baseMedian: medianOf(pairs.map(\.base)),
+                    headMedian: medianOf(pairs.map(\.head)), change: medianOf(ratios) - 1,
+                    low: low - 1, high: high - 1, pairs: pairs.count)
+}
+
+// MARK: Controller
+
+/// A worker process: one line out, one line back.
+final class Worker {
+  let process = Process()
+  let input = Pipe()
+  let output = Pipe()
+  var pending = Data()
+  let name: String
+
+  init(executable: String, name: String) throws {
+    self.name = name
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["--worker"]
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+  }
+
+  func ask(_ command: String) -> String {
+    input.fileHandleForWriting.write(Data((command + "\n").utf8))
+    while true {
+      if let newline = pending.firstIndex(of: 0x0A) {
+        let line = String(decoding: pending[pending.startIndex ..< newline], as: UTF8.self)
+        pending.removeSubrange(pending.startIndex ... newline)
+        if line.hasPrefix("error") { compareFail("the \(name) worker: \(line)") }
+        return line
+      }
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { compareFail("the \(name) worker stopped (while: \(command))") }
+      pending.append(chunk)
+    }
+  }
+
+  func time(_ batch: Int) -> Double {
+    guard let ns = Double(ask("run \(batch)")) else { compareFail("the \(name) worker sent no time") }
+    return ns
+  }
+
+  func stop() {
+    input.fileHandleForWriting.write(Data("quit\n".utf8))
+    process.waitUntilExit()
+  }
+}
+
+/// Exit status 2: a usage or build error (not a verdict).
+func compareFail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("bench --compare: \(message)\n".utf8))
+  exit(2)
+}
+
+/// Runs a command; returns its exit status and its combined output.
+@discardableResult
+func shell(_ arguments: [String], in directory: String? = nil) -> (status: Int32, output: String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = arguments
+  if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  process.standardError = pipe
+  do { try process.run() } catch { return (127, "\(error)") }
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// Builds the benchmark against the library at `ref`, with the head's
+/// benchmark sources, and returns the binary's path. The build is kept in
+/// `.build-compare/<sha>` and reused while the head's benchmark sources are
+/// the same.
+func buildBase(ref: String) -> String {
+  let top = shell(["git", "rev-parse", "--show-toplevel"])
+  guard top.status == 0 else { compareFail("not in a git checkout: \(top.output)") }
+  let root = top.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  let resolved = shell(["git", "rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: root)
+  guard resolved.status == 0 else { compareFail("no commit \(ref) in \(root)") }
+  let sha = resolved.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  let benchSources = "\(root)/Benchmarks/bench"
+  let files = ((try? FileManager.default.contentsOfDirectory(atPath: benchSources)) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+  // A stable fingerprint of the benchmark sources (FNV-1a over their bytes).
+  var fingerprint: UInt64 = 0xCBF2_9CE4_8422_2325
+  for file in files {
+    for byte in (try? Data(contentsOf: URL(fileURLWithPath: "\(benchSources)/\(file)"))) ?? Data() {
+      fingerprint = (fingerprint ^ UInt64(byte)) &* 0x100_0000_01B3
+    }
+  }
+  let directory = "\(root)/.build-compare/\(sha)"
+  let binary = "\(directory)/.build/release/bench"
+  let stampFile = "\(directory)/.bench-sources"
+  let want = String(fingerprint, radix: 16)
+  if FileManager.default.isExecutableFile(atPath: binary),
+     (try? String(contentsOfFile: stampFile, encoding: .utf8)) == want {
+    print("base: \(ref) = \(sha.prefix(12)), built before (\(directory))")
+    return binary
+  }
+  print("base: \(ref) = \(sha.prefix(12)): extracting and building in \(directory) (release)")
+  try? FileManager.default.removeItem(atPath: directory)
+  try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  let extract = shell(["sh", "-c", "git archive --format=tar \(sha) | tar -x -C '\(directory)'"], in: root)
+  guard extract.status == 0 else { compareFail("git archive \(sha) failed: \(extract.output)") }
+  try? FileManager.default.removeItem(atPath: "\(directory)/Benchmarks/bench")
+  do {
+    try FileManager.default.createDirectory(atPath: "\(directory)/Benchmarks/bench", withIntermediateDirectories: true)
+    for file in files {
+      try FileManager.default.copyItem(atPath: "\(benchSources)/\(file)", toPath: "\(directory)/Benchmarks/bench/\(file)")
+    }
+  } catch {
+    compareFail("copying the benchmark sources: \(error)")
+  }
+  let started = now()
+  let build = shell(["swift", "build", "-c", "release", "--product", "bench"], in: directory)
+  guard build.status == 0 else {
+    compareFail("building \(ref) with this benchmark failed (does \(ref) lack an API the benchmark uses?):\n"
+                + build.output.split(separator: "\n").suffix(25).joined(separator: "\n"))
+  }
+  try? want.write(toFile: stampFile, atomically: true, encoding: .utf8)
+  print(String(format: "base: built in %.0f s", Double(now() - started) / 1e9))
+  return binary
+}
+
+/// `bench --compare REF`: measures every selected scenario and size paired,
+/// writes `DIR/compare.csv` and a table, and exits 1 if any verdict is a
+/// regression, 0 otherwise (2 for a usage or build error). A case found a
+/// regression is measured a second time with fresh pairs, and is reported
+/// as one only if the second measurement agrees (the second one's figures
+/// are reported when it does not).
+func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, output: String) -> Never {
+  let baseBinary = buildBase(ref: ref)
+  guard let headBinary = Bundle.main.executablePath else { compareFail("cannot find this executable") }
+  let base: Worker
+  let head: Worker
+  do {
+    base = try Worker(executable: baseBinary, name: "base")
+    head = try Worker(executable: headBinary, name: "head")
+  } catch {
+    compareFail("starting the workers: \(error)")
+  }
+  // Pairs per case and a time budget: enough pairs that a 10 % change
+  // clears the 5 % threshold with room, in a few seconds a case.
+  let maximumPairs = quick ? 41 : 81
+  let minimumPairs = 9
+  let budget = quick ? 3.0 : 8.0           // seconds a case may take once it has its minimum
+  let batchTarget = 5.0e6                   // ns a timed batch should last
+  print("bench --compare \(ref): \(selected.count) scenarios x \(sizes.count) sizes, paired (base vs head)\(quick ? ", quick" : "")")
+  var results: [Comparison] = []
+  let started = now()
+  /// Measures one case: memory exactly, time by alternating batches.
+  func measure(_ scenario: Scenario, _ size: Int) -> Comparison {
+    let t0 = now()
+    let a = base.ask("prepare \(scenario.name) \(size)")
+    let b = head.ask("prepare \(scenario.name) \(size)")
+    if a.hasPrefix("bytes"), b.hasPrefix("bytes"), let x = Double(a.dropFirst(6)), let y = Double(b.dropFirst(6)) {
+      // Memory is exact: one pair, an interval of one point.
+      let change = y / x - 1
+      return Comparison(scenario: scenario.name, size: size, baseMedian: x, headMedian: y,
+                        change: change, low: change, high: change, pairs: 1)
+    }
+    // Calibrate one batch size on the head, then use it for both.
+    var batch = 1
+    if !b.hasSuffix("reset") {
+      while batch < 1 << 22 {
+        let ns = head.time(batch)
+        if ns * Double(batch) >= batchTarget { break }
+        batch = ns <= 0 ? batch * 16 : max(batch * 2, Int(batchTarget / ns))
+      }
+    }
+    // Warm-up, both sides.
+    _ = base.time(batch)
+    _ = head.time(batch)
+    var pairs: [(base: Double, head: Double)] = []
+    while pairs.count < maximumPairs && (pairs.count < minimumPairs || Double(now() - t0) / 1e9 < budget) {
+      if pairs.count % 2 == 0 {
+        let x = base.time(batch)
+        pairs.append((x, head.time(batch)))
+      } else {
+        let y = head.time(batch)
+        pairs.append((base.time(batch), y))
+      }
+    }
+    return compare(scenario: scenario.name, size: size, pairs: pairs)
+  }
+
+  func show(_ r: Comparison, _ seconds: Double, note: String = "") {
+    print(String(format: "%@ n=%-9d %@  change %+6.1f %% [%+6.1f, %+6.1f]  (%d pairs, %.1f s)%@",
+                 r.scenario.padding(toLength: 16, withPad: " ", startingAt: 0), r.size,
+                 r.verdict.padding(toLength: 11, withPad: " ", startingAt: 0),
+                 r.change * 100, r.low * 100, r.high * 100, r.pairs, seconds, note))
+    FileHandle.standardOutput.synchronizeFile()
+  }
+
+  for scenario in selected {
+    for size in sizes {
+      let t0 = now()
+      var r = measure(scenario, size)
+      show(r, Double(now() - t0) / 1e9)
+      if r.verdict == "regression" && r.pairs > 1 {
+        // Many cases at 95 % each: one false alarm in a run is likely. A
+        // regression stands only if fresh pairs confirm it.
+        let t1 = now()
+        let again = measure(scenario, size)
+        show(again, Double(now() - t1) / 1e9, note: again.verdict == "regression" ? "  confirmed" : "  not confirmed")
+        if again.verdict != "regression" { r = again }
+      }
+      results.append(r)
+    }
+  }
+  base.stop()
+  head.stop()
+  // Report.
+  var csv = "scenario,size,base_median,head_median,change,ci_low,ci_high,verdict\n"
+  for r in results {
+    csv += "\(r.scenario),\(r.size),\(r.baseMedian),\(r.headMedian),"
+      + String(format: "%.4f,%.4f,%.4f", r.change, r.low, r.high) + ",\(r.verdict)\n"
+  }
+  try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+  do {
+    try csv.write(toFile: "\(output)/compare.csv", atomically: true, encoding: .utf8)
+  } catch {
+    compareFail("writing \(output)/compare.csv: \(error)")
+  }
+  let regressions = results.filter { $0.verdict == "regression" }
+  let improvements = results.filter { $0.verdict == "improvement" }
+  print(String(format: "\ncompare: %d cases, %d regressions, %d improvements (threshold ±5 %%, 95 %% intervals); wrote %@/compare.csv in %.0f s",
+               results.count, regressions.count, improvements.count, output, Double(now() - started) / 1e9))
+  for r in regressions {
+    print(String(format: "  REGRESSION %@ n=%d: %+.1f %% [%+.1f, %+.1f]", r.scenario, r.size, r.change * 100, r.low * 100, r.high * 100))
+  }
+  exit(regressions.isEmpty ? 0 : 1)
+}
