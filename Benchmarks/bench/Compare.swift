@@ -14,9 +14,11 @@ import LazyStackTestSupport
 // prepare the same scenario from the same seeds, and time short batches of
 // the same operation alternately (base then head, head then base, ...), so
 // the machine's drift (the shared host's speed modes, other tenants) hits
-// both sides of a pair alike. The change is the median of the paired
-// head/base ratios; its 95 % confidence interval comes from a seeded
-// bootstrap of that median.
+// both sides of a pair alike. Batches alternate strictly (base, head, base,
+// ...), so each follows a batch of the other process, and each head batch is
+// paired with the mean of the base batches around it. The change is the
+// median of the paired head/base ratios; its 95 % confidence interval comes
+// from a seeded bootstrap of that median.
 
 // MARK: Worker
 
@@ -73,17 +75,26 @@ func medianOf(_ values: [Double]) -> Double {
   return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
-/// The 95 % bootstrap percentile interval of the median of `values`:
-/// `resamples` resamples with replacement from a seeded generator, so the
-/// same pairs give the same interval.
-func bootstrapMedianInterval(_ values: [Double], resamples: Int = 4000, seed: UInt64 = 0x5EED) -> (Double, Double) {
-  guard values.count > 1 else { return (values.first ?? .nan, values.first ?? .nan) }
+/// The 95 % percentile interval of the median of all ratios, by a seeded
+/// two-level (cluster) bootstrap: resample the rounds with replacement, then
+/// each chosen round's ratios, `resamples` times. Rounds are separate pairs
+/// of processes, whose memory layouts differ; resampling them makes the
+/// interval include that spread, not only the noise between batches.
+func clusterBootstrapMedianInterval(_ rounds: [[Double]], resamples: Int = 2000,
+                                    seed: UInt64 = 0x5EED) -> (Double, Double) {
+  let all = rounds.flatMap { $0 }
+  guard all.count > 1 else { return (all.first ?? .nan, all.first ?? .nan) }
   var rng = SeededRNG(seed: seed)
   var medians: [Double] = []
   medians.reserveCapacity(resamples)
-  var sample = [Double](repeating: 0, count: values.count)
+  var sample: [Double] = []
+  sample.reserveCapacity(all.count)
   for _ in 0 ..< resamples {
-    for k in sample.indices { sample[k] = values[Int.random(in: 0 ..< values.count, using: &rng)] }
+    sample.removeAll(keepingCapacity: true)
+    for _ in rounds.indices {
+      let round = rounds[Int.random(in: 0 ..< rounds.count, using: &rng)]
+      for _ in round.indices { sample.append(round[Int.random(in: 0 ..< round.count, using: &rng)]) }
+    }
     medians.append(medianOf(sample))
   }
   medians.sort()
@@ -113,13 +124,14 @@ struct Comparison {
   static let threshold = 0.05
 }
 
-/// Compares paired samples: `pairs[k]` holds the base's and the head's time
-/// per operation of the k-th pair of batches.
-func compare(scenario: String, size: Int, pairs: [(base: Double, head: Double)]) -> Comparison {
-  let ratios = pairs.map { $0.head / $0.base }
-  let (low, high) = bootstrapMedianInterval(ratios)
+/// Compares paired samples taken in rounds: `rounds[r][k]` holds the base's
+/// and the head's time per operation of the k-th pair of round r.
+func compare(scenario: String, size: Int, rounds: [[(base: Double, head: Double)]]) -> Comparison {
+  let ratios = rounds.map { $0.map { $0.head / $0.base } }
+  let (low, high) = clusterBootstrapMedianInterval(ratios)
+  let pairs = rounds.flatMap { $0 }
   return Comparison(scenario: scenario, size: size, baseMedian: medianOf(pairs.map(\.base)),
-                    headMedian: medianOf(pairs.map(\.head)), change: medianOf(ratios) - 1,
+                    headMedian: medianOf(pairs.map(\.head)), change: medianOf(ratios.flatMap { $0 }) - 1,
                     low: low - 1, high: high - 1, pairs: pairs.count)
 }
 
@@ -253,57 +265,79 @@ func buildBase(ref: String) -> String {
 func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, output: String) -> Never {
   let baseBinary = buildBase(ref: ref)
   guard let headBinary = Bundle.main.executablePath else { compareFail("cannot find this executable") }
-  let base: Worker
-  let head: Worker
-  do {
-    base = try Worker(executable: baseBinary, name: "base")
-    head = try Worker(executable: headBinary, name: "head")
-  } catch {
-    compareFail("starting the workers: \(error)")
-  }
-  // Pairs per case and a time budget: enough pairs that a 10 % change
-  // clears the 5 % threshold with room, in a few seconds a case.
-  let maximumPairs = quick ? 41 : 81
-  let minimumPairs = 9
-  let budget = quick ? 3.0 : 8.0           // seconds a case may take once it has its minimum
-  let batchTarget = 5.0e6                   // ns a timed batch should last
+  // Many short rounds of fresh worker processes: each process's memory
+  // layout shifts a memory-bound operation by up to ~15 % for its whole life
+  // (one pair of processes is one sample of that), and adjacent batches on
+  // this shared machine differ by up to ~30 %; both average out over rounds
+  // and pairs. A time budget per case once the minimum is taken.
+  let maximumRounds = quick ? 16 : 30
+  let minimumRounds = quick ? 12 : 20
+  let pairsPerRound = quick ? 5 : 7
+  let budget = quick ? 3.0 : 8.0   // seconds a case may take once it has its minimum
+  let batchTarget = 3.0e6          // ns a timed batch should last
   print("bench --compare \(ref): \(selected.count) scenarios x \(sizes.count) sizes, paired (base vs head)\(quick ? ", quick" : "")")
   var results: [Comparison] = []
   let started = now()
-  /// Measures one case: memory exactly, time by alternating batches.
+
+  /// Measures one case: memory exactly, time in rounds of alternating batches.
   func measure(_ scenario: Scenario, _ size: Int) -> Comparison {
     let t0 = now()
-    let a = base.ask("prepare \(scenario.name) \(size)")
-    let b = head.ask("prepare \(scenario.name) \(size)")
-    if a.hasPrefix("bytes"), b.hasPrefix("bytes"), let x = Double(a.dropFirst(6)), let y = Double(b.dropFirst(6)) {
-      // Memory is exact: one pair, an interval of one point.
-      let change = y / x - 1
-      return Comparison(scenario: scenario.name, size: size, baseMedian: x, headMedian: y,
-                        change: change, low: change, high: change, pairs: 1)
-    }
-    // Calibrate one batch size on the head, then use it for both.
-    var batch = 1
-    if !b.hasSuffix("reset") {
-      while batch < 1 << 22 {
-        let ns = head.time(batch)
-        if ns * Double(batch) >= batchTarget { break }
-        batch = ns <= 0 ? batch * 16 : max(batch * 2, Int(batchTarget / ns))
+    var batch: Int?
+    var rounds: [[(base: Double, head: Double)]] = []
+    while rounds.count < maximumRounds && (rounds.count < minimumRounds || Double(now() - t0) / 1e9 < budget) {
+      let base: Worker
+      let head: Worker
+      do {
+        base = try Worker(executable: baseBinary, name: "base")
+        head = try Worker(executable: headBinary, name: "head")
+      } catch {
+        compareFail("starting the workers: \(error)")
       }
-    }
-    // Warm-up, both sides.
-    _ = base.time(batch)
-    _ = head.time(batch)
-    var pairs: [(base: Double, head: Double)] = []
-    while pairs.count < maximumPairs && (pairs.count < minimumPairs || Double(now() - t0) / 1e9 < budget) {
-      if pairs.count % 2 == 0 {
-        let x = base.time(batch)
-        pairs.append((x, head.time(batch)))
-      } else {
-        let y = head.time(batch)
-        pairs.append((base.time(batch), y))
+      defer {
+        base.stop()
+        head.stop()
       }
+      let a = base.ask("prepare \(scenario.name) \(size)")
+      let b = head.ask("prepare \(scenario.name) \(size)")
+      if a.hasPrefix("bytes"), b.hasPrefix("bytes"), let x = Double(a.dropFirst(6)), let y = Double(b.dropFirst(6)) {
+        // Memory is exact: one pair, an interval of one point.
+        let change = y / x - 1
+        return Comparison(scenario: scenario.name, size: size, baseMedian: x, headMedian: y,
+                          change: change, low: change, high: change, pairs: 1)
+      }
+      if batch == nil {
+        // Calibrate one batch size on the head, then use it for both.
+        var n = 1
+        if !b.hasSuffix("reset") {
+          while n < 1 << 22 {
+            let ns = head.time(n)
+            if ns * Double(n) >= batchTarget { break }
+            n = ns <= 0 ? n * 16 : max(n * 2, Int(batchTarget / ns))
+          }
+        }
+        batch = n
+      }
+      let n = batch!
+      _ = head.time(n)  // warm-up
+      // Strictly alternating, base, head, base, head, ..., base: every batch
+      // follows a batch of the other process (a process running twice in a
+      // row would find its data warm). Each head batch is paired with the
+      // mean of the base batches on either side, which also cancels a drift
+      // of the machine's speed across the pair.
+      var pairs: [(base: Double, head: Double)] = []
+      var previous = base.time(n)
+      while pairs.count < pairsPerRound {
+        let y = head.time(n)
+        let next = base.time(n)
+        pairs.append(((previous + next) / 2, y))
+        previous = next
+      }
+      if ProcessInfo.processInfo.environment["BENCH_DUMP_PAIRS"] != nil {
+        print("  round \(rounds.count), batch \(n): " + pairs.map { String(format: "%.3f", $0.head / $0.base) }.joined(separator: " "))
+      }
+      rounds.append(pairs)
     }
-    return compare(scenario: scenario.name, size: size, pairs: pairs)
+    return compare(scenario: scenario.name, size: size, rounds: rounds)
   }
 
   func show(_ r: Comparison, _ seconds: Double, note: String = "") {
@@ -330,8 +364,6 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
       results.append(r)
     }
   }
-  base.stop()
-  head.stop()
   // Report.
   var csv = "scenario,size,base_median,head_median,change,ci_low,ci_high,verdict\n"
   for r in results {
