@@ -127,11 +127,14 @@ struct Comparison {
 /// Compares paired samples taken in rounds: `rounds[r][k]` holds the base's
 /// and the head's time per operation of the k-th pair of round r.
 func compare(scenario: String, size: Int, rounds: [[(base: Double, head: Double)]]) -> Comparison {
-  let ratios = rounds.map { $0.map { $0.head / $0.base } }
-  let (low, high) = clusterBootstrapMedianInterval(ratios)
+  // One estimate a round (the median of its pairs' ratios: robust to a
+  // batch the machine slowed down), then the median of the rounds, with a
+  // bootstrap interval over rounds (separate pairs of processes).
+  let perRound = rounds.map { round in medianOf(round.map { $0.head / $0.base }) }
+  let (low, high) = clusterBootstrapMedianInterval(perRound.map { [$0] })
   let pairs = rounds.flatMap { $0 }
   return Comparison(scenario: scenario, size: size, baseMedian: medianOf(pairs.map(\.base)),
-                    headMedian: medianOf(pairs.map(\.head)), change: medianOf(ratios.flatMap { $0 }) - 1,
+                    headMedian: medianOf(pairs.map(\.head)), change: medianOf(perRound) - 1,
                     low: low - 1, high: high - 1, pairs: pairs.count)
 }
 
@@ -270,10 +273,10 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
   // (one pair of processes is one sample of that), and adjacent batches on
   // this shared machine differ by up to ~30 %; both average out over rounds
   // and pairs. A time budget per case once the minimum is taken.
-  let maximumRounds = quick ? 16 : 30
-  let minimumRounds = quick ? 12 : 20
-  let pairsPerRound = quick ? 5 : 7
-  let budget = quick ? 3.0 : 8.0   // seconds a case may take once it has its minimum
+  let maximumRounds = quick ? 40 : 80
+  let minimumRounds = quick ? 30 : 60
+  let pairsPerRound = 5
+  let budget = quick ? 8.0 : 20.0  // seconds a case may take once it has its minimum
   let batchTarget = 3.0e6          // ns a timed batch should last
   print("bench --compare \(ref): \(selected.count) scenarios x \(sizes.count) sizes, paired (base vs head)\(quick ? ", quick" : "")")
   var results: [Comparison] = []

@@ -5,9 +5,10 @@
 # time and uses the result), then runs `bench --compare HEAD --quick
 # --filter offset_to_index` RUNS times and counts the verdicts; then the same
 # with the tree unchanged (false positives).
-#   bash Benchmarks/gate/sensitivity.sh [RUNS]
+#   bash Benchmarks/gate/sensitivity.sh [RUNS] [SIZE]   (default 10 runs at 10000 rows)
 set -euo pipefail
 runs="${1:-10}"
+size="${2:-10000}"
 root="$(git rev-parse --show-toplevel)"
 work="$(mktemp -d /tmp/lazystack-gate.XXXXXX)"
 trap 'git -C "$root" worktree remove --force "$work" >/dev/null 2>&1 || true' EXIT
@@ -32,7 +33,7 @@ PY
 count() {  # label
   local regressions=0 same=0 improvements=0
   for i in $(seq 1 "$runs"); do
-    swift run -c release bench --compare HEAD --quick --filter offset_to_index --output "$work/out" > "$work/log" 2>&1 || true
+    swift run -c release bench --compare HEAD --quick --filter offset_to_index --sizes "$size" --output "$work/out" > "$work/log" 2>&1 || true
     line=$(grep "^offset_to_index" "$work/log" | tail -1)
     echo "  $1 run $i: $line"
     case "$line" in
