@@ -273,10 +273,13 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
   // (one pair of processes is one sample of that), and adjacent batches on
   // this shared machine differ by up to ~30 %; both average out over rounds
   // and pairs. A time budget per case once the minimum is taken.
+  // Rounds go on to the maximum while the budget lasts, and never stop
+  // before the floor (cases whose reset is expensive, such as
+  // invalidate_all at 1e6, stop near the floor; cheap ones reach the maximum).
   let maximumRounds = quick ? 40 : 80
-  let minimumRounds = quick ? 30 : 60
+  let minimumRounds = quick ? 8 : 16
   let pairsPerRound = 5
-  let budget = quick ? 8.0 : 20.0  // seconds a case may take once it has its minimum
+  let budget = quick ? 7.0 : 20.0  // seconds a case may take once it has its floor
   let batchTarget = 3.0e6          // ns a timed batch should last
   print("bench --compare \(ref): \(selected.count) scenarios x \(sizes.count) sizes, paired (base vs head)\(quick ? ", quick" : "")")
   var results: [Comparison] = []
