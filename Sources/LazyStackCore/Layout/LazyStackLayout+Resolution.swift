@@ -80,8 +80,7 @@ extension LazyStackLayout {
         }
       }
       _anchor(to: row, fraction: fraction, delta: delta)
-      _offset = _clamp(_leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction)
-                       &- _FixedPoint.scale(_viewportUnits, by: fraction) &- delta)
+      _offset = _clamp(_rowTarget(row, fraction: fraction, delta: delta))
     }
     _position = newValue
     _clampCrossOffset()

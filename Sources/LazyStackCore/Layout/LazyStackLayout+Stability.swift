@@ -37,12 +37,20 @@ extension LazyStackLayout {
     return before.offset >= before.maxOffset &- tolerance
   }
 
+  /// The offset that puts `row`'s point at `fraction` `delta` units after
+  /// the viewport's point at the same fraction (R3, R4, S1–S6), before
+  /// clamping.
+  @inlinable @inline(__always)
+  internal func _rowTarget(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat, delta: Int64) -> Int64 {
+    _leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction)
+      &- _FixedPoint.scale(_viewportUnits, by: fraction) &- delta
+  }
+
   /// The anchor row's current `delta`: its point at `fraction` minus the
   /// viewport's point at the same fraction.
   @inlinable
   internal func _rowDelta(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat) -> Int64 {
-    _leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction)
-      &- _offset &- _FixedPoint.scale(_viewportUnits, by: fraction)
+    _rowTarget(row, fraction: fraction, delta: 0) &- _offset
   }
 
   /// Makes `row` the anchor row, its point at `fraction` standing `delta`
@@ -154,9 +162,7 @@ extension LazyStackLayout {
         delta = _FixedPoint.scale(row.extent, by: fraction) &- place
         _anchor = .row(id, fraction: fraction, delta: delta)
       }
-      target = pinned ? _maxOffset
-        : _leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction)
-          &- _FixedPoint.scale(_viewportUnits, by: fraction) &- delta
+      target = pinned ? _maxOffset : _rowTarget(row, fraction: fraction, delta: delta)
     }
     _offset = _clamp(target)
     if let row = anchorRow, case .row(_, let fraction, let delta) = _anchor {

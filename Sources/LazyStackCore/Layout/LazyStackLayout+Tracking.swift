@@ -34,24 +34,30 @@ extension LazyStackLayout {
   }
 
   /// Where tracking looks (T1): the rows that intersect the viewport (G5, no
-  /// overscan), the viewport's anchor point and the row there, clamped into
-  /// those rows; `nil` when no row is visible.
+  /// overscan) and the viewport's anchor point; `nil` when no row is visible.
   /// - Complexity: O(log n + B).
   @inlinable
-  internal func _tracking(fraction: CGFloat) -> (row: Int, visible: Range<Int>, point: Int64)? {
+  internal func _tracking(fraction: CGFloat) -> (visible: Range<Int>, point: Int64, low: Int64)? {
     let viewport = _viewportUnits
     guard count > 0, viewport > 0 else { return nil }
     let low = _offset &- _alignmentShift
     let visible = _rows(intersecting: low, low &+ viewport)
     guard !visible.isEmpty else { return nil }
-    let point = low &+ _FixedPoint.scale(viewport, by: fraction)
-    let row = Swift.min(Swift.max(_index(atUnits: point), visible.lowerBound), visible.upperBound &- 1)
-    return (row, visible, point)
+    return (visible, low &+ _FixedPoint.scale(viewport, by: fraction), low)
+  }
+
+  /// The tracked row (T1) where `_tracking` looks: the row at the anchor
+  /// point (G4), clamped into the visible rows.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _trackedRow(at point: Int64, in visible: Range<Int>) -> Int {
+    Swift.min(Swift.max(_index(atUnits: point), visible.lowerBound), visible.upperBound &- 1)
   }
 
   /// The tracked row (T1) when one descent finds it: the row at the anchor
   /// point is not empty and intersects the viewport, so clamping it into the
-  /// visible rows keeps it. `nil` sends the caller to `_tracking`.
+  /// visible rows keeps it. `nil` sends the caller to `_tracking` and
+  /// `_trackedRow`.
   /// - Complexity: O(log n + B).
   @inlinable
   internal func _trackedFast(fraction: CGFloat) -> ExtentTree<ID>._RowInfo? {
@@ -79,17 +85,12 @@ extension LazyStackLayout {
       _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
       return
     }
-    let viewport = _viewportUnits
-    let low = _offset &- _alignmentShift
-    let visible = count > 0 && viewport > 0 ? _rows(intersecting: low, low &+ viewport) : 0 ..< 0
-    guard !visible.isEmpty else {
+    guard let (visible, point, low) = _tracking(fraction: fraction) else {
       _anchor = .automatic
       _position = ScrollPosition(_target: .automatic, isPositionedByUser: true)
       return
     }
-    let point = low &+ _FixedPoint.scale(viewport, by: fraction)
-    let tracked = fast ?? _tree.rowInfo(
-      at: Swift.min(Swift.max(_index(atUnits: point), visible.lowerBound), visible.upperBound &- 1))
+    let tracked = fast ?? _tree.rowInfo(at: _trackedRow(at: point, in: visible))
     let kept = tracked.stored >= 0 ? tracked
       : _nearestMeasuredRow(to: point, in: visible, top: point == low) ?? tracked
     _anchor(to: kept, fraction: fraction, delta: _rowDelta(kept, fraction: fraction))
@@ -106,8 +107,9 @@ extension LazyStackLayout {
     if let tracked = _trackedFast(fraction: fraction) {
       return ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
     }
-    if let tracking = _tracking(fraction: fraction) {
-      return ScrollPosition(_target: .id(_tree.id(at: tracking.row), anchor: nil), isPositionedByUser: true)
+    if let (visible, point, _) = _tracking(fraction: fraction) {
+      return ScrollPosition(_target: .id(_tree.id(at: _trackedRow(at: point, in: visible)), anchor: nil),
+                            isPositionedByUser: true)
     }
     return ScrollPosition(_target: .automatic, isPositionedByUser: true)
   }
