@@ -104,18 +104,19 @@ public struct FileRecords: RecordSource {
     return true
   }
 
-  /// Stops counting the unfinished last line as a record while more of the
-  /// file is scanned; returns whether it was one.
-  mutating func reopenTail() -> Bool {
-    defer { tailIsRecord = false }
-    return tailIsRecord
-  }
-
-  /// Counts the unfinished last line as a record once the scan is complete;
-  /// a tail record that was counted before and read more bytes changed.
-  mutating func settleTail(wasRecord: Bool, scannedBefore: Int) {
+  /// Runs `scan` (which calls `scanChunk()`) with the unfinished last line
+  /// not counted as a record, then counts it again once the scan is
+  /// complete; a tail record that read more bytes is reported as changed.
+  /// Returns the number of records appended.
+  @discardableResult
+  mutating func scanning(_ scan: (inout FileRecords) -> Void) -> Int {
+    let before = count
+    let (hadTail, scannedBefore) = (tailIsRecord, scanned)
+    tailIsRecord = false
+    scan(&self)
     tailIsRecord = isComplete && starts.last! < fileSize
-    if wasRecord && scanned > scannedBefore { changedRecord = record(startingAtOrBefore: scannedBefore) }
+    if hadTail && scanned > scannedBefore { changedRecord = record(startingAtOrBefore: scannedBefore) }
+    return count - before
   }
 
   /// The index of the record that was the unfinished tail when `scanned` was
@@ -131,29 +132,23 @@ public struct FileRecords: RecordSource {
   }
 
   public mutating func index(for seconds: Double) -> Int {
-    let before = count
     let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
-    let (hadTail, scannedBefore) = (reopenTail(), scanned)
-    while scanChunk() {
-      if DispatchTime.now().uptimeNanoseconds >= deadline { break }
+    return scanning { records in
+      while records.scanChunk() && DispatchTime.now().uptimeNanoseconds < deadline {}
     }
-    settleTail(wasRecord: hadTail, scannedBefore: scannedBefore)
-    return count - before
   }
 
   public mutating func index(upTo wanted: Int) -> Int {
-    let before = count
-    let (hadTail, scannedBefore) = (reopenTail(), scanned)
-    while starts.count - 1 < wanted, scanChunk() {}
-    settleTail(wasRecord: hadTail, scannedBefore: scannedBefore)
-    return count - before
+    scanning { records in
+      while records.starts.count - 1 < wanted, records.scanChunk() {}
+    }
   }
 
   /// Indexes until byte `offset` is indexed (or the end).
   mutating func index(throughByte offset: Int) {
-    let (hadTail, scannedBefore) = (reopenTail(), scanned)
-    while scanned <= offset, scanChunk() {}
-    settleTail(wasRecord: hadTail, scannedBefore: scannedBefore)
+    scanning { records in
+      while records.scanned <= offset, records.scanChunk() {}
+    }
   }
 
   public mutating func poll() -> Int {
@@ -190,15 +185,22 @@ public struct FileRecords: RecordSource {
 
   public func record(at index: Int) -> String {
     let start = starts[index]
-    var end = index + 1 < starts.count ? starts[index + 1] - 1 : fileSize  // without its newline
-    if end > start, index + 1 < starts.count || isComplete {
-      // CRLF: the \r before the newline is not shown.
-      if bytes(end - 1, end) == [0x0D] { end -= 1 }
-    }
-    let length = end - start
+    let terminated = index + 1 < starts.count
+    let end = terminated ? starts[index + 1] - 1 : fileSize  // without its newline
+    var length = end - start
     let shown = min(length, Self.maxRecordBytes)
-    var text = String(decoding: bytes(start, start + shown), as: UTF8.self)
-    if shown < length { text += " … [\(length - shown) more bytes]" }
+    var data = bytes(start, start + shown)
+    if length > 0, terminated || isComplete {
+      // CRLF: the \r before the newline is not shown (read with the record,
+      // unless the record is too long to show whole).
+      let lastIsCR = shown == length ? data.count == length && data.last == 0x0D : bytes(end - 1, end) == [0x0D]
+      if lastIsCR {
+        length -= 1
+        if data.count > length { data.removeLast() }
+      }
+    }
+    var text = String(decoding: data, as: UTF8.self)
+    if min(length, Self.maxRecordBytes) < length { text += " … [\(length - Self.maxRecordBytes) more bytes]" }
     return text
   }
 
