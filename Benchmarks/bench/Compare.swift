@@ -6,10 +6,11 @@ import LazyStackTestSupport
 // (the base) with the working tree (the head), sensitive enough to flag a
 // 10 % slowdown on a noisy shared machine.
 //
-// Two processes in lockstep. REF's sources are extracted (`git archive`)
-// into `.build-compare/<sha>/`, the head's benchmark sources are copied over
-// its `Benchmarks/bench`, and that package is built in release: the base
-// binary runs exactly the head's scenarios against REF's library. Both
+// Two processes in lockstep. REF's sources, and the working tree's, are
+// each extracted (`git archive` of their git trees) into
+// `.build-compare/<tree>/`, this tree's benchmark sources are copied over
+// their `Benchmarks/bench`, and each is built in release the same way: both
+// binaries run exactly the same scenarios, against their own library. Both
 // binaries then run as workers (`bench --worker`) under this controller,
 // prepare the same scenario from the same seeds, and time short batches of
 // the same operation alternately (base then head, head then base, ...), so
@@ -17,8 +18,9 @@ import LazyStackTestSupport
 // both sides of a pair alike. Batches alternate strictly (base, head, base,
 // ...), so each follows a batch of the other process, and each head batch is
 // paired with the mean of the base batches around it. The change is the
-// median of the paired head/base ratios; its 95 % confidence interval comes
-// from a seeded bootstrap of that median.
+// median over rounds of fresh worker processes of each round's median
+// head/base ratio; its 95 % confidence interval comes from a seeded
+// bootstrap over the rounds.
 
 // MARK: Worker
 
@@ -68,33 +70,17 @@ func runWorker() -> Never {
 
 // MARK: Statistics
 
-/// The median of `values` (the mean of the middle two for an even count).
-func medianOf(_ values: [Double]) -> Double {
-  let s = values.sorted()
-  guard !s.isEmpty else { return .nan }
-  return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-}
-
-/// The 95 % percentile interval of the median of all ratios, by a seeded
-/// two-level (cluster) bootstrap: resample the rounds with replacement, then
-/// each chosen round's ratios, `resamples` times. Rounds are separate pairs
-/// of processes, whose memory layouts differ; resampling them makes the
-/// interval include that spread, not only the noise between batches.
-func clusterBootstrapMedianInterval(_ rounds: [[Double]], resamples: Int = 2000,
-                                    seed: UInt64 = 0x5EED) -> (Double, Double) {
-  let all = rounds.flatMap { $0 }
-  guard all.count > 1 else { return (all.first ?? .nan, all.first ?? .nan) }
+/// The 95 % percentile interval of the median of `values`, by a seeded
+/// bootstrap (`resamples` resamples with replacement), so the same values
+/// give the same interval.
+func bootstrapMedianInterval(_ values: [Double], resamples: Int = 2000, seed: UInt64 = 0x5EED) -> (Double, Double) {
+  guard values.count > 1 else { return (values.first ?? .nan, values.first ?? .nan) }
   var rng = SeededRNG(seed: seed)
   var medians: [Double] = []
   medians.reserveCapacity(resamples)
-  var sample: [Double] = []
-  sample.reserveCapacity(all.count)
+  var sample = [Double](repeating: 0, count: values.count)
   for _ in 0 ..< resamples {
-    sample.removeAll(keepingCapacity: true)
-    for _ in rounds.indices {
-      let round = rounds[Int.random(in: 0 ..< rounds.count, using: &rng)]
-      for _ in round.indices { sample.append(round[Int.random(in: 0 ..< round.count, using: &rng)]) }
-    }
+    for k in sample.indices { sample[k] = values[Int.random(in: 0 ..< values.count, using: &rng)] }
     medians.append(medianOf(sample))
   }
   medians.sort()
@@ -129,9 +115,10 @@ struct Comparison {
 func compare(scenario: String, size: Int, rounds: [[(base: Double, head: Double)]]) -> Comparison {
   // One estimate a round (the median of its pairs' ratios: robust to a
   // batch the machine slowed down), then the median of the rounds, with a
-  // bootstrap interval over rounds (separate pairs of processes).
+  // bootstrap interval over rounds (separate pairs of processes, whose
+  // memory layouts differ: the interval includes that spread).
   let perRound = rounds.map { round in medianOf(round.map { $0.head / $0.base }) }
-  let (low, high) = clusterBootstrapMedianInterval(perRound.map { [$0] })
+  let (low, high) = bootstrapMedianInterval(perRound)
   let pairs = rounds.flatMap { $0 }
   return Comparison(scenario: scenario, size: size, baseMedian: medianOf(pairs.map(\.base)),
                     headMedian: medianOf(pairs.map(\.head)), change: medianOf(perRound) - 1,
@@ -205,17 +192,38 @@ func shell(_ arguments: [String], in directory: String? = nil) -> (status: Int32
   return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
-/// Builds the benchmark against the library at `ref`, with the head's
-/// benchmark sources, and returns the binary's path. The build is kept in
-/// `.build-compare/<sha>` and reused while the head's benchmark sources are
-/// the same.
-func buildBase(ref: String) -> String {
+/// The top of this git checkout.
+func gitRoot() -> String {
   let top = shell(["git", "rev-parse", "--show-toplevel"])
   guard top.status == 0 else { compareFail("not in a git checkout: \(top.output)") }
-  let root = top.output.trimmingCharacters(in: .whitespacesAndNewlines)
-  let resolved = shell(["git", "rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: root)
+  return top.output.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// The git tree of `ref`.
+func tree(of ref: String, in root: String) -> String {
+  let resolved = shell(["git", "rev-parse", "--verify", "--quiet", "\(ref)^{tree}"], in: root)
   guard resolved.status == 0 else { compareFail("no commit \(ref) in \(root)") }
-  let sha = resolved.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  return resolved.output.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// The git tree of the working tree as it is (tracked files, uncommitted
+/// changes included: `git stash create` records them without touching
+/// anything).
+func workingTree(in root: String) -> String {
+  let stash = shell(["git", "stash", "create"], in: root)
+  guard stash.status == 0 else { compareFail("git stash create failed: \(stash.output)") }
+  let commit = stash.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  return tree(of: commit.isEmpty ? "HEAD" : commit, in: root)
+}
+
+/// Builds this tree's benchmark against the library of git tree `tree`, and
+/// returns the binary's path. Base and head are both built this way, in
+/// `.build-compare/<tree>` (paths of one length, the same flags, from
+/// scratch): two builds of one library made differently (this checkout's
+/// incremental `.build` against a fresh one) measured `offset_to_index` 5 %
+/// apart, which the pairing cannot tell from a change. A build is reused
+/// while the benchmark sources are the same.
+func buildBenchmark(tree: String, label: String, root: String) -> String {
   let benchSources = "\(root)/Benchmarks/bench"
   let files = ((try? FileManager.default.contentsOfDirectory(atPath: benchSources)) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
   // A stable fingerprint of the benchmark sources (FNV-1a over their bytes).
@@ -225,20 +233,20 @@ func buildBase(ref: String) -> String {
       fingerprint = (fingerprint ^ UInt64(byte)) &* 0x100_0000_01B3
     }
   }
-  let directory = "\(root)/.build-compare/\(sha)"
+  let directory = "\(root)/.build-compare/\(tree)"
   let binary = "\(directory)/.build/release/bench"
   let stampFile = "\(directory)/.bench-sources"
   let want = String(fingerprint, radix: 16)
   if FileManager.default.isExecutableFile(atPath: binary),
      (try? String(contentsOfFile: stampFile, encoding: .utf8)) == want {
-    print("base: \(ref) = \(sha.prefix(12)), built before (\(directory))")
+    print("\(label) (tree \(tree.prefix(12))): built before")
     return binary
   }
-  print("base: \(ref) = \(sha.prefix(12)): extracting and building in \(directory) (release)")
+  print("\(label) (tree \(tree.prefix(12))): extracting and building in \(directory) (release)")
   try? FileManager.default.removeItem(atPath: directory)
   try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-  let extract = shell(["sh", "-c", "git archive --format=tar \(sha) | tar -x -C '\(directory)'"], in: root)
-  guard extract.status == 0 else { compareFail("git archive \(sha) failed: \(extract.output)") }
+  let extract = shell(["sh", "-c", "git archive --format=tar \(tree) | tar -x -C '\(directory)'"], in: root)
+  guard extract.status == 0 else { compareFail("git archive \(tree) failed: \(extract.output)") }
   try? FileManager.default.removeItem(atPath: "\(directory)/Benchmarks/bench")
   do {
     try FileManager.default.createDirectory(atPath: "\(directory)/Benchmarks/bench", withIntermediateDirectories: true)
@@ -251,11 +259,11 @@ func buildBase(ref: String) -> String {
   let started = now()
   let build = shell(["swift", "build", "-c", "release", "--product", "bench"], in: directory)
   guard build.status == 0 else {
-    compareFail("building \(ref) with this benchmark failed (does \(ref) lack an API the benchmark uses?):\n"
+    compareFail("building \(label) with this benchmark failed (does it lack an API the benchmark uses?):\n"
                 + build.output.split(separator: "\n").suffix(25).joined(separator: "\n"))
   }
   try? want.write(toFile: stampFile, atomically: true, encoding: .utf8)
-  print(String(format: "base: built in %.0f s", Double(now() - started) / 1e9))
+  print(String(format: "%@: built in %.0f s", label, Double(now() - started) / 1e9))
   return binary
 }
 
@@ -266,8 +274,9 @@ func buildBase(ref: String) -> String {
 /// as one only if the second measurement agrees (the second one's figures
 /// are reported when it does not).
 func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, output: String) -> Never {
-  let baseBinary = buildBase(ref: ref)
-  guard let headBinary = Bundle.main.executablePath else { compareFail("cannot find this executable") }
+  let root = gitRoot()
+  let baseBinary = buildBenchmark(tree: tree(of: ref, in: root), label: "base: \(ref)", root: root)
+  let headBinary = buildBenchmark(tree: workingTree(in: root), label: "head: this tree", root: root)
   // Many short rounds of fresh worker processes: each process's memory
   // layout shifts a memory-bound operation by up to ~15 % for its whole life
   // (one pair of processes is one sample of that), and adjacent batches on

@@ -30,11 +30,7 @@ struct Result {
   var sorted: [Double] { values.sorted() }
   var min: Double { sorted.first ?? .nan }
   var max: Double { sorted.last ?? .nan }
-  var median: Double {
-    let s = sorted
-    guard !s.isEmpty else { return .nan }
-    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-  }
+  var median: Double { medianOf(values) }
   var p90: Double {
     let s = sorted
     guard !s.isEmpty else { return .nan }
@@ -42,15 +38,12 @@ struct Result {
   }
 }
 
-/// `sample(_:operation:reset:)` on a state passed `inout`, so the operation
-/// reaches the subject without copying it (a captured `var` read by a
-/// closure can be copied on every access).
-func sample<State>(_ policy: SamplingPolicy, state: inout State, operation: (inout State) -> Void,
-                   reset: ((inout State) -> Void)? = nil) -> [Double] {
-  withUnsafeMutablePointer(to: &state) { pointer in
-    sample(policy, operation: { operation(&pointer.pointee) },
-           reset: reset.map { r in { r(&pointer.pointee) } })
-  }
+/// The median of `values` (the mean of the middle two for an even count),
+/// NaN when there are none.
+func medianOf(_ values: [Double]) -> Double {
+  let s = values.sorted()
+  guard !s.isEmpty else { return .nan }
+  return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
 /// Times `operation`, batched so one timed batch lasts about
