@@ -270,9 +270,9 @@ func buildBenchmark(tree: String, label: String, root: String) -> String {
 /// `bench --compare REF`: measures every selected scenario and size paired,
 /// writes `DIR/compare.csv` and a table, and exits 1 if any verdict is a
 /// regression, 0 otherwise (2 for a usage or build error). A case found a
-/// regression is measured again with fresh rounds and judged on all its
-/// rounds pooled (a third pass when the pooled estimate is above +5 % but
-/// its interval is not); the pooled figures are reported.
+/// regression, or undecided with an estimate above +5 %, is measured again
+/// with fresh rounds and judged on all its rounds pooled (up to three
+/// passes); the pooled figures are reported.
 func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, output: String) -> Never {
   let root = gitRoot()
   let baseBinary = buildBenchmark(tree: tree(of: ref, in: root), label: "base: \(ref)", root: root)
@@ -373,11 +373,12 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
       // so a regression found on the first pass is measured again with
       // fresh rounds, and the verdict is taken on all the rounds together
       // (twice the data: a real 10 % slowdown clears +5 % more surely, a
-      // chance excursion is diluted). A pooled estimate above +5 % whose
-      // interval still reaches below it gets one more pass.
+      // chance excursion is diluted). An undecided case whose estimate is
+      // above +5 % (its interval reaching below) also gets more rounds, up
+      // to three passes in all.
       var passes = 1
       while !rounds.isEmpty && passes < 3
-        && (r.verdict == "regression" && passes == 1 || passes == 2 && r.verdict == "same" && r.change > Comparison.threshold) {
+        && (r.verdict == "regression" && passes == 1 || r.verdict == "same" && r.change > Comparison.threshold) {
         let t1 = now()
         rounds += measure(scenario, size).1
         passes += 1
