@@ -5,12 +5,12 @@
 
 import PackageDescription
 
-/// Internal consistency checks (`_checkInvariants()`) are compiled into debug
-/// builds only, which is what `swift test` builds. Release builds (the
-/// benchmark) never carry them, and the benchmark refuses to run if they are.
-let internalChecks: [SwiftSetting] = [
-  .define("LAZYSTACK_INTERNAL_CHECKS", .when(configuration: .debug)),
-]
+// Internal consistency checks (`_checkInvariants()`) are not a build
+// setting: a setting for debug builds would also apply to the debug build of
+// every app that depends on this package. They are switched on at run time
+// (`LazyStackInternalChecks.isEnabled`) by this package's own tests, the
+// fuzzer and the soak's checks; see Tests/Dependent for the proof that a
+// dependent package's debug build runs none.
 
 let package = Package(
   name: "LazyStackCore",
@@ -22,15 +22,13 @@ let package = Package(
   ],
   targets: [
     .target(
-      name: "LazyStackCore",
-      swiftSettings: internalChecks
+      name: "LazyStackCore"
     ),
     // The deliberately simple O(n) model of the same behaviour: the tests'
     // oracle and the benchmark's `naive` variant (one copy of it).
     .target(
       name: "LazyStackReference",
-      dependencies: ["LazyStackCore"],
-      swiftSettings: internalChecks
+      dependencies: ["LazyStackCore"]
     ),
     // Seeded RNG and operation generators shared by tests and benchmark.
     .target(
@@ -64,8 +62,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LazyStackCoreTests",
-      dependencies: ["LazyStackCore", "LazyStackReference", "LazyStackTestSupport"],
-      swiftSettings: internalChecks
+      dependencies: ["LazyStackCore", "LazyStackReference", "LazyStackTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

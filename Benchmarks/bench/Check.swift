@@ -38,13 +38,13 @@ func gate(results: [Row], baseline: [Row], scenarios: [Scenario], smallest: Int,
     if s.growth == .memory {
       guard let now = m(results, s.name, "core", headline), let base = m(baseline, s.name, "core", headline) else { continue }
       let limit = base * Tolerance.memoryFactor
-      report(now <= limit, "\(s.name.padding(toLength: 16, withPad: " ", startingAt: 0)) memory " + String(format: "%.1f B/row (baseline %.1f, limit %.1f)", now, base, limit))
+      report(now <= limit, "\(s.name.padding(toLength: scenarioNameWidth, withPad: " ", startingAt: 0)) memory " + String(format: "%.1f B/row (baseline %.1f, limit %.1f)", now, base, limit))
       continue
     }
     if let c = m(results, s.name, "core", headline), let n = m(results, s.name, "naive", headline),
        let bc = m(baseline, s.name, "core", headline), let bn = m(baseline, s.name, "naive", headline) {
       let speedup = n / c, base = bn / bc, limit = base / Tolerance.speedupFactor
-      report(speedup >= limit, "\(s.name.padding(toLength: 16, withPad: " ", startingAt: 0)) " + String(format: "speedup %.1fx (baseline %.1fx, at least %.1fx)", speedup, base, limit))
+      report(speedup >= limit, "\(s.name.padding(toLength: scenarioNameWidth, withPad: " ", startingAt: 0)) " + String(format: "speedup %.1fx (baseline %.1fx, at least %.1fx)", speedup, base, limit))
     }
     if smallest < headline, let hi = m(results, s.name, "core", headline), let lo = m(results, s.name, "core", smallest),
        let bhi = m(baseline, s.name, "core", headline), let blo = m(baseline, s.name, "core", smallest) {
@@ -52,7 +52,7 @@ func gate(results: [Row], baseline: [Row], scenarios: [Scenario], smallest: Int,
       var limit = base * Tolerance.growthFactor
       if s.growth == .logarithmic { limit = max(limit, Tolerance.logarithmicGrowthFloor) }
       if s.growth == .linear { limit = max(limit, Tolerance.linearGrowthFloor) }
-      report(growth <= limit, "\(s.name.padding(toLength: 16, withPad: " ", startingAt: 0)) " + String(format: "growth %.2f (baseline %.2f, at most %.2f)", growth, base, limit))
+      report(growth <= limit, "\(s.name.padding(toLength: scenarioNameWidth, withPad: " ", startingAt: 0)) " + String(format: "growth %.2f (baseline %.2f, at most %.2f)", growth, base, limit))
     }
   }
   if checked == 0 {

@@ -58,6 +58,7 @@ func runWorker() -> Never {
       for _ in 0 ..< batch { prepared.operation() }
       let elapsed = now() - start
       prepared.reset?()
+      prepared.tally?.check()
       answer(String(Double(elapsed) / Double(batch)))
     case "quit":
       exit(0)
@@ -358,7 +359,7 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
 
   func show(_ r: Comparison, _ seconds: Double, note: String = "") {
     print(String(format: "%@ n=%-9d %@  change %+6.1f %% [%+6.1f, %+6.1f]  (%d pairs, %.1f s)%@",
-                 r.scenario.padding(toLength: 16, withPad: " ", startingAt: 0), r.size,
+                 r.scenario.padding(toLength: scenarioNameWidth, withPad: " ", startingAt: 0), r.size,
                  r.verdict.padding(toLength: 11, withPad: " ", startingAt: 0),
                  r.change * 100, r.low * 100, r.high * 100, r.pairs, seconds, note))
     FileHandle.standardOutput.synchronizeFile()

@@ -67,7 +67,7 @@ func metaJSON(arguments: [String]) -> String {
     "cores": ProcessInfo.processInfo.activeProcessorCount,
     "memory_bytes": ProcessInfo.processInfo.physicalMemory,
     "os": ProcessInfo.processInfo.operatingSystemVersionString,
-    "build_configuration": "release (-c release, whole-module optimization, no LAZYSTACK_INTERNAL_CHECKS)",
+    "build_configuration": "release (-c release, whole-module optimization; internal checks off)",
     "arguments": arguments,
   ]
   let data = try! JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])

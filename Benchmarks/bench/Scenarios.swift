@@ -55,12 +55,61 @@ struct Prepared {
   var operation: () -> Void = {}
   var reset: (() -> Void)? = nil
   var bytesPerRow: Double? = nil
+  /// The calls of a scenario that writes, and how many of them changed
+  /// nothing (see `Tally`).
+  var tally: Tally? = nil
+}
+
+/// Counts a writing scenario's timed calls that changed nothing (a
+/// measurement returning `.unchanged`, a scroll or a jump that left the
+/// offset where it was, an estimate change that left the content size, an
+/// insertion that left the count): a scenario whose calls are mostly no-ops
+/// times the wrong thing, and the run stops (`check`). The cost in the timed
+/// path is one comparison of a value the call returns, or of an O(1) read.
+final class Tally {
+  let scenario: String
+  var calls = 0
+  var noOps = 0
+  init(_ scenario: String) { self.scenario = scenario }
+
+  @inline(__always) func record(changed: Bool) {
+    calls &+= 1
+    if !changed { noOps &+= 1 }
+  }
+
+  /// Stops the run if more than 1 % of the calls so far changed nothing.
+  func check() {
+    guard noOps * 100 > calls else { return }
+    FileHandle.standardError.write(Data("bench: \(scenario): \(noOps) of \(calls) timed calls changed nothing; the scenario would time a no-op\n".utf8))
+    exit(3)
+  }
 }
 
 func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy, _ name: String) -> [Double] {
   let prepared = prepare(type, n, name)
   if let bytes = prepared.bytesPerRow { return [bytes] }
-  return sample(policy, operation: prepared.operation, reset: prepared.reset)
+  let values = sample(policy, operation: prepared.operation, reset: prepared.reset)
+  prepared.tally?.check()
+  return values
+}
+
+/// Real measurements of rows above the tracked row, one a call: distinct
+/// rows within a cycle of 4,096, and extents off the integers by +1/4 pt on
+/// even cycles and +3/4 pt on odd ones, so no call stores the value the row
+/// already holds. Each returns the result of `setMeasuredExtent`.
+func realMeasurements<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ rng: inout SeededRNG) -> () -> MeasurementResult {
+  let anchor = box.value.index(of: box.value.trackedID ?? 0) ?? n / 2
+  var candidates = Array(0 ..< Swift.max(1, anchor))
+  candidates.shuffle(using: &rng)
+  let rows = Array(candidates.prefix(4096))
+  let extents = (0 ..< rows.count).map { _ in CGFloat(Int.random(in: 20 ... 200, using: &rng)) }
+  var k = -1
+  var cycle = 0
+  return {
+    k += 1
+    if k == rows.count { k = 0; cycle += 1 }
+    return box.value.setMeasuredExtent(extents[k] + (cycle & 1 == 0 ? 0.25 : 0.75), for: rows[k])
+  }
 }
 
 /// Sets scenario `name` up for `n` rows of variant `S`; the inputs come from
@@ -103,59 +152,94 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   case "index_to_offset":
     let rows = table { Int.random(in: 0 ..< n, using: &rng) }
     return Prepared(operation: { blackHole(box.value.frame(at: rows[next()])) })
-  case "measure":
-    // A real change every call: distinct rows within a cycle of the table,
-    // and extents off the integers by +1/4 pt on even cycles and +3/4 pt on
-    // odd ones, so no call stores the value the row already holds.
-    let anchor = box.value.index(of: box.value.trackedID ?? 0) ?? n / 2
-    var candidates = Array(0 ..< Swift.max(1, anchor))
-    candidates.shuffle(using: &rng)
-    let rows = Array(candidates.prefix(4096))
-    let extents = (0 ..< rows.count).map { _ in CGFloat(Int.random(in: 20 ... 200, using: &rng)) }
-    var k = -1
-    var cycle = 0
+  case "measure", "measure_read":
+    let measure = realMeasurements(box, n, &rng)
+    let tally = Tally(name)
+    let read = name == "measure_read"
     return Prepared(operation: {
-      k += 1
-      if k == rows.count { k = 0; cycle += 1 }
-      let result = box.value.setMeasuredExtent(extents[k] + (cycle & 1 == 0 ? 0.25 : 0.75), for: rows[k])
-      precondition(result.isApplied, "measure: a call changed nothing (\(result))")
+      let result = measure()
+      tally.record(changed: result.isApplied)
       blackHole(result)
-    })
+      if read {
+        // What a UI reads after the measurement to lay out the frame.
+        blackHole(box.value.contentSize)
+        blackHole(box.value.visibleIndices)
+      }
+    }, tally: tally)
+  case "index_to_offset_after_measure":
+    // The case a lazily rebuilt prefix array pays O(n) for: every lookup
+    // follows a change above it.
+    let measure = realMeasurements(box, n, &rng)
+    let rows = table { Int.random(in: 0 ..< n, using: &rng) }
+    let tally = Tally(name)
+    return Prepared(operation: {
+      tally.record(changed: measure().isApplied)
+      blackHole(box.value.frame(at: rows[next()]))
+    }, tally: tally)
   case "estimate_change":
     var flip = false
+    let tally = Tally(name)
+    var size = box.value.contentSize.height
     return Prepared(operation: {
       flip.toggle()
       blackHole(try! box.value.setEstimatedExtent(flip ? 46 : 44))
-    })
+      let changed = box.value.contentSize.height
+      tally.record(changed: changed != size)
+      size = changed
+    }, tally: tally)
   case "scroll":
-    let deltas = table { CGFloat(Int.random(in: -40 ... 40, using: &rng)) }
+    // Deltas of 1 to 40 pt either way (never 0: every call moves).
+    let deltas = table { CGFloat(Int.random(in: 1 ... 40, using: &rng) * (Bool.random(using: &rng) ? 1 : -1)) }
     var y = box.value.contentOffset.y
     let maxY = Swift.max(0, height - viewport.height)
+    let tally = Tally(name)
     return Prepared(operation: {
+      let before = y
       y += deltas[next()]
       if y < 0 || y > maxY { y = maxY / 2 }
       box.value.userScroll(to: CGPoint(x: 0, y: y))
       blackHole(box.value.visibleIndices)
       blackHole(box.value.trackedID)
-    })
+      tally.record(changed: box.value.contentOffset.y != before)
+    }, tally: tally)
   case "jump":
     let ids = table { Int.random(in: 0 ..< n, using: &rng) }
-    return Prepared(operation: { box.value.scrollTo(id: ids[next()], anchor: .top) })
+    let tally = Tally(name)
+    return Prepared(operation: {
+      let before = box.value.contentOffset.y
+      box.value.scrollTo(id: ids[next()], anchor: .top)
+      tally.record(changed: box.value.contentOffset.y != before)
+    }, tally: tally)
   case "reorder_move":
+    // Never to where the row is (destination s or s + 1 would be no move).
     let sources = table { Int.random(in: 0 ..< Swift.max(1, n / 4), using: &rng) }
-    let targets = table { Int.random(in: 0 ... n, using: &rng) }
+    let targets = sources.map { s in
+      var t = s
+      while t == s || t == s + 1 { t = Int.random(in: 0 ... n, using: &rng) }
+      return t
+    }
     return Prepared(operation: {
       let k = next()
       blackHole(box.value.move(fromOffsets: IndexSet(integer: sources[k]), toOffset: targets[k]))
     })
-  case "reorder_prepend":
-    var nextID = n
+  case "reorder_prepend", "prepend_read":
+    // The new ids exist before the timing (a UI has them); each timed call
+    // inserts 100 fresh ones, removed in the untimed reset.
+    let batches = (0 ..< 64).map { k in Array(n + 100 * k ..< n + 100 * (k + 1)) }
+    var k = -1
     let removal = IndexSet(integersIn: 0 ..< 100)
+    let tally = Tally(name)
+    let read = name == "prepend_read"
     return Prepared(operation: {
-      let ids = Array(nextID ..< nextID + 100)
-      nextID += 100
-      blackHole(try! box.value.insert(ids, at: 0))
-    }, reset: { blackHole(box.value.remove(atOffsets: removal)) })
+      k = (k &+ 1) & 63
+      let count = box.value.count
+      blackHole(try! box.value.insert(batches[k], at: 0))
+      tally.record(changed: box.value.count == count + 100)
+      if read {
+        blackHole(box.value.contentSize)
+        blackHole(box.value.visibleIndices)
+      }
+    }, reset: { blackHole(box.value.remove(atOffsets: removal)) }, tally: tally)
   case "reorder_shuffle":
     var a = Array(0 ..< n)
     a.shuffle(using: &rng)
@@ -204,11 +288,14 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
   ("offset_to_index", .logarithmic, "index(atOffset:) at a random offset"),
   ("index_to_offset", .logarithmic, "frame(at:) of a random row"),
   ("measure", .logarithmic, "setMeasuredExtent of a random row above the anchor with a new extent (a real change every call), with S1 stabilization"),
+  ("measure_read", .logarithmic, "measure, then contentSize and visibleIndices (what a UI reads next)"),
+  ("index_to_offset_after_measure", .logarithmic, "measure, then frame(at:) of a random row (a lookup after every change)"),
   ("estimate_change", .logarithmic, "change the estimate for unmeasured rows, with stabilization"),
   ("scroll", .logarithmic, "userScroll by a small delta + visible range + tracked id"),
   ("jump", .logarithmic, "position.scrollTo(id:anchor:) to a random id"),
   ("reorder_move", .logarithmic, "move one row (above the anchor) to a random index, stabilized"),
   ("reorder_prepend", .logarithmic, "insert 100 new rows at index 0, stabilized"),
+  ("prepend_read", .logarithmic, "reorder_prepend, then contentSize and visibleIndices"),
   ("reorder_shuffle", .linear, "update(ids:) with all ids shuffled, stabilized"),
   ("resize_viewport", .logarithmic, "viewport size change with the anchor kept (S6)"),
   ("invalidate_all", .linear, "invalidateAllMeasurements() of a fully measured layout, stabilized (S12 a)"),
@@ -221,3 +308,6 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
     variant == "core" ? generic(CoreSubject.self, n, policy, entry.0) : generic(NaiveSubject.self, n, policy, entry.0)
   }
 }
+
+/// The width of the scenario-name column of the console tables.
+let scenarioNameWidth = scenarios.map(\.name.count).max() ?? 16

@@ -7,7 +7,7 @@
 // Built and run by Tests/Fuzz/run.sh (not part of the SwiftPM package).
 
 import Foundation
-import LazyStackCore
+@_spi(Testing) import LazyStackCore
 import LazyStackReference
 import LazyStackTestSupport
 
@@ -50,6 +50,7 @@ struct ByteReader {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  LazyStackInternalChecks.isEnabled = true  // the internal invariants after every step
   var r = ByteReader(bytes: UnsafeBufferPointer(start: data, count: size))
   let n = Int(r.byte() % 48)
   var initial = Array(0 ..< n)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target (with AddressSanitizer and the internal checks
-# compiled in) and runs it for SECONDS seconds (default 60) on the seed corpus.
+# Builds the libFuzzer target (with AddressSanitizer; the target turns the
+# internal checks on) and runs it for SECONDS seconds (default 60) on the seed corpus.
 # Exits non-zero on a crash or a failed check; crashes are written to
 # Tests/Fuzz/artifacts/ (turn each into a regression test).
 #   bash Tests/Fuzz/run.sh [SECONDS]
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 seconds="${1:-60}"
 out=.build-fuzz
 mkdir -p "$out" Tests/Fuzz/artifacts
-flags=(-parse-as-library -O ${FUZZ_OPT:-} -sanitize=fuzzer,address -package-name lazystack -D LAZYSTACK_INTERNAL_CHECKS
+flags=(-parse-as-library -O ${FUZZ_OPT:-} -sanitize=fuzzer,address -package-name lazystack
        -I "$out" -L "$out" -swift-version 6)
 build() {  # module name, sources...
   local module="$1"; shift

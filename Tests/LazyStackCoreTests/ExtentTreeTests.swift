@@ -1,12 +1,17 @@
 import Foundation
 import XCTest
-@testable import LazyStackCore
+@_spi(Testing) @testable import LazyStackCore
 import LazyStackReference
 import LazyStackTestSupport
 
 /// The extent tree (SPEC §1–2): exact prefix sums, point queries, the
 /// estimate folded in, splits and merges, no drift.
 final class ExtentTreeTests: XCTestCase {
+  override func setUp() {
+    super.setUp()
+    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
+  }
+
   /// Prefix sums recomputed from scratch, the obvious way.
   func naivePrefixes(_ extents: [Int64?], estimate: Int64, spacing: Int64) -> [Int64] {
     var result: [Int64] = [0]

@@ -1,5 +1,5 @@
 import XCTest
-@testable import LazyStackCore
+@_spi(Testing) @testable import LazyStackCore
 import LazyStackTestSupport
 
 /// The purpose-built id table (DESIGN §2) against `Dictionary`: random
@@ -7,6 +7,11 @@ import LazyStackTestSupport
 /// the bulk build (both its sequential and its bucketed path) and its
 /// duplicate report.
 final class IDTableTests: XCTestCase {
+  override func setUp() {
+    super.setUp()
+    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
+  }
+
   func testRandomOperationsMatchDictionary() {
     for seed in UInt64(0) ..< 20 {
       var rng = SeededRNG(seed: seed)

@@ -1,11 +1,16 @@
 import Foundation
 import XCTest
-@testable import LazyStackCore
+@_spi(Testing) @testable import LazyStackCore
 import LazyStackTestSupport
 
 /// One named test per SPEC rule of §1 and §3–7, with worked numbers.
 /// Unless a test says otherwise: 100 rows of estimated extent 50, viewport 500.
 final class LayoutRuleTests: XCTestCase {
+  override func setUp() {
+    super.setUp()
+    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
+  }
+
   func make(_ n: Int = 100, estimate: CGFloat = 50, spacing: CGFloat = 0, axis: Axis = .vertical,
             insets: EdgeInsets = EdgeInsets(), viewport: CGFloat = 500) throws -> LazyStackLayout<Int> {
     var layout = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: estimate, spacing: spacing, axis: axis, insets: insets)

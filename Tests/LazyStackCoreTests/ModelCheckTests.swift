@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import LazyStackCore
+@_spi(Testing) @testable import LazyStackCore
 import LazyStackReference
 import LazyStackTestSupport
 
@@ -8,6 +8,11 @@ import LazyStackTestSupport
 /// to the O(n) reference model; everything observable is compared after
 /// every step. A failure prints the seed, the step and the operation.
 final class ModelCheckTests: XCTestCase {
+  override func setUp() {
+    super.setUp()
+    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
+  }
+
   func run(seeds: Range<UInt64>, steps: Int, edits: Bool, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets(),
            axis: Axis = .vertical, file: StaticString = #filePath, line: UInt = #line) throws {
     for seed in seeds {

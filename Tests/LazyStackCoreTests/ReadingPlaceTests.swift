@@ -1,12 +1,17 @@
 import Foundation
 import XCTest
-@testable import LazyStackCore
+@_spi(Testing) @testable import LazyStackCore
 import LazyStackTestSupport
 
 /// The reader's place (SPEC T1, T3, S5, S12, S13, R3): which row a user
 /// scroll keeps, where the anchor row's own changes go, and the frame-loop
 /// helpers. Worked numbers are the SPEC's own examples where it gives them.
 final class ReadingPlaceTests: XCTestCase {
+  override func setUp() {
+    super.setUp()
+    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
+  }
+
   func make(_ n: Int = 100, estimate: CGFloat = 50, viewport: CGFloat = 500) throws -> LazyStackLayout<Int> {
     var layout = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: estimate)
     layout.viewportSize = CGSize(width: 300, height: viewport)

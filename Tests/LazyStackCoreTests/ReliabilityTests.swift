@@ -1,11 +1,37 @@
 import Foundation
 import XCTest
-@testable import LazyStackCore
+@_spi(Testing) @testable import LazyStackCore
 import LazyStackReference
 import LazyStackTestSupport
 
 /// Soak, concurrency and the bad-input matrix (SPEC §9, X5).
 final class ReliabilityTests: XCTestCase {
+  override func setUp() {
+    super.setUp()
+    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
+  }
+
+  /// The internal checks run in this package's tests (the switch is on),
+  /// after every mutation of a layout created with it on, and not for a
+  /// layout created with it off (what an app gets: Tests/Dependent checks
+  /// the same from a dependent package's debug build).
+  func testInternalChecksRunOnlyForLayoutsCreatedWithTheSwitchOn() throws {
+    var checked = try LazyStackLayout(ids: 0 ..< 100, estimatedExtent: 20)
+    var runs = LazyStackInternalChecks.runs
+    checked.viewportSize = CGSize(width: 100, height: 200)
+    checked.setMeasuredExtent(30, for: 5)
+    checked.userScroll(to: CGPoint(x: 0, y: 40))
+    XCTAssertGreaterThanOrEqual(LazyStackInternalChecks.runs - runs, 3)
+    LazyStackInternalChecks.isEnabled = false
+    defer { LazyStackInternalChecks.isEnabled = true }
+    var unchecked = try LazyStackLayout(ids: 0 ..< 100, estimatedExtent: 20)
+    runs = LazyStackInternalChecks.runs
+    unchecked.viewportSize = CGSize(width: 100, height: 200)
+    unchecked.setMeasuredExtent(30, for: 5)
+    unchecked.userScroll(to: CGPoint(x: 0, y: 40))
+    XCTAssertEqual(LazyStackInternalChecks.runs, runs)
+  }
+
   /// The short soak (the long one is `swift run -c release lazystack-soak`,
   /// run by .ci/run): every kind of operation, snapping included, model-checked.
   func testSoak_shortRandomOperationsOfEveryKindMatchTheReference() throws {
@@ -166,6 +192,11 @@ final class ReliabilityTests: XCTestCase {
 
 /// Regression tests for what the fuzzer found (Tests/Fuzz).
 final class FuzzRegressionTests: XCTestCase {
+  override func setUp() {
+    super.setUp()
+    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
+  }
+
   /// crash-b0a44c4d: a NaN anchor made a position unequal to itself.
   func testFuzz_positionWithNaNAnchorEqualsItself() throws {
     let p = ScrollPosition(id: 1, anchor: UnitPoint(x: .nan, y: .nan))

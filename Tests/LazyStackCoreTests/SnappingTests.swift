@@ -1,12 +1,17 @@
 import Foundation
 import XCTest
-@testable import LazyStackCore
+@_spi(Testing) @testable import LazyStackCore
 import LazyStackReference
 import LazyStackTestSupport
 
 /// SPEC §8: fling projection, paging, view-aligned snapping, limits, custom
 /// behaviours, and random releases checked against the reference model.
 final class SnappingTests: XCTestCase {
+  override func setUp() {
+    super.setUp()
+    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
+  }
+
   /// 1000 rows of 50 pt, viewport 800: maxOffset 49,200 (SPEC B4's examples).
   func make(axis: Axis = .vertical, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets()) throws -> LazyStackLayout<Int> {
     var layout = try LazyStackLayout(ids: 0 ..< 1000, estimatedExtent: 50, spacing: spacing, axis: axis, insets: insets)

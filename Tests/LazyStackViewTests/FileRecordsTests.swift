@@ -1,12 +1,17 @@
 import Foundation
 import XCTest
-import LazyStackCore
+@_spi(Testing) import LazyStackCore
 @testable import LazyStackView
 
 /// `FileRecords`: the byte-scan index behind `lazystack-view FILE`, and the
 /// bad files of issue "opens a 1.3 GB log the way less does": each is shown
 /// or reported, never a crash.
 final class FileRecordsTests: XCTestCase {
+  override func setUp() {
+    super.setUp()
+    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
+  }
+
   var files: [URL] = []
 
   func file(_ bytes: [UInt8], _ name: String = #function) throws -> URL {

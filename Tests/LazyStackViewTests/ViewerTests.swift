@@ -1,10 +1,15 @@
 import Foundation
 import XCTest
-import LazyStackCore
+@_spi(Testing) import LazyStackCore
 @testable import LazyStackView
 
 /// Headless runs of lazystack-view: the core's guarantees seen from a real UI.
 final class ViewerTests: XCTestCase {
+  override func setUp() {
+    super.setUp()
+    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
+  }
+
   func viewer(_ count: Int = 100_000, columns: Int = 60, rows: Int = 20) throws -> Viewer<GeneratedRecords> {
     try Viewer(source: GeneratedRecords(count: count), columns: columns, rows: rows)
   }

@@ -3,13 +3,10 @@ extension ExtentTree {
   /// block sums match their rows, the Fenwick tree matches a rebuild, the id
   /// index names the block of every row and nothing else, handles and
   /// positions agree, and no block is empty or over capacity.
-  ///
-  /// Compiled in only with `LAZYSTACK_INTERNAL_CHECKS` (debug builds, which
-  /// `swift test` uses); a no-op otherwise.
-  /// - Complexity: O(n) when compiled in, O(1) otherwise.
-  @inlinable
+  /// For tests (directly, or through a layout's checks when
+  /// `LazyStackInternalChecks.isEnabled`); nothing on a hot path calls it.
+  /// - Complexity: O(n).
   package func _checkInvariants() {
-    #if LAZYSTACK_INTERNAL_CHECKS
     var total = _Summary()
     var seen = 0
     var previousID: Int?
@@ -73,6 +70,5 @@ extension ExtentTree {
       precondition(_positions[Int(handle)] == -1 && _blocks[Int(handle)].ids.isEmpty, "free handle in use")
     }
     precondition(_freeHandles.count + _order.count == _blocks.count, "handles leaked")
-    #endif
   }
 }

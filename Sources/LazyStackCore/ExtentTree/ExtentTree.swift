@@ -189,15 +189,13 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// optimizer does not drop them (`invalidateAll`).
   @usableFromInline package var _touchedSink: Int32 = 0
 
-  /// The block capacity used when none is given: small in debug builds, so
-  /// tests reach splits and merges with small inputs; 512 in release.
+  /// The block capacity used when none is given: 512, in every build
+  /// configuration (an app's debug build gets the same layout as its
+  /// release build); 8 while `LazyStackInternalChecks.isEnabled` (this
+  /// package's tests), so tests reach splits and merges with small inputs.
   @usableFromInline
   package static var defaultBlockCapacity: Int {
-    #if DEBUG
-    return 8
-    #else
-    return 512
-    #endif
+    _internalChecksSwitch() ? 8 : 512
   }
 
   /// Creates a tree of estimated rows.

@@ -80,6 +80,8 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   @usableFromInline internal var _alignmentAnchor: UnitPoint?
   @usableFromInline internal var _scrollAnchor: UnitPoint?
   @usableFromInline internal var _estimatePolicy: EstimatePolicy
+  /// `LazyStackInternalChecks.isEnabled` when the layout was created.
+  @usableFromInline internal var _checks: Bool
 
   /// The main axis. - Complexity: O(1).
   public let axis: Axis
@@ -175,6 +177,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     _scrollAnchor = nil
     _estimatePolicy = .fixed
     crossAxisContentExtent = nil
+    _checks = _internalChecksSwitch()
     _checkInvariants()
   }
 
@@ -332,28 +335,24 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   }
 
   /// Checks the layout's invariants (the tree's, the offset's bounds, the
-  /// anchor row's existence); compiled in for tests only.
-  /// - Complexity: O(n) when compiled in, O(1) otherwise.
-  @inlinable
+  /// anchor row's existence) if the layout was created while
+  /// `LazyStackInternalChecks.isEnabled` was on (tests only).
+  /// - Complexity: O(1) when off; O(n) when on, for lists up to 20,000 rows.
+  @inlinable @inline(__always)
   package func _checkInvariants() {
-    #if LAZYSTACK_INTERNAL_CHECKS
+    if _slowPath(_checks) { _runInternalChecks() }
+  }
+
+  /// The checks themselves (not inlinable: a client's build never carries them).
+  @usableFromInline
+  internal func _runInternalChecks() {
+    LazyStackInternalChecks.runs += 1
     // The O(n) tree check runs on every mutation of lists up to 20,000 rows
-    // (what the model-checking tests use); larger debug tests check bounds only.
+    // (what the model-checking tests use); larger lists check bounds only.
     if _tree.count <= 20_000 { _tree._checkInvariants() }
     precondition(_offset >= 0 && _offset <= _maxOffset, "offset \(_offset) outside 0...\(_maxOffset)")
     if case .row(let id, _, _) = _anchor {
       precondition(_tree.contains(id), "anchor row \(id) is not a row")
     }
-    #endif
-  }
-
-  /// Whether internal checks are compiled into this build of the module.
-  @usableFromInline
-  package static var _internalChecksEnabled: Bool {
-    #if LAZYSTACK_INTERNAL_CHECKS
-    return true
-    #else
-    return false
-    #endif
   }
 }
