@@ -43,9 +43,19 @@ typealias NaiveSubject = LazyStackReference<Int>
 /// (a class, so the subject is never copied between calls). Its value is
 /// only ever reached from one operation at a time: no dynamic exclusivity
 /// check on the timed path.
+///
+/// Each timed operation reaches the layout through one `with` access (an
+/// `inout` borrow of the stored value): a read such as `box.value.frame(at:)`
+/// would copy the whole layout out of the class first (retaining and
+/// releasing each of its buffers), which times the copy rather than the
+/// library. A UI that keeps its layout in a class does the same with one
+/// access per frame (README, "Reading a layout kept in a class").
 final class Box<Value> {
   @exclusivity(unchecked) var value: Value
   init(_ value: Value) { self.value = value }
+
+  @inline(__always)
+  func with<R>(_ body: (inout Value) throws -> R) rethrows -> R { try body(&value) }
 }
 
 /// A scenario set up for one variant and size: the timed operation and, when
@@ -68,8 +78,8 @@ struct Prepared {
 /// path is one comparison of a value the call returns, or of an O(1) read.
 final class Tally {
   let scenario: String
-  var calls = 0
-  var noOps = 0
+  @exclusivity(unchecked) var calls = 0
+  @exclusivity(unchecked) var noOps = 0
   init(_ scenario: String) { self.scenario = scenario }
 
   @inline(__always) func record(changed: Bool) {
@@ -97,18 +107,18 @@ func generic<S: BenchSubject>(_ type: S.Type, _ n: Int, _ policy: SamplingPolicy
 /// rows within a cycle of 4,096, and extents off the integers by +1/4 pt on
 /// even cycles and +3/4 pt on odd ones, so no call stores the value the row
 /// already holds. Each returns the result of `setMeasuredExtent`.
-func realMeasurements<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ rng: inout SeededRNG) -> () -> MeasurementResult {
-  let anchor = box.value.index(of: box.value.trackedID ?? 0) ?? n / 2
+func realMeasurements<S: BenchSubject>(_ layout: S, _ n: Int, _ rng: inout SeededRNG) -> (inout S) -> MeasurementResult {
+  let anchor = layout.index(of: layout.trackedID ?? 0) ?? n / 2
   var candidates = Array(0 ..< Swift.max(1, anchor))
   candidates.shuffle(using: &rng)
   let rows = Array(candidates.prefix(4096))
   let extents = (0 ..< rows.count).map { _ in CGFloat(Int.random(in: 20 ... 200, using: &rng)) }
-  var k = -1
-  var cycle = 0
-  return {
-    k += 1
-    if k == rows.count { k = 0; cycle += 1 }
-    return box.value.setMeasuredExtent(extents[k] + (cycle & 1 == 0 ? 0.25 : 0.75), for: rows[k])
+  let state = Box((k: -1, cycle: 0))
+  return { layout in
+    state.value.k += 1
+    if state.value.k == rows.count { state.value = (0, state.value.cycle + 1) }
+    let (k, cycle) = state.value
+    return layout.setMeasuredExtent(extents[k] + (cycle & 1 == 0 ? 0.25 : 0.75), for: rows[k])
   }
 }
 
@@ -117,8 +127,10 @@ func realMeasurements<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ rng: inout See
 /// versions of the library) prepare the same inputs.
 func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepared {
   var rng = SeededRNG(seed: UInt64(n) &* 31 &+ UInt64(truncatingIfNeeded: name.utf8.reduce(0) { $0 &* 131 &+ Int($1) }))
-  var i = 0
-  @inline(__always) func next() -> Int { i = (i &+ 1) & 4095; return i }
+  // State the timed closures change lives in a `Box` (no dynamic
+  // exclusivity check, unlike a captured `var`).
+  let cursor = Box(0)
+  @inline(__always) func next() -> Int { cursor.value = (cursor.value &+ 1) & 4095; return cursor.value }
   switch name {
   case "build", "build_indexed", "build_range", "build_shuffled":
     // The ids exist before the timing (a UI has them); the layout built in
@@ -148,67 +160,77 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   switch name {
   case "offset_to_index":
     let offsets = table { CGFloat.random(in: 0 ..< height, using: &rng) }
-    return Prepared(operation: { blackHole(box.value.index(atOffset: offsets[next()])) })
+    return Prepared(operation: { box.with { blackHole($0.index(atOffset: offsets[next()])) } })
   case "index_to_offset":
     let rows = table { Int.random(in: 0 ..< n, using: &rng) }
-    return Prepared(operation: { blackHole(box.value.frame(at: rows[next()])) })
+    return Prepared(operation: { box.with { blackHole($0.frame(at: rows[next()])) } })
   case "measure", "measure_read":
-    let measure = realMeasurements(box, n, &rng)
+    let measure = realMeasurements(box.value, n, &rng)
     let tally = Tally(name)
     let read = name == "measure_read"
     return Prepared(operation: {
-      let result = measure()
-      tally.record(changed: result.isApplied)
-      blackHole(result)
-      if read {
-        // What a UI reads after the measurement to lay out the frame.
-        blackHole(box.value.contentSize)
-        blackHole(box.value.visibleIndices)
+      box.with { layout in
+        let result = measure(&layout)
+        tally.record(changed: result.isApplied)
+        blackHole(result)
+        if read {
+          // What a UI reads after the measurement to lay out the frame.
+          blackHole(layout.contentSize)
+          blackHole(layout.visibleIndices)
+        }
       }
     }, tally: tally)
   case "index_to_offset_after_measure":
     // The case a lazily rebuilt prefix array pays O(n) for: every lookup
     // follows a change above it.
-    let measure = realMeasurements(box, n, &rng)
+    let measure = realMeasurements(box.value, n, &rng)
     let rows = table { Int.random(in: 0 ..< n, using: &rng) }
     let tally = Tally(name)
     return Prepared(operation: {
-      tally.record(changed: measure().isApplied)
-      blackHole(box.value.frame(at: rows[next()]))
+      box.with { layout in
+        tally.record(changed: measure(&layout).isApplied)
+        blackHole(layout.frame(at: rows[next()]))
+      }
     }, tally: tally)
   case "estimate_change":
-    var flip = false
+    let flip = Box(false)
+    let size = Box(box.value.contentSize.height)
     let tally = Tally(name)
-    var size = box.value.contentSize.height
     return Prepared(operation: {
-      flip.toggle()
-      blackHole(try! box.value.setEstimatedExtent(flip ? 46 : 44))
-      let changed = box.value.contentSize.height
-      tally.record(changed: changed != size)
-      size = changed
+      box.with { layout in
+        flip.value.toggle()
+        blackHole(try! layout.setEstimatedExtent(flip.value ? 46 : 44))
+        let changed = layout.contentSize.height
+        tally.record(changed: changed != size.value)
+        size.value = changed
+      }
     }, tally: tally)
   case "scroll":
     // Deltas of 1 to 40 pt either way (never 0: every call moves).
     let deltas = table { CGFloat(Int.random(in: 1 ... 40, using: &rng) * (Bool.random(using: &rng) ? 1 : -1)) }
-    var y = box.value.contentOffset.y
+    let y = Box(box.value.contentOffset.y)
     let maxY = Swift.max(0, height - viewport.height)
     let tally = Tally(name)
     return Prepared(operation: {
-      let before = y
-      y += deltas[next()]
-      if y < 0 || y > maxY { y = maxY / 2 }
-      box.value.userScroll(to: CGPoint(x: 0, y: y))
-      blackHole(box.value.visibleIndices)
-      blackHole(box.value.trackedID)
-      tally.record(changed: box.value.contentOffset.y != before)
+      box.with { layout in
+        let before = y.value
+        y.value += deltas[next()]
+        if y.value < 0 || y.value > maxY { y.value = maxY / 2 }
+        layout.userScroll(to: CGPoint(x: 0, y: y.value))
+        blackHole(layout.visibleIndices)
+        blackHole(layout.trackedID)
+        tally.record(changed: layout.contentOffset.y != before)
+      }
     }, tally: tally)
   case "jump":
     let ids = table { Int.random(in: 0 ..< n, using: &rng) }
     let tally = Tally(name)
     return Prepared(operation: {
-      let before = box.value.contentOffset.y
-      box.value.scrollTo(id: ids[next()], anchor: .top)
-      tally.record(changed: box.value.contentOffset.y != before)
+      box.with { layout in
+        let before = layout.contentOffset.y
+        layout.scrollTo(id: ids[next()], anchor: .top)
+        tally.record(changed: layout.contentOffset.y != before)
+      }
     }, tally: tally)
   case "reorder_move":
     // Never to where the row is (destination s or s + 1 would be no move).
@@ -220,51 +242,57 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
     }
     return Prepared(operation: {
       let k = next()
-      blackHole(box.value.move(fromOffsets: IndexSet(integer: sources[k]), toOffset: targets[k]))
+      box.with { blackHole($0.move(fromOffsets: IndexSet(integer: sources[k]), toOffset: targets[k])) }
     })
   case "reorder_prepend", "prepend_read":
     // The new ids exist before the timing (a UI has them); each timed call
     // inserts 100 fresh ones, removed in the untimed reset.
     let batches = (0 ..< 64).map { k in Array(n + 100 * k ..< n + 100 * (k + 1)) }
-    var k = -1
+    let k = Box(-1)
     let removal = IndexSet(integersIn: 0 ..< 100)
     let tally = Tally(name)
     let read = name == "prepend_read"
     return Prepared(operation: {
-      k = (k &+ 1) & 63
-      let count = box.value.count
-      blackHole(try! box.value.insert(batches[k], at: 0))
-      tally.record(changed: box.value.count == count + 100)
-      if read {
-        blackHole(box.value.contentSize)
-        blackHole(box.value.visibleIndices)
+      k.value = (k.value &+ 1) & 63
+      box.with { layout in
+        let count = layout.count
+        blackHole(try! layout.insert(batches[k.value], at: 0))
+        tally.record(changed: layout.count == count + 100)
+        if read {
+          blackHole(layout.contentSize)
+          blackHole(layout.visibleIndices)
+        }
       }
-    }, reset: { blackHole(box.value.remove(atOffsets: removal)) }, tally: tally)
+    }, reset: { box.with { blackHole($0.remove(atOffsets: removal)) } }, tally: tally)
   case "reorder_shuffle":
     var a = Array(0 ..< n)
     a.shuffle(using: &rng)
     var b = a
     b.shuffle(using: &rng)
-    var flip = false
+    let flip = Box(false)
     return Prepared(operation: {
-      flip.toggle()
-      blackHole(try! box.value.update(ids: flip ? a : b))
+      flip.value.toggle()
+      box.with { blackHole(try! $0.update(ids: flip.value ? a : b)) }
     })
   case "resize_viewport":
-    var flip = false
+    let flip = Box(false)
     return Prepared(operation: {
-      flip.toggle()
-      box.value.viewportSize = flip ? CGSize(width: 390, height: 600) : viewport
-      blackHole(box.value.contentOffset)
+      flip.value.toggle()
+      box.with { layout in
+        layout.viewportSize = flip.value ? CGSize(width: 390, height: 600) : viewport
+        blackHole(layout.contentOffset)
+      }
     })
   case "invalidate_all":
     // Every row measured before each call (untimed), so every call
     // invalidates n rows; the reading place is kept (S12 a).
-    let remeasure = { box.value._measureAllRows { CGFloat(20 + $0 % 181) } }
+    let remeasure = { box.with { $0._measureAllRows { CGFloat(20 + $0 % 181) } } }
     remeasure()
     return Prepared(operation: {
-      box.value.invalidateAllMeasurements()
-      blackHole(box.value.lastCorrection)
+      box.with { layout in
+        layout.invalidateAllMeasurements()
+        blackHole(layout.lastCorrection)
+      }
     }, reset: remeasure)
   case "paging", "view_aligned":
     let releases = table { CGFloat(Int.random(in: 0 ..< Swift.max(1, Int(height)), using: &rng)) }
@@ -272,8 +300,10 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
     let paging = name == "paging"
     return Prepared(operation: {
       let k = next()
-      blackHole(paging ? box.value.pagingTarget(release: releases[k], velocity: velocities[k])
-                       : box.value.viewAlignedTarget(release: releases[k], velocity: velocities[k]))
+      box.with { layout in
+        blackHole(paging ? layout.pagingTarget(release: releases[k], velocity: velocities[k])
+                         : layout.viewAlignedTarget(release: releases[k], velocity: velocities[k]))
+      }
     })
   default:
     fatalError("unknown scenario \(name)")

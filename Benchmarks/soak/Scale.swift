@@ -12,27 +12,40 @@ func scaleTest(rows n: Int) -> Bool {
   func time<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
     let t0 = DispatchTime.now().uptimeNanoseconds
     let r = try body()
-    print("scale: \(label): \(String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)) ms")
+    let ns = Double(DispatchTime.now().uptimeNanoseconds - t0)
+    print("scale: \(label): " + (ns < 1e7 ? String(format: "%.1f µs", ns / 1e3) : String(format: "%.2f ms", ns / 1e6)))
     return r
+  }
+  func bytesPerRow(_ label: String, _ layout: LazyStackLayout<Int>) {
+    print("scale: memory, \(label): \(String(format: "%.1f", Double(layout._heapBytes) / Double(layout.count))) B/row")
   }
   do {
     var ids = Array(0 ..< n)
-    var ordered = try time("build \(n) rows (ascending array ids, no hash index)") {
-      try LazyStackLayout(ids: ids, estimatedExtent: 30, spacing: 2)
+    do {
+      // The layouts without a hash index, then the edit that builds one;
+      // released before the hashed layout is built (peak memory).
+      var ordered = try time("build \(n) rows (ascending array ids, no hash index)") {
+        try LazyStackLayout(ids: ids, estimatedExtent: 30, spacing: 2)
+      }
+      bytesPerRow("ascending ids, no hash index", ordered)
+      let ranged = try time("build \(n) rows (range ids, implicit index)") {
+        try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 30, spacing: 2)
+      }
+      bytesPerRow("range ids, implicit index", ranged)
+      check(ranged.count == n, "count of the ranged layout")
+      try time("first edit that breaks the order of the ascending ids (builds the hash index)") {
+        try ordered.insert([-1], at: n / 2)
+      }
+      check(ordered.index(of: -1) == n / 2 && ordered.index(of: n - 1) == n, "lookups after the index is built")
     }
-    let ranged = try time("build \(n) rows (range ids, implicit index)") {
-      try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 30, spacing: 2)
-    }
-    try time("first edit that breaks the order of the ascending ids (builds the hash index)") {
-      try ordered.insert([-1], at: n / 2)
-    }
-    check(ordered.index(of: -1) == n / 2 && ordered.index(of: n - 1) == n, "lookups after the index is built")
     var generator = SystemRandomNumberGenerator()
     ids.shuffle(using: &generator)
     var layout = try time("build \(n) rows (shuffled array ids, hash index)") {
       try LazyStackLayout(ids: ids, estimatedExtent: 30, spacing: 2)
     }
-    check(ranged.count == n && layout.count == n && layout.index(of: ids[n / 3]) == n / 3, "counts")
+    bytesPerRow("shuffled ids, hash index", layout)
+    check(layout.count == n && layout.index(of: ids[n / 3]) == n / 3, "counts")
+    ids = []
     // From here on the rows are 0 ..< n in order again, in the hash-indexed layout.
     try layout.update(ids: Array(0 ..< n))
     try layout.insert([n + 1_000], at: 0)
@@ -55,8 +68,33 @@ func scaleTest(rows n: Int) -> Bool {
     let tracked = layout.position.viewID(type: Int.self) ?? -1
     check(tracked == layout.index(atOffset: layout.contentOffset.y), "tracked row \(tracked)")
     let screenY = { (l: LazyStackLayout<Int>, id: Int) in l.frame(of: id)!.minY - l.contentOffset.y }
-    let before = screenY(layout, middle)
     let trackedBefore = screenY(layout, tracked)
+    // Single edits in the hashed layout, one row each, timed one by one:
+    // 21 rounds of insert, measure, move and remove of a new row at random
+    // places; the median and the slowest of each.
+    var times: [String: [Double]] = [:]
+    func timed(_ label: String, _ body: () throws -> Void) rethrows {
+      let t0 = DispatchTime.now().uptimeNanoseconds
+      try body()
+      times[label, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
+    }
+    let fresh = n + 10_000
+    for round in 0 ..< 21 {
+      try timed("insert one row at a random index") { try layout.insert([fresh], at: Int.random(in: 0 ... layout.count)) }
+      timed("measure one row") { layout.setMeasuredExtent(CGFloat(40 + round), for: fresh) }
+      let from = layout.index(of: fresh)!
+      let to = Int.random(in: 0 ... layout.count)
+      timed("move one row to a random index") { layout.move(fromOffsets: [from], toOffset: to) }
+      let at = layout.index(of: fresh)!
+      timed("remove one row") { layout.remove(atOffsets: [at]) }
+    }
+    for label in ["insert one row at a random index", "measure one row", "move one row to a random index", "remove one row"] {
+      let sorted = times[label, default: [0]].sorted()
+      print("scale: \(label): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs, slowest \(String(format: "%.1f", sorted.last!)) µs (21 times)")
+    }
+    check(layout.count == n && layout.index(of: fresh) == nil && screenY(layout, tracked) == trackedBefore,
+          "single edits: count \(layout.count), the tracked row moved")
+    let before = screenY(layout, middle)
     // Edits above the anchor keep it in place (S4); measured extents follow ids.
     try time("insert 100 rows at 0") { try layout.insert(Array(n ..< n + 100), at: 0) }
     check(screenY(layout, middle) == before, "prepend moved the anchor")

@@ -158,10 +158,24 @@ extension ExtentTree {
   }
 
   /// What `_firstRowSpan` finds: the row, its start (pitch prefix) and
-  /// extent, and where it lives (its block's position and its slot), so a
-  /// caller can read its id or stored state without another descent.
+  /// extent, and where it lives (its block's position, its slot, and the
+  /// block's start), so a caller can read its id or stored state, or ask
+  /// about its block, without another descent.
   @usableFromInline
-  package typealias _Span = (row: Int, start: Int64, extent: Int64, position: Int, slot: Int)
+  package typealias _Span = (row: Int, start: Int64, extent: Int64, position: Int, slot: Int, blockStart: Int64)
+
+  /// Whether the rows that intersect `[low, high)` (relative to the leading
+  /// inset) are all in `span`'s block and none of them is measured: the
+  /// window lies strictly inside the block and the block has no measured
+  /// row. `false` says nothing (the caller searches).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func _blockHoldsNoMeasuredRow(_ span: _Span, from low: Int64, to high: Int64) -> Bool {
+    _withBlock(handle: Int(_order[span.position])) { block in
+      block.pointee.measuredCount == 0 && low > span.blockStart
+        && high < span.blockStart &+ _pitch(block.pointee.summary) &- spacing
+    }
+  }
 
   /// `firstRow(withPitchPrefixAfterAbove:)` with the row's start (pitch
   /// prefix), extent and place, found in the same descent.
@@ -171,7 +185,7 @@ extension ExtentTree {
     guard count > 0 else { return nil }
     if threshold < 0 {
       let block = _blocks[Int(_order[0])]
-      return (0, 0, _extent(block.extents[0]), 0, 0)
+      return (0, 0, _extent(block.extents[0]), 0, 0, 0)
     }
     var accumulated: Int64 = 0
     var rows = 0
@@ -186,6 +200,7 @@ extension ExtentTree {
     let estimate = self.estimate
     let spacing = self.spacing
     let chunk = ExtentTree._chunk
+    let blockStart = accumulated
     return _withBlock(handle: Int(_order[position])) { block -> _Span? in
       var slot = 0
       // Skip whole chunks, by their summaries, while they end at or before the threshold.
@@ -206,7 +221,9 @@ extension ExtentTree {
       while slot < extents.count {
         let e = extents[slot]
         let extent = e < 0 ? estimate : Int64(e)
-        if accumulated &+ extent &+ spacing > threshold { return (rows &+ slot, accumulated, extent, position, slot) }
+        if accumulated &+ extent &+ spacing > threshold {
+          return (rows &+ slot, accumulated, extent, position, slot, blockStart)
+        }
         accumulated &+= extent &+ spacing
         slot &+= 1
       }

@@ -61,6 +61,14 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   internal func _trackedFast(fraction: CGFloat) -> ExtentTree<ID>._RowInfo? {
+    _trackedSpan(fraction: fraction).map { _tree._rowInfo($0.span) }
+  }
+
+  /// `_trackedFast`'s row as the descent found it, with the viewport's
+  /// leading edge (`low`).
+  /// - Complexity: O(log n + B).
+  @inlinable @inline(__always)
+  internal func _trackedSpan(fraction: CGFloat) -> (span: ExtentTree<ID>._Span, low: Int64)? {
     let viewport = _viewportUnits
     guard count > 0, viewport > 0 else { return nil }
     let low = _offset &- _alignmentShift
@@ -70,7 +78,7 @@ extension LazyStackLayout {
           hit.extent > 0 else { return nil }
     let start = _leadingInset &+ hit.start
     guard start < low &+ viewport && start &+ hit.extent > low else { return nil }
-    return _tree._rowInfo(hit)
+    return (hit, low)
   }
 
   /// Chooses the tracked row and the kept row at the current offset (T1, T3).
@@ -78,9 +86,14 @@ extension LazyStackLayout {
   @inlinable
   internal mutating func _track() {
     let fraction = _trackingFraction
-    let fast = _trackedFast(fraction: fraction)
-    if let tracked = fast, tracked.stored >= 0 {
-      // A measured tracked row is the kept row (T3): one descent.
+    let hit = _trackedSpan(fraction: fraction)
+    let fast = hit.map { _tree._rowInfo($0.span) }
+    if let tracked = fast, tracked.stored >= 0
+      || _tree._blockHoldsNoMeasuredRow(hit.unsafelyUnwrapped.span, from: hit.unsafelyUnwrapped.low &- _leadingInset,
+                                        to: hit.unsafelyUnwrapped.low &+ _viewportUnits &- _leadingInset) {
+      // A measured tracked row is the kept row (T3), and so is an estimated
+      // one when no visible row is measured (every visible row is in the
+      // tracked row's block, which has none): one descent.
       _anchor(to: tracked, fraction: fraction, delta: _rowDelta(tracked, fraction: fraction))
       _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
       return
