@@ -28,6 +28,39 @@ final class ExtentTreeTests: XCTestCase {
     }
   }
 
+  /// Lookups by id in ascending-id trees (no hash index: an interpolated
+  /// guess, then a binary search) find every row and no absent id, for
+  /// dense ids, ids with gaps, clustered ids, and ids near Int.min and
+  /// Int.max, in blocks of several sizes and after measurements and appends.
+  func testOrderedIDLookupsFindEveryRowWhateverTheSpacing() throws {
+    var rng = SeededRNG(seed: 7)
+    let shapes: [[Int]] = [
+      Array(0 ..< 3_000),
+      Array(stride(from: -5_000, to: 40_000, by: 7)),
+      (0 ..< 2_000).map { $0 * $0 },
+      Array(0 ..< 1_000) + Array(1_000_000 ..< 1_001_000) + [Int.max - 5],
+      [Int.min, Int.min + 1] + Array(-100 ..< 100) + [Int.max - 1, Int.max],
+    ]
+    for ids in shapes {
+      for capacity in [4, 8, 64, 512] {
+        var tree = try ExtentTree(ids: ids, estimate: 256, blockCapacity: capacity)
+        XCTAssertTrue(tree._ordered)
+        for _ in 0 ..< 50 { tree.setMeasuredExtent(Int64(Int.random(in: 0 ... 9_000, using: &rng)), at: Int.random(in: 0 ..< ids.count, using: &rng)) }
+        for (k, id) in ids.enumerated() { XCTAssertEqual(tree.index(of: id), k, "id \(id), capacity \(capacity)") }
+        for id in ids.prefix(200) where id < Int.max {
+          if !ids.contains(id + 1) { XCTAssertNil(tree.index(of: id + 1), "absent id \(id + 1)") }
+        }
+        if ids.last! < Int.max - 10 {
+          try tree.insert([ids.last! + 3, ids.last! + 10], at: ids.count)
+          XCTAssertTrue(tree._ordered)
+          XCTAssertEqual(tree.index(of: ids.last! + 10), ids.count + 1)
+          XCTAssertNil(tree.index(of: ids.last! + 5))
+        }
+        tree._checkInvariants()
+      }
+    }
+  }
+
   /// The fixed-point rounding agrees with `rounded()` (ties away from zero)
   /// everywhere: ties, negatives, tiny and huge values, 2^52 and beyond,
   /// infinities and NaN, and a million random values.
