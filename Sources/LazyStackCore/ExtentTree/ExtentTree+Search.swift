@@ -17,12 +17,58 @@ extension ExtentTree {
     }
   }
 
-  /// Finds the block and slot of row `index` by a Fenwick descent on counts.
-  /// `index == count` gives the end of the last block.
+  /// The block at `position` and the summary of the blocks before it, for
+  /// a search by `metric` (a summary's share of the searched quantity) for
+  /// `target`: starting from the block a proportional guess names (`guess`),
+  /// one Fenwick prefix (its loads do not depend on each other, unlike a
+  /// descent's) and at most two steps to a neighbouring block. `nil` when
+  /// the guess is farther off (the caller descends).
+  ///
+  /// The block found holds the target: `metric(before) <= target <
+  /// metric(before) + metric(block)`.
+  /// - Complexity: O(log(n/B)).
+  @inlinable @inline(__always)
+  package func _guessBlock(
+    _ guess: Int, target: Int64, metric: (_Summary) -> Int64
+  ) -> (position: Int, before: _Summary, block: _Summary)? {
+    let n = _order.count
+    var position = Swift.min(Swift.max(guess, 0), n &- 1)
+    var before = _fenwickPrefix(position)
+    var block = _withBlock(handle: Int(_order[position])) { $0.pointee.summary }
+    for _ in 0 ..< 3 {
+      let start = metric(before)
+      if target < start {
+        guard position > 0 else { return nil }
+        position &-= 1
+        block = _withBlock(handle: Int(_order[position])) { $0.pointee.summary }
+        before -= block
+      } else if target >= start &+ metric(block) {
+        guard position &+ 1 < n else { return nil }
+        before += block
+        position &+= 1
+        block = _withBlock(handle: Int(_order[position])) { $0.pointee.summary }
+      } else {
+        return (position, before, block)
+      }
+    }
+    return nil
+  }
+
+  /// Finds the block and slot of row `index`: a proportional guess checked
+  /// (`_guessBlock`: exact while blocks hold similar numbers of rows), else a
+  /// Fenwick descent on counts. `index == count` gives the end of the last
+  /// block.
   /// - Precondition: `0 <= index <= count`.
   /// - Complexity: O(log(n/B)).
   @inlinable
   package func _locate(_ index: Int) -> _Location {
+    let blocks = _order.count
+    if blocks > 1 && index < count {
+      let guess = Int(Double(index) * Double(blocks) / Double(count))
+      if let hit = _guessBlock(guess, target: Int64(index), metric: { Int64($0.count) }) {
+        return _Location(position: hit.position, slot: index &- hit.before.count, before: hit.before)
+      }
+    }
     var remaining = index
     var before = _Summary()
     let position = _descend { node in
@@ -189,12 +235,26 @@ extension ExtentTree {
     }
     var accumulated: Int64 = 0
     var rows = 0
-    let position = _descend { node in
-      let pitch = _pitch(node)
-      guard accumulated &+ pitch <= threshold else { return false }
-      accumulated &+= pitch
-      rows &+= node.count
-      return true
+    var position = -1
+    let total = totalPitch
+    guard threshold < total else { return nil }
+    if _order.count > 1 {
+      // A proportional guess, checked (exact while blocks have similar pitches).
+      let guess = Int(Double(threshold) * Double(_order.count) / Double(total))
+      if let hit = _guessBlock(guess, target: threshold, metric: { _pitch($0) }) {
+        position = hit.position
+        accumulated = _pitch(hit.before)
+        rows = hit.before.count
+      }
+    }
+    if position < 0 {
+      position = _descend { node in
+        let pitch = _pitch(node)
+        guard accumulated &+ pitch <= threshold else { return false }
+        accumulated &+= pitch
+        rows &+= node.count
+        return true
+      }
     }
     guard position < _order.count else { return nil }
     let estimate = self.estimate
