@@ -292,6 +292,35 @@ extension ExtentTree {
     }
   }
 
+  /// `rowsStarting(before: limit)` for a `limit` after the start of the
+  /// row `span` describes, by walking on from that row through its block
+  /// (at most 64 rows: a viewport's worth, in cache since the search that
+  /// found `span`); past the block, or farther, a search.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  package func _rowsStarting(before limit: Int64, from span: _Span) -> Int {
+    guard span.start < limit else { return rowsStarting(before: limit) }
+    let estimate = self.estimate
+    let spacing = self.spacing
+    let walked: Int? = _withBlock(handle: Int(_order[span.position])) { block in
+      block.pointee.extents.withUnsafeBufferPointer { extents -> Int? in
+        var start = span.start
+        var slot = span.slot
+        let end = Swift.min(extents.count, slot &+ 64)
+        while slot < end {
+          if start >= limit { return span.row &+ (slot &- span.slot) }
+          let e = extents[slot]
+          start &+= (e < 0 ? estimate : Int64(e)) &+ spacing
+          slot &+= 1
+        }
+        // The row after the walk starts at `start`: the answer if it is at
+        // or past the limit (the next block's first row, or the end).
+        return start >= limit ? span.row &+ (slot &- span.slot) : nil
+      }
+    }
+    return walked ?? rowsStarting(before: limit)
+  }
+
   /// The number of rows that start before `limit`: rows with
   /// `pitchPrefix(i) < limit`.
   /// - Complexity: O(log(n/B) + B).

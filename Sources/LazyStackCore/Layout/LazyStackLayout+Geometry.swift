@@ -166,8 +166,13 @@ extension LazyStackLayout {
   /// The rows visible in `[low, high)` (unshifted content units).
   @inlinable
   internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
-    let first = _firstVisible(from: low)
-    let end = _tree.rowsStarting(before: high &- _leadingInset)
+    // `_firstVisible`, keeping the row the search found: the end is
+    // walked to from it.
+    guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing) else {
+      return count ..< count
+    }
+    let first = hit.extent > 0 && _leadingInset &+ hit.start &+ hit.extent == low ? hit.row &+ 1 : hit.row
+    let end = _tree._rowsStarting(before: high &- _leadingInset, from: hit)
     return end > first ? first ..< end : first ..< first
   }
 }
