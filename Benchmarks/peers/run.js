@@ -134,7 +134,10 @@ function tanstack(n) {
   return {
     measure: (i, size) => v.resizeItem(i, size),
     total: () => v.getTotalSize(),
-    range: () => v.getVirtualItems(),
+    range: () => {
+      const items = v.getVirtualItems();
+      return items.length ? [items[0].index, items[items.length - 1].index] : [0, -1];
+    },
     offsetOf: (i) => v.getOffsetForIndex(i, "start"),
     indexAt: (y) => v.getVirtualItemForOffset(y),
     scroll: (y) => report(y, true),
@@ -187,7 +190,9 @@ function sample(operation, reset) {
 
 /** Real measurements of distinct rows above the viewport, cycling. */
 function measurements(list, n, next) {
-  const top = Math.max(1, list.range()[0] ?? n >> 1);
+  const first = list.range()[0];
+  if (!Number.isInteger(first)) throw new Error(`range() gave no first row: ${first}`);
+  const top = Math.max(1, first);
   const rows = Array.from({ length: Math.min(4096, top) }, () => int(next, 0, top - 1));
   const unique = [...new Set(rows)];
   const sizes = unique.map(() => int(next, 20, 200));
@@ -200,6 +205,18 @@ function measurements(list, n, next) {
     }
     list.measure(unique[k], sizes[k] + (cycle & 1 ? 0.75 : 0.25));
   };
+}
+
+/**
+ * Checks, untimed, that `measure` changes the list every call (its total
+ * size moves), so no scenario times a no-op (the bench's rule).
+ */
+function checkChanges(peer, list, measure) {
+  for (let k = 0; k < 3; k++) {
+    const before = list.total();
+    measure();
+    if (list.total() === before) throw new Error(`${peer}: a measurement changed nothing: the scenario would time a no-op`);
+  }
 }
 
 function run(peer, scenario, n) {
@@ -236,10 +253,14 @@ function run(peer, scenario, n) {
       const rows = table(() => int(next, 0, n - 1));
       return sample(() => (sink += list.offsetOf(rows[step()]) ? 1 : 0));
     }
-    case "measure":
-      return sample(measurements(list, n, next));
+    case "measure": {
+      const measure = measurements(list, n, next);
+      checkChanges(peer, list, measure);
+      return sample(measure);
+    }
     case "measure_read": {
       const measure = measurements(list, n, next);
+      checkChanges(peer, list, measure);
       return sample(() => {
         measure();
         sink += list.total() + list.range().length;
@@ -247,6 +268,7 @@ function run(peer, scenario, n) {
     }
     case "index_to_offset_after_measure": {
       const measure = measurements(list, n, next);
+      checkChanges(peer, list, measure);
       const rows = table(() => int(next, 0, n - 1));
       return sample(() => {
         measure();
@@ -264,11 +286,16 @@ function run(peer, scenario, n) {
         sink += list.range().length;
       });
     }
-    case "prepend_read":
+    case "prepend_read": {
+      const total = list.total();
+      list.prepend(100);
+      if (list.total() === total) throw new Error(`${peer}: prepending changed nothing`);
+      list.unprepend(100);
       return sample(() => {
         list.prepend(100);
         sink += list.total() + list.range().length;
       }, () => list.unprepend(100));
+    }
     default:
       throw new Error(`unknown scenario ${scenario}`);
   }
