@@ -105,8 +105,13 @@ function virtua(n) {
 /** TanStack Virtual's Virtualizer with a headless scroll element. */
 function tanstack(n) {
   let report = null;
+  // Stable keys (a row's id), as a list that prepends must give so that
+  // measured sizes follow their rows: the rows prepended so far have
+  // negative ids.
+  let prepended = 0;
   const options = {
     count: n,
+    getItemKey: (i) => i - prepended,
     estimateSize: () => ESTIMATE,
     getScrollElement: () => headless,
     scrollToFn: () => {},
@@ -141,8 +146,14 @@ function tanstack(n) {
     offsetOf: (i) => v.getOffsetForIndex(i, "start"),
     indexAt: (y) => v.getVirtualItemForOffset(y),
     scroll: (y) => report(y, true),
-    prepend: (k) => v.setOptions({ ...options, count: (options.count += k) }),
-    unprepend: (k) => v.setOptions({ ...options, count: (options.count -= k) }),
+    prepend: (k) => {
+      prepended += k;
+      v.setOptions({ ...options, count: (options.count += k) });
+    },
+    unprepend: (k) => {
+      prepended -= k;
+      v.setOptions({ ...options, count: (options.count -= k) });
+    },
     frames: () => {
       for (const item of v.getVirtualItems()) sink += item.start;
     },

@@ -224,10 +224,12 @@ extension ExtentTree {
   }
 
   /// `firstRow(withPitchPrefixAfterAbove:)` with the row's start (pitch
-  /// prefix), extent and place, found in the same descent.
+  /// prefix), extent and place, found in the same descent. `hint`, a block
+  /// position the row is likely in or next to (such as the anchor row's),
+  /// replaces the proportional guess; a wrong hint costs a check.
   /// - Complexity: O(log(n/B) + B).
   @inlinable
-  package func _firstRowSpan(withPitchPrefixAfterAbove threshold: Int64) -> _Span? {
+  package func _firstRowSpan(withPitchPrefixAfterAbove threshold: Int64, hint: Int = -1) -> _Span? {
     guard count > 0 else { return nil }
     if threshold < 0 {
       let block = _blocks[Int(_order[0])]
@@ -240,7 +242,8 @@ extension ExtentTree {
     guard threshold < total else { return nil }
     if _order.count > 1 {
       // A proportional guess, checked (exact while blocks have similar pitches).
-      let guess = Int(Double(threshold) * Double(_order.count) / Double(total))
+      let guess = hint >= 0 && hint < _order.count ? hint
+        : Int(Double(threshold) * Double(_order.count) / Double(total))
       if let hit = _guessBlock(guess, target: threshold, metric: { _pitch($0) }) {
         position = hit.position
         accumulated = _pitch(hit.before)
@@ -421,14 +424,18 @@ extension ExtentTree {
     @usableFromInline package var start: Int64
     @usableFromInline package var extent: Int64
     @usableFromInline package var stored: Int32
+    /// The position of the row's block when it was found (a hint for later
+    /// searches near it: `_guessBlock` checks it).
+    @usableFromInline package var position: Int
 
     @inlinable @inline(__always)
-    package init(index: Int, id: ID, start: Int64, extent: Int64, stored: Int32) {
+    package init(index: Int, id: ID, start: Int64, extent: Int64, stored: Int32, position: Int) {
       self.index = index
       self.id = id
       self.start = start
       self.extent = extent
       self.stored = stored
+      self.position = position
     }
   }
 
@@ -439,7 +446,7 @@ extension ExtentTree {
   package func _rowInfo(_ span: _Span) -> _RowInfo {
     _withBlock(handle: Int(_order[span.position])) { block in
       _RowInfo(index: span.row, id: block.pointee.ids[span.slot], start: span.start, extent: span.extent,
-               stored: block.pointee.extents[span.slot])
+               stored: block.pointee.extents[span.slot], position: span.position)
     }
   }
 
@@ -449,8 +456,9 @@ extension ExtentTree {
   package func _rowInfo(at l: _Location) -> _RowInfo {
     _withBlock(handle: Int(_order[l.position])) { block in
       let stored = block.pointee.extents[l.slot]
-      return _RowInfo(index: l.before.count &+ l.slot, id: block.pointee.ids[l.slot], start: _pitch(l.before) &+ _slotPitchPrefix(block, l.slot),
-                      extent: _extent(stored), stored: stored)
+      return _RowInfo(index: l.before.count &+ l.slot, id: block.pointee.ids[l.slot],
+                      start: _pitch(l.before) &+ _slotPitchPrefix(block, l.slot),
+                      extent: _extent(stored), stored: stored, position: l.position)
     }
   }
 

@@ -163,12 +163,21 @@ extension LazyStackLayout {
     return hit.row
   }
 
+  /// Where searches near the viewport start: the anchor row's block as the
+  /// last stabilization found it, or -1 (no row anchor).
+  @inlinable @inline(__always)
+  internal var _nearHint: Int {
+    if case .row = _anchor { return _seen.position }
+    return -1
+  }
+
   /// The rows visible in `[low, high)` (unshifted content units).
   @inlinable
   internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
     // `_firstVisible`, keeping the row the search found: the end is
     // walked to from it.
-    guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing) else {
+    guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing,
+                                        hint: _nearHint) else {
       return count ..< count
     }
     let first = hit.extent > 0 && _leadingInset &+ hit.start &+ hit.extent == low ? hit.row &+ 1 : hit.row

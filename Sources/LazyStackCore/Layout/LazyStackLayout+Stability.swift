@@ -58,7 +58,7 @@ extension LazyStackLayout {
   @inlinable @inline(__always)
   internal mutating func _anchor(to row: ExtentTree<ID>._RowInfo, fraction: CGFloat, delta: Int64) {
     _anchor = .row(row.id, fraction: fraction, delta: delta)
-    _seen = _SeenRow(extent: row.extent, stored: row.stored)
+    _seen = _SeenRow(extent: row.extent, stored: row.stored, position: row.position)
   }
 
   @inlinable @inline(__always)

@@ -44,12 +44,16 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     /// The anchor row took a deleted row's place since (S5): its extent
     /// change counts as S12 (a), from the deleted row's.
     @usableFromInline var survivor: Bool
+    /// The position of the anchor row's block then (-1: none): where
+    /// searches near the viewport start (a hint, checked; edits may move it).
+    @usableFromInline var position: Int
 
     @inlinable
-    init(extent: Int64 = 0, stored: Int32 = -1, survivor: Bool = false) {
+    init(extent: Int64 = 0, stored: Int32 = -1, survivor: Bool = false, position: Int = -1) {
       self.extent = extent
       self.stored = stored
       self.survivor = survivor
+      self.position = position
     }
   }
 
