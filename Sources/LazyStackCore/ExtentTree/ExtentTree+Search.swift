@@ -474,7 +474,7 @@ extension ExtentTree {
   /// The row with `id` described (see `_RowInfo`), or `nil`.
   /// - Complexity: O(log(n/B) + B).
   @inlinable
-  package func rowInfo(of id: ID) -> _RowInfo? {
-    _locate(id: id).map { _rowInfo(at: $0) }
+  package func rowInfo(of id: ID, hint: Int = -1) -> _RowInfo? {
+    _locate(id: id, hint: hint).map { _rowInfo(at: $0) }
   }
 }

@@ -24,23 +24,11 @@ package enum _FixedPoint {
   @usableFromInline
   package static let maxUnits: Int64 = 1 << 60
 
-  /// `x.rounded()` (to nearest, ties away from zero), without the call to
-  /// the C library's `round` that `rounded()` compiles to on baseline
-  /// x86-64: below 2^52 the integer part is an exact conversion, and the
-  /// fraction that is left decides; above, every double is an integer.
-  @inlinable @inline(__always)
-  package static func _rounded(_ x: Double) -> Double {
-    guard abs(x) < 4_503_599_627_370_496 else { return x.rounded() }  // 2^52, and NaN
-    let whole = Double(Int64(x))
-    let fraction = x - whole
-    return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
-  }
-
   /// Rounds a finite number of points to units (to nearest, ties away from
   /// zero), clamped to `-maxUnits...maxUnits`. NaN becomes 0.
   @inlinable
   package static func units(_ points: CGFloat) -> Int64 {
-    let scaled = _rounded(Double(points) * unitsPerPoint)
+    let scaled = (Double(points) * unitsPerPoint).rounded()
     guard !scaled.isNaN else { return 0 }
     if scaled >= Double(maxUnits) { return maxUnits }
     if scaled <= -Double(maxUnits) { return -maxUnits }
@@ -59,7 +47,7 @@ package enum _FixedPoint {
   package static func scale(_ units: Int64, by fraction: CGFloat) -> Int64 {
     if fraction == 0 { return 0 }
     if fraction == 1 { return units }
-    let product = _rounded(Double(units) * Double(fraction))
+    let product = (Double(units) * Double(fraction)).rounded()
     guard product.isFinite else { return 0 }
     return Int64(max(-Double(maxUnits), min(Double(maxUnits), product)))
   }

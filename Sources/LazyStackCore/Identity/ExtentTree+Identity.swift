@@ -15,13 +15,13 @@ extension ExtentTree {
   /// the block's start by a Fenwick prefix, the slot by scanning the block.
   /// - Complexity: O(log(n/B) + B).
   @inlinable
-  package func _locate(id: ID) -> _Location? {
+  package func _locate(id: ID, hint: Int = -1) -> _Location? {
     if let range = _implicit {
       guard let i = id as? Int, range.contains(i) else { return nil }
       return _locate(i &- range.lowerBound)
     }
     if _ordered {
-      guard let (position, slot) = _findOrdered(unsafeBitCast(id, to: Int.self)) else { return nil }
+      guard let (position, slot) = _findOrdered(unsafeBitCast(id, to: Int.self), hint: hint) else { return nil }
       return _Location(position: position, slot: slot, before: _fenwickPrefix(position))
     }
     guard let handle = _index[id] else { return nil }
@@ -40,11 +40,13 @@ extension ExtentTree {
   /// search's half dozen), else a binary search.
   /// - Complexity: O(log n).
   @inlinable
-  package func _findOrdered(_ id: Int) -> (position: Int, slot: Int)? {
+  package func _findOrdered(_ id: Int, hint: Int = -1) -> (position: Int, slot: Int)? {
     // The last block whose first id is at most `id`.
     let position = _firstIDs.withUnsafeBufferPointer { first -> Int in
       let n = first.count
       guard n > 0, first[0] <= id else { return -1 }
+      // The block a caller expects (such as the anchor row's), checked.
+      if hint >= 0 && hint < n && first[hint] <= id && (hint &+ 1 == n || first[hint &+ 1] > id) { return hint }
       let guess = Self._interpolate(id, first[0], first[n &- 1], n)
       if first[guess] <= id && (guess &+ 1 == n || first[guess &+ 1] > id) { return guess }
       return Self._partitionPoint(n) { first[$0] <= id } &- 1
@@ -55,6 +57,12 @@ extension ExtentTree {
         guard let base = ids.baseAddress else { return nil }
         let ints = UnsafeRawPointer(base).assumingMemoryBound(to: Int.self)
         let n = ids.count
+        // Dense ids (every integer from the first to the last): the slot is
+        // the distance from the first, in integers.
+        if ints[n &- 1] &- ints[0] == n &- 1 {
+          let slot = id &- ints[0]
+          return slot >= 0 && slot < n ? slot : nil
+        }
         let guess = Self._interpolate(id, ints[0], ints[n &- 1], n)
         if ints[guess] == id { return guess }
         let low = Self._partitionPoint(n) { ints[$0] < id }

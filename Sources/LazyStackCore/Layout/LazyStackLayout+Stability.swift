@@ -150,7 +150,7 @@ extension LazyStackLayout {
     case .point:
       target = before.offset
     case .row(let id, let fraction, var delta):
-      guard let row = _tree.rowInfo(of: id) else {
+      guard let row = _tree.rowInfo(of: id, hint: _seen.position) else {
         target = before.offset
         break
       }
