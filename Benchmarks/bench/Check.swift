@@ -21,20 +21,27 @@ enum Tolerance {
 }
 
 /// Compares this run with the baseline; prints every check and returns the
-/// number of failures.
-func gate(results: [Row], baseline: [Row], scenarios: [Scenario], smallest: Int, headline: Int) -> Int {
+/// scenarios with a failed check (a missing baseline is reported as a
+/// failure of the scenario named "baseline").
+func gate(results: [Row], baseline: [Row], scenarios: [Scenario], smallest: Int, headline: Int) -> Set<String> {
   func m(_ rows: [Row], _ s: String, _ v: String, _ n: Int) -> Double? {
     rows.first { $0.scenario == s && $0.variant == v && $0.size == n }?.median
   }
   var failures = 0
   var checked = 0
+  var failed: Set<String> = []
   print("\nRegression gate (speedup at n=\(headline) and growth n=\(smallest)->\(headline), against the baseline):")
+  var current = ""
   func report(_ ok: Bool, _ text: String) {
     checked += 1
-    if !ok { failures += 1 }
+    if !ok {
+      failures += 1
+      failed.insert(current)
+    }
     print("  \(ok ? "ok  " : "FAIL") \(text)")
   }
   for s in scenarios {
+    current = s.name
     if s.growth == .memory {
       guard let now = m(results, s.name, "core", headline), let base = m(baseline, s.name, "core", headline) else { continue }
       let limit = base * Tolerance.memoryFactor
@@ -57,8 +64,8 @@ func gate(results: [Row], baseline: [Row], scenarios: [Scenario], smallest: Int,
   }
   if checked == 0 {
     print("  FAIL nothing to compare: the baseline has no rows for these scenarios and sizes")
-    return 1
+    return ["baseline"]
   }
   print(failures == 0 ? "gate: passed (\(checked) checks)" : "gate: \(failures) of \(checked) checks FAILED")
-  return failures
+  return failed
 }

@@ -169,6 +169,25 @@ if check {
     print("bench --check: no baseline at \(baselinePath)")
     exit(1)
   }
-  let failures = gate(results: rows, baseline: baseline, scenarios: selected, smallest: smallest, headline: headline)
-  exit(failures == 0 ? 0 : 1)
+  var failed = gate(results: rows, baseline: baseline, scenarios: selected, smallest: smallest, headline: headline)
+  if !failed.isEmpty && !failed.contains("baseline") {
+    // The machine is shared: a slow phase during one scenario's few quick
+    // samples can fail a check (a quick CI run once measured index_to_offset
+    // at 1e6 at 541 ns, where five quick runs right after read 75-139 ns). A
+    // failure stands only if the scenario fails again, measured anew.
+    let again = selected.filter { failed.contains($0.name) }
+    print("\nbench --check: measuring again \(again.map(\.name).joined(separator: ", ")) (a failure must repeat to count)")
+    var remeasured = rows.filter { !failed.contains($0.scenario) }
+    for s in again {
+      for size in sizes {
+        for variant in variants {
+          let values = s.run(variant, size, variant == "core" ? corePolicy : naivePolicy)
+          let r = Result(scenario: s.name, variant: variant, size: size, unit: s.growth == .memory ? "B/row" : "ns", values: values)
+          remeasured.append(Row(scenario: r.scenario, variant: r.variant, size: r.size, unit: r.unit, median: r.median))
+        }
+      }
+    }
+    failed = gate(results: remeasured, baseline: baseline, scenarios: again, smallest: smallest, headline: headline)
+  }
+  exit(failed.isEmpty ? 0 : 1)
 }
