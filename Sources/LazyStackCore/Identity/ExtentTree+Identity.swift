@@ -45,10 +45,12 @@ extension ExtentTree {
     let position = _firstIDs.withUnsafeBufferPointer { first -> Int in
       let n = first.count
       guard n > 0, first[0] <= id else { return -1 }
-      // The block a caller expects (such as the anchor row's), checked.
-      if hint >= 0 && hint < n && first[hint] <= id && (hint &+ 1 == n || first[hint &+ 1] > id) { return hint }
+      // Whether the block at `p` is the one: it starts at or before `id`, the next after.
+      func holds(_ p: Int) -> Bool { first[p] <= id && (p &+ 1 == n || first[p &+ 1] > id) }
+      // The block a caller expects (such as the anchor row's), then a guess, checked.
+      if hint >= 0 && hint < n && holds(hint) { return hint }
       let guess = Self._interpolate(id, first[0], first[n &- 1], n)
-      if first[guess] <= id && (guess &+ 1 == n || first[guess &+ 1] > id) { return guess }
+      if holds(guess) { return guess }
       return Self._partitionPoint(n) { first[$0] <= id } &- 1
     }
     guard position >= 0 else { return nil }

@@ -154,13 +154,20 @@ extension LazyStackLayout {
   /// `visibleIndices`, or `count`.
   @inlinable
   internal func _firstVisible(from low: Int64) -> Int {
+    _firstVisibleSpan(from: low)?.first ?? count
+  }
+
+  /// `_firstVisible`, with the row the search found (the first row that
+  /// ends at or after `low`), so a caller can walk on from it; `nil` when
+  /// no row does.
+  @inlinable @inline(__always)
+  internal func _firstVisibleSpan(from low: Int64) -> (first: Int, hit: ExtentTree<ID>._Span)? {
     // The first row with end >= low ...
-    guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing) else {
-      return count
-    }
+    guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing,
+                                        hint: _nearHint) else { return nil }
     // ... unless it is a non-empty row that ends exactly at `low`.
-    if hit.extent > 0 && _leadingInset &+ hit.start &+ hit.extent == low { return hit.row &+ 1 }
-    return hit.row
+    let endsAtLow = hit.extent > 0 && _leadingInset &+ hit.start &+ hit.extent == low
+    return (endsAtLow ? hit.row &+ 1 : hit.row, hit)
   }
 
   /// Where searches near the viewport start: the anchor row's block as the
@@ -174,13 +181,8 @@ extension LazyStackLayout {
   /// The rows visible in `[low, high)` (unshifted content units).
   @inlinable
   internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
-    // `_firstVisible`, keeping the row the search found: the end is
-    // walked to from it.
-    guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing,
-                                        hint: _nearHint) else {
-      return count ..< count
-    }
-    let first = hit.extent > 0 && _leadingInset &+ hit.start &+ hit.extent == low ? hit.row &+ 1 : hit.row
+    // The end is walked to from the row the first search found.
+    guard let (first, hit) = _firstVisibleSpan(from: low) else { return count ..< count }
     let end = _tree._rowsStarting(before: high &- _leadingInset, from: hit)
     return end > first ? first ..< end : first ..< first
   }

@@ -87,17 +87,19 @@ extension LazyStackLayout {
   @inlinable
   internal mutating func _track() {
     let fraction = _trackingFraction
-    let hit = _trackedSpan(fraction: fraction)
-    let fast = hit.map { _tree._rowInfo($0.span) }
-    if let tracked = fast, tracked.stored >= 0
-      || _tree._blockHoldsNoMeasuredRow(hit.unsafelyUnwrapped.span, from: hit.unsafelyUnwrapped.low &- _leadingInset,
-                                        to: hit.unsafelyUnwrapped.low &+ _viewportUnits &- _leadingInset) {
+    var fast: ExtentTree<ID>._RowInfo?
+    if let (span, low) = _trackedSpan(fraction: fraction) {
+      let tracked = _tree._rowInfo(span)
       // A measured tracked row is the kept row (T3), and so is an estimated
       // one when no visible row is measured (every visible row is in the
       // tracked row's block, which has none): one descent.
-      _anchor(to: tracked, fraction: fraction, delta: _rowDelta(tracked, fraction: fraction))
-      _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
-      return
+      if tracked.stored >= 0 || _tree._blockHoldsNoMeasuredRow(
+        span, from: low &- _leadingInset, to: low &+ _viewportUnits &- _leadingInset) {
+        _anchor(to: tracked, fraction: fraction, delta: _rowDelta(tracked, fraction: fraction))
+        _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
+        return
+      }
+      fast = tracked
     }
     guard let (visible, point, low) = _tracking(fraction: fraction) else {
       _anchor = .automatic
