@@ -25,6 +25,14 @@ struct Row {
   var median: Double
 }
 
+extension Row {
+  /// The row a measured case reports: its median.
+  init(_ result: Result) {
+    self.init(scenario: result.scenario, variant: result.variant, size: result.size, unit: result.unit,
+              median: result.median)
+  }
+}
+
 func readCSV(_ path: String) -> [Row]? {
   guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
   var rows: [Row] = []

@@ -88,14 +88,19 @@ var results: [Result] = []
 let total = selected.count * sizes.count * variants.count
 var done = 0
 let started = now()
+
+/// Runs one case (scenario, size, variant) with its variant's policy.
+@MainActor func measureCase(_ s: Scenario, _ size: Int, _ variant: String) -> Result {
+  Result(scenario: s.name, variant: variant, size: size, unit: s.growth == .memory ? "B/row" : "ns",
+         values: s.run(variant, size, variant == "core" ? corePolicy : naivePolicy))
+}
+
 for s in selected {
   for size in sizes {
     for variant in variants {
       done += 1
       let t0 = now()
-      let values = s.run(variant, size, variant == "core" ? corePolicy : naivePolicy)
-      let r = Result(scenario: s.name, variant: variant, size: size, unit: s.growth == .memory ? "B/row" : "ns",
-                     values: values)
+      let r = measureCase(s, size, variant)
       results.append(r)
       let seconds = Double(now() - t0) / 1e9
       print("[\(pad(String(done), 3))/\(total)] \(s.name.padding(toLength: scenarioNameWidth, withPad: " ", startingAt: 0)) n=\(String(size).padding(toLength: 9, withPad: " ", startingAt: 0)) \(variant.padding(toLength: 6, withPad: " ", startingAt: 0)) median \(pad(format(r.median), 12)) \(r.unit)  (\(r.values.count) samples, \(String(format: "%.1f", seconds)) s)")
@@ -108,7 +113,7 @@ func median(_ scenario: String, _ variant: String, _ size: Int, in rows: [Row]) 
   rows.first { $0.scenario == scenario && $0.variant == variant && $0.size == size }?.median
 }
 
-let rows = results.map { Row(scenario: $0.scenario, variant: $0.variant, size: $0.size, unit: $0.unit, median: $0.median) }
+let rows = results.map(Row.init)
 let smallest = sizes.min()!
 let headline = sizes.contains(1_000_000) ? 1_000_000 : sizes.max()!
 
@@ -169,8 +174,9 @@ if check {
     print("bench --check: no baseline at \(baselinePath)")
     exit(1)
   }
-  var failed = gate(results: rows, baseline: baseline, scenarios: selected, smallest: smallest, headline: headline)
-  if !failed.isEmpty && !failed.contains("baseline") {
+  guard var failed = gate(results: rows, baseline: baseline, scenarios: selected, smallest: smallest, headline: headline)
+  else { exit(1) }
+  if !failed.isEmpty {
     // The machine is shared: a slow phase during one scenario's few quick
     // samples can fail a check (a quick CI run once measured index_to_offset
     // at 1e6 at 541 ns, where five quick runs right after read 75-139 ns). A
@@ -180,14 +186,10 @@ if check {
     var remeasured = rows.filter { !failed.contains($0.scenario) }
     for s in again {
       for size in sizes {
-        for variant in variants {
-          let values = s.run(variant, size, variant == "core" ? corePolicy : naivePolicy)
-          let r = Result(scenario: s.name, variant: variant, size: size, unit: s.growth == .memory ? "B/row" : "ns", values: values)
-          remeasured.append(Row(scenario: r.scenario, variant: r.variant, size: r.size, unit: r.unit, median: r.median))
-        }
+        for variant in variants { remeasured.append(Row(measureCase(s, size, variant))) }
       }
     }
-    failed = gate(results: remeasured, baseline: baseline, scenarios: again, smallest: smallest, headline: headline)
+    failed = gate(results: remeasured, baseline: baseline, scenarios: again, smallest: smallest, headline: headline) ?? []
   }
   exit(failed.isEmpty ? 0 : 1)
 }
