@@ -3,9 +3,9 @@ import XCTest
 import LazyStackTestSupport
 
 /// The purpose-built id table (DESIGN §2) against `Dictionary`: random
-/// inserts, updates and removals (backward-shift deletion), copy-on-write,
-/// the bulk build (both its sequential and its bucketed path) and its
-/// duplicate report.
+/// inserts, updates and removals (backward-shift deletion), copy-on-write;
+/// the keyless id index against a model of blocks: spills, the bulk build
+/// (both its direct and its bucketed path) and its duplicate report.
 final class IDTableTests: XCTestCase {
   override func setUp() {
     super.setUp()
@@ -59,31 +59,115 @@ final class IDTableTests: XCTestCase {
     }
   }
 
-  func testBulkBuildMatchesSequentialInsertsOnBothPaths() {
-    for n in [0, 1, 1000, 70_000, 200_000] {
-      var rng = SeededRNG(seed: UInt64(n))
-      let keys = (0 ..< n).map { _ in Int.random(in: Int.min ... Int.max, using: &rng) }
-      let (table, duplicate) = keys.withUnsafeBufferPointer { buffer in
-        _IDTable<Int>._bulk(buffer) { Int32(truncatingIfNeeded: $0 / 3) }
+  /// The keyless id index against a model of blocks: random inserts,
+  /// removals and moves between blocks (relabels), with handles past the
+  /// slot's field (spilled) and copies. A lookup must find the block that
+  /// holds a key and nothing for a key no block holds.
+  func testIDIndexMatchesModelBlocks() {
+    for seed in UInt64(0) ..< 20 {
+      var rng = SeededRNG(seed: seed)
+      var index = _IDIndex(minimumCapacity: 600, handles: 8)
+      var blockOf: [Int: Int32] = [:]
+      let keySpace = Int.random(in: 4 ... 500, using: &rng)
+      let handles = Int32.random(in: 1 ... 40, using: &rng)  // past 64 some handles spill
+      func find(_ index: _IDIndex, _ key: Int, _ blockOf: [Int: Int32]) -> Int32? {
+        index.first(index.hash(key)) { blockOf[key] == $0 }
       }
-      XCTAssertNil(duplicate, "n \(n)")
-      XCTAssertEqual(table.count, n)
-      for (i, key) in keys.enumerated() where table[key] != Int32(i / 3) {
-        XCTFail("n \(n): key at \(i) maps to \(String(describing: table[key]))")
-        break
+      for step in 0 ..< 3000 {
+        let key = Int.random(in: 0 ..< keySpace, using: &rng) &* 7_919
+        let hash = index.hash(key)
+        switch Int.random(in: 0 ..< 10, using: &rng) {
+        case 0 ..< 4:
+          guard blockOf[key] == nil, index.hasRoom(for: 1) else { continue }
+          let h = Int32.random(in: 0 ..< handles, using: &rng) &* (seed % 3 == 0 ? 5 : 1)
+          index.insert(hash, handle: h)
+          blockOf[key] = h
+        case 4 ..< 6:
+          guard let h = blockOf.removeValue(forKey: key) else { continue }
+          index.remove(hash, handle: h)
+        case 6 ..< 8:
+          guard let h = blockOf[key] else { continue }
+          let new = Int32.random(in: 0 ..< handles, using: &rng) &* (seed % 3 == 0 ? 5 : 1)
+          index.relabel(hash, from: h, to: new)
+          blockOf[key] = new
+        case 8:
+          let copy = index
+          if let h = blockOf[key] { index.remove(hash, handle: h) } else { index.insert(hash, handle: 0) }
+          XCTAssertEqual(find(copy, key, blockOf), blockOf[key], "seed \(seed) step \(step): copy changed")
+          if blockOf[key] != nil { blockOf[key] = nil } else { blockOf[key] = 0 }
+        default:
+          XCTAssertEqual(find(index, key, blockOf), blockOf[key], "seed \(seed) step \(step)")
+        }
+        XCTAssertEqual(index.count, blockOf.count, "seed \(seed) step \(step)")
       }
-      XCTAssertNil(table[42], "n \(n)")
+      index._checkInvariants()
+      for k in 0 ..< keySpace { XCTAssertEqual(find(index, k &* 7_919, blockOf), blockOf[k &* 7_919], "seed \(seed)") }
     }
   }
 
-  func testBulkBuildNamesTheFirstRepeatInKeyOrder() {
+  /// Entries that cannot get a slot (one home past the distance field, a
+  /// handle past the handle field) spill, stay findable and removable, and
+  /// tell the owner to rebuild, with more room when crowded.
+  func testIDIndexSpillsWhatDoesNotFit() {
+    var index = _IDIndex(minimumCapacity: 200, handles: 4)
+    for h in Int32(0) ..< 100 { index.insert(12_345, handle: h) }  // one hash: one home, one tag
+    XCTAssertTrue(index.needsRebuild)
+    XCTAssertTrue(index.isCrowded)
+    XCTAssertEqual(index.count, 100)
+    index._checkInvariants()
+    for h in Int32(0) ..< 100 { XCTAssertEqual(index.first(12_345) { $0 == h }, h) }
+    for h in stride(from: Int32(0), to: 100, by: 2) { index.remove(12_345, handle: h) }
+    XCTAssertEqual(index.count, 50)
+    for h in Int32(0) ..< 100 { XCTAssertEqual(index.first(12_345) { $0 == h }, h % 2 == 0 ? nil : h) }
+    index._checkInvariants()
+
+    var wide = _IDIndex(minimumCapacity: 100, handles: 4)
+    wide.insert(99, handle: 1_000_000)
+    XCTAssertTrue(wide.needsRebuild)
+    XCTAssertFalse(wide.isCrowded)
+    XCTAssertEqual(wide.first(99) { _ in true }, 1_000_000)
+    wide.relabel(99, from: 1_000_000, to: 3)
+    XCTAssertEqual(wide.first(99) { _ in true }, 3)
+  }
+
+  /// The bulk build (both its direct and its bucketed path) files every
+  /// record, and reports a repeated key only through `sameKey`.
+  func testIDIndexBuildOnBothPaths() {
+    for n in [0, 1, 1000, 70_000, 200_000] {
+      var rng = SeededRNG(seed: UInt64(n))
+      let keys = (0 ..< n).map { _ in Int.random(in: Int.min ... Int.max, using: &rng) }
+      let hasher = _IDIndex()
+      let records = UnsafeMutableBufferPointer<_IDRecord>.allocate(capacity: n)
+      defer { records.deallocate() }
+      for i in 0 ..< n {
+        records[i] = _IDRecord(hash: hasher.hash(keys[i]), handle: Int32(i / 3), row: Int32(i))
+      }
+      let (index, repeated) = _IDIndex._build(records, minimumCapacity: n, handles: n / 3 + 1) { handle, row in
+        (Int(handle) * 3 ..< min(n, Int(handle) * 3 + 3)).contains { $0 != row && keys[$0] == keys[row] }
+      }
+      XCTAssertFalse(repeated, "n \(n)")
+      XCTAssertEqual(index.count, n)
+      XCTAssertFalse(index.needsRebuild, "n \(n)")
+      index._checkInvariants()
+      for (i, key) in keys.enumerated() where index.first(index.hash(key), where: { $0 == Int32(i / 3) }) == nil {
+        XCTFail("n \(n): key at \(i) is not filed under block \(i / 3)")
+        break
+      }
+    }
+  }
+
+  /// A repeated key is reported on both paths; the tree names the first
+  /// repeat in row order.
+  func testBuildNamesTheFirstRepeatInRowOrder() {
     for n in [500, 100_000] {
-      var keys = Array(0 ..< n)
-      keys[n - 10] = 7       // the first repeat, in key order
-      keys[n / 2 + 1] = n / 2  // an earlier one
-      keys[n - 3] = n - 20
-      let duplicate = keys.withUnsafeBufferPointer { _IDTable<Int>._bulk($0) { _ in 0 }.duplicate }
-      XCTAssertEqual(duplicate, n / 2 + 1, "n \(n)")
+      var ids = Array(0 ..< n)
+      ids[n - 10] = 7       // the first repeat, in key order
+      ids[n / 2 + 1] = n / 2  // an earlier one
+      ids[n - 3] = n - 20
+      ids.swapAt(0, 1)  // not ascending: the tree builds a hashed index
+      XCTAssertThrowsError(try ExtentTree(ids: ids, estimate: 256), "n \(n)") { error in
+        XCTAssertEqual(error as? LazyStackError, .duplicateID(String(n / 2), index: n / 2 + 1), "n \(n)")
+      }
     }
   }
 

@@ -144,20 +144,28 @@ extension ExtentTree {
     }
   }
 
-  /// Enters new ids into the id index, all in block `handle`; on a duplicate
-  /// (an id already present or repeated) the index is left as it was.
-  /// One probe an id: the duplicate check and the entry are the same insert.
-  /// - Complexity: O(k) expected for k ids.
+  /// Enters new ids into the id index, all in block `handle` (which does
+  /// not hold them yet); on a duplicate (an id already present or repeated)
+  /// the index is left as it was. One walk an id: the duplicate check reads
+  /// the slots the entry then goes among.
+  /// - Complexity: O(k + B) expected for k ids.
   @inlinable
   package mutating func _register(_ ids: some Collection<ID>, in handle: Int32) throws(LazyStackError) {
-    if ids.count >= 8 { _index._warm(ids) }
+    _reserveIndex(ids.count)
+    let hashes = ids.map { _index.hash($0) }
+    if ids.count >= 8 { _index.warm(hashes) }
     for (offset, id) in ids.enumerated() {
-      guard let old = _index.updateValue(handle, forKey: id) else { continue }
-      let entered = ids.prefix(offset)
-      let repeated = entered.contains(id)
-      for earlier in entered { _index.removeValue(forKey: earlier) }
-      if !repeated { _index.updateValue(old, forKey: id) }
-      throw .duplicateID(String(describing: id), index: offset)
+      // A tag match names a block to check: this block holds the id if it
+      // is already a row here or was entered earlier in this call.
+      let present = _index.first(hashes[offset]) { h in
+        if h == handle && ids.prefix(offset).contains(id) { return true }
+        return _withBlock(handle: Int(h)) { $0.pointee.ids.contains(id) }
+      }
+      if present != nil {
+        for earlier in 0 ..< offset { _index.remove(hashes[earlier], handle: handle) }
+        throw .duplicateID(String(describing: id), index: offset)
+      }
+      _index.insert(hashes[offset], handle: handle)
     }
   }
 
@@ -201,10 +209,14 @@ extension ExtentTree {
       let handle = _newHandle()
       _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents)
       _order.append(handle)
-      if _hasIndex { for id in ids { _index[id] = handle } }
+      if _hasIndex {
+        _reserveIndex(ids.count)
+        for id in ids { _index.insert(_index.hash(id), handle: handle) }
+      }
       if _ordered { _firstIDs = [unsafeBitCast(ids.first!, to: Int.self)] }
       _rebuildFenwick()
       _splitIfNeeded(at: 0)
+      _tidyIndex()
       return
     }
     let location = _locate(index)
@@ -220,6 +232,7 @@ extension ExtentTree {
     _blocks[handle].measuredZeroCount &+= added.measuredZeroCount
     _fenwickAdd(added.summary, at: location.position)
     _splitIfNeeded(at: location.position)
+    _tidyIndex()
   }
 
   /// The id of the last row, as an `Int` (while `_ordered`).
@@ -267,8 +280,9 @@ extension ExtentTree {
       let h = _newHandle()
       _blocks[Int(h)] = block
       if _hasIndex {
-        _index._warm(block.ids)
-        for id in block.ids { _index[id] = h }
+        let hashes = block.ids.map { _index.hash($0) }
+        _index.warm(hashes)
+        for hash in hashes { _index.relabel(hash, from: Int32(truncatingIfNeeded: handle), to: h) }
       }
       return h
     }
@@ -347,9 +361,10 @@ extension ExtentTree {
       let before = _blocks[handle].summary
       var block = _blocks[handle]
       _blocks[handle] = _Block()  // let `block` be uniquely referenced
-      if group.slots.count >= 8 { _index._warm(group.slots.lazy.map { block.ids[$0] }) }
-      for slot in group.slots.reversed() {
-        _index[block.ids[slot]] = nil
+      let hashes = group.slots.map { _index.hash(block.ids[$0]) }
+      if hashes.count >= 8 { _index.warm(hashes) }
+      for (k, slot) in group.slots.enumerated().reversed() {
+        _index.remove(hashes[k], handle: Int32(truncatingIfNeeded: handle))
         let e = block.extents[slot]
         if e >= 0 {
           block.measuredSum &-= Int64(e)
@@ -389,6 +404,7 @@ extension ExtentTree {
     if structural {
       _compactBlocks()
       _rebuildFenwick()
+      _tidyIndex()
     }
   }
 
@@ -422,8 +438,9 @@ extension ExtentTree {
         _blocks[target].measuredCount &+= moving.measuredCount
         _blocks[target].measuredZeroCount &+= moving.measuredZeroCount
         if _hasIndex {
-          _index._warm(moving.ids)
-          for id in moving.ids { _index[id] = last }
+          let hashes = moving.ids.map { _index.hash($0) }
+          _index.warm(hashes)
+          for hash in hashes { _index.relabel(hash, from: handle, to: last) }
         }
         _freeBlock(h)
         continue

@@ -35,8 +35,10 @@ extension ExtentTree {
           precondition(id as? Int == range.lowerBound + seen + offset, "implicit index: row \(seen + offset) is \(id)")
         }
       } else {
-        for id in block.ids {
-          precondition(_index[id] == handle, "id index names the wrong block for \(id)")
+        for (slot, id) in block.ids.enumerated() {
+          let found = _indexed(id)
+          precondition(found?.handle == Int32(handle) && found?.slot == slot,
+                       "id index names the wrong block for \(id)")
         }
       }
       total += block.summary
@@ -50,6 +52,8 @@ extension ExtentTree {
       precondition(_index.isEmpty && range.count == seen, "implicit index and rows disagree")
     } else {
       precondition(_index.count == seen, "id index holds ids that are not rows")
+      precondition(!_index.needsRebuild, "id index left spilled after an edit")
+      _index._checkInvariants()
     }
     precondition(total == _total, "total mismatch")
     // Every Fenwick node holds the sum of its range of nodes, the first

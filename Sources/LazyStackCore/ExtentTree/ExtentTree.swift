@@ -153,8 +153,9 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// Fenwick tree over block summaries by position, 1-based (`_fenwick[0]` unused).
   @usableFromInline package var _fenwick: ContiguousArray<_Summary>
   /// id -> handle of the block that holds it (empty while `_implicit` is set
-  /// or `_ordered`).
-  @usableFromInline package var _index: _IDTable<ID>
+  /// or `_ordered`): keyless, so every hit is confirmed by the block scan
+  /// that finds the row's slot.
+  @usableFromInline package var _index: _IDIndex
   /// While the rows are exactly the integers of this range, in order (a tree
   /// built from a `Range<Int>` and since then only appended to with the next
   /// integers), the id index is implicit, `index(of: id) == id - lowerBound`,
@@ -224,7 +225,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _freeHandles = []
     _fenwick = [_Summary()]
     _lead = 0
-    _index = _IDTable()
+    _index = _IDIndex()
     _implicit = nil
     _ordered = false
     _firstIDs = []
@@ -251,7 +252,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _order.removeAll(keepingCapacity: true)
     _positions.removeAll(keepingCapacity: true)
     _freeHandles.removeAll()
-    _index.removeAll()
+    _index = _IDIndex()
     _implicit = nil
     _ordered = false
     _firstIDs = []
@@ -304,16 +305,74 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// - Complexity: O(n) expected.
   @inlinable
   package mutating func _buildIndex(_ ids: UnsafeBufferPointer<ID>) -> Int? {
+    let n = ids.count
+    precondition(n < Int(Int32.max), "ExtentTree: more than 2^31 rows")
     let fill = _fillCount
-    var handle: Int32 = 0
-    var left = fill
-    let (index, duplicate) = _IDTable<ID>._bulk(ids) { _ in
-      if left == 0 { handle &+= 1; left = fill }
-      left &-= 1
-      return handle
+    let index = _IDIndex()
+    let records = UnsafeMutableBufferPointer<_IDRecord>.allocate(capacity: n)
+    defer { records.deallocate() }
+    for i in 0 ..< n {
+      records[i] = _IDRecord(hash: index.hash(ids[i]), handle: Int32(truncatingIfNeeded: i / fill),
+                             row: Int32(truncatingIfNeeded: i))
     }
-    if duplicate == nil { _index = index }
-    return duplicate
+    // Whether the block `handle` will hold (the rows laid out by `fill`)
+    // another row with row `row`'s id.
+    func sameKey(_ handle: Int32, _ row: Int) -> Bool {
+      let lower = Int(handle) &* fill
+      for r in lower ..< Swift.min(n, lower &+ fill) where r != row && ids[r] == ids[row] { return true }
+      return false
+    }
+    let blocks = (n &+ fill &- 1) / fill
+    let (built, repeated) = _IDIndex._build(records, minimumCapacity: n &+ n >> 4 &+ 64,
+                                            handles: blocks, sameKey: sameKey)
+    guard repeated else {
+      _index = built
+      return nil
+    }
+    // Name the first repeat in row order, as one insert after another would.
+    var seen = Set<ID>(minimumCapacity: n)
+    for i in 0 ..< n where !seen.insert(ids[i]).inserted { return i }
+    preconditionFailure("ExtentTree: a repeated id that a set does not repeat")
+  }
+
+  /// An id index of the rows in the blocks, with room for
+  /// `minimumCapacity` ids.
+  /// - Complexity: O(n) expected.
+  @inlinable
+  package func _indexFromBlocks(minimumCapacity: Int) -> _IDIndex {
+    let n = count
+    precondition(n < Int(Int32.max), "ExtentTree: more than 2^31 rows")
+    let hasher = _IDIndex()
+    let records = UnsafeMutableBufferPointer<_IDRecord>.allocate(capacity: n)
+    defer { records.deallocate() }
+    var row = 0
+    for handle in _order {
+      _withBlock(handle: Int(handle)) { block in
+        for id in block.pointee.ids {
+          records[row] = _IDRecord(hash: hasher.hash(id), handle: handle, row: Int32(truncatingIfNeeded: row))
+          row &+= 1
+        }
+      }
+    }
+    return _IDIndex._build(records, minimumCapacity: minimumCapacity, handles: _blocks.count, sameKey: nil).index
+  }
+
+  /// Rebuilds the id index if an edit spilled entries (see `_IDIndex`),
+  /// with more room if it was crowded.
+  /// - Complexity: O(1), or O(n) expected when it rebuilds.
+  @inlinable
+  package mutating func _tidyIndex() {
+    guard _hasIndex && _index.needsRebuild else { return }
+    let n = count
+    _index = _indexFromBlocks(minimumCapacity: _index.isCrowded ? n &* 2 : n &+ n >> 4 &+ 64)
+  }
+
+  /// Makes room in the id index for `additional` more ids (doubling it).
+  /// - Complexity: O(1), or O(n) expected when it grows.
+  @inlinable
+  package mutating func _reserveIndex(_ additional: Int) {
+    guard _hasIndex && !_index.hasRoom(for: additional) else { return }
+    _index = _indexFromBlocks(minimumCapacity: Swift.max(count &* 2, count &+ additional &* 2))
   }
 
   /// Whether `ids` (of type `Int`) strictly increase.
@@ -385,20 +444,8 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _implicit = nil
     _ordered = false
     _firstIDs = []
-    // `_bulk` asks for the rows' handles in row order: walk the blocks.
-    var position = 0
-    var left = 0
-    let all = ids
-    _index = all.withUnsafeBufferPointer { buffer in
-      _IDTable<ID>._bulk(buffer) { _ in
-        while left == 0 {
-          left = _blocks[Int(_order[position])].rowCount
-          position &+= 1
-        }
-        left &-= 1
-        return _order[position &- 1]
-      }.table
-    }
+    let n = count
+    _index = _indexFromBlocks(minimumCapacity: n &+ n >> 4 &+ 64)
   }
 
   /// The number of rows.

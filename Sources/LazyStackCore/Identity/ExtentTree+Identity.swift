@@ -1,6 +1,6 @@
 extension ExtentTree {
   /// Whether a row has the given id.
-  /// - Complexity: O(1) on average (a hash lookup).
+  /// - Complexity: O(B) expected (a hash lookup and a scan of one block).
   @inlinable
   package func contains(_ id: ID) -> Bool {
     if let range = _implicit {
@@ -8,11 +8,25 @@ extension ExtentTree {
       return range.contains(i)
     }
     if _ordered { return _findOrdered(unsafeBitCast(id, to: Int.self)) != nil }
-    return _index[id] != nil
+    return _indexed(id) != nil
+  }
+
+  /// The handle of the block holding `id` and its slot there, by the id
+  /// index: each handle the index files under the id's hash is confirmed by
+  /// scanning its block (almost always one).
+  /// - Complexity: O(B) expected.
+  @inlinable
+  package func _indexed(_ id: ID) -> (handle: Int32, slot: Int)? {
+    var slot = -1
+    let handle = _index.first(_index.hash(id)) { handle in
+      slot = _withBlock(handle: Int(handle)) { $0.pointee.ids.firstIndex(of: id) } ?? -1
+      return slot >= 0
+    }
+    return handle.map { ($0, slot) }
   }
 
   /// The location of the row with the given id: its block by the id index,
-  /// the block's start by a Fenwick prefix, the slot by scanning the block.
+  /// the slot by scanning the block, the block's start by a Fenwick prefix.
   /// - Complexity: O(log(n/B) + B).
   @inlinable
   package func _locate(id: ID, hint: Int = -1) -> _Location? {
@@ -24,11 +38,8 @@ extension ExtentTree {
       guard let (position, slot) = _findOrdered(unsafeBitCast(id, to: Int.self), hint: hint) else { return nil }
       return _Location(position: position, slot: slot, before: _fenwickPrefix(position))
     }
-    guard let handle = _index[id] else { return nil }
+    guard let (handle, slot) = _indexed(id) else { return nil }
     let position = Int(_positions[Int(handle)])
-    guard let slot = _withBlock(handle: Int(handle), { $0.pointee.ids.firstIndex(of: id) }) else {
-      preconditionFailure("ExtentTree: the id index names a block that does not hold the id")
-    }
     return _Location(position: position, slot: slot, before: _fenwickPrefix(position))
   }
 

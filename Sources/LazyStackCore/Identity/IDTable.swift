@@ -1,6 +1,7 @@
-/// A purpose-built hash table from ids to 32-bit values (DESIGN §2): the id
-/// index (id -> block handle) and the measured-extent carry-over of
-/// `update(ids:)` (id -> stored extent).
+/// A purpose-built hash table from ids to 32-bit values (DESIGN §2) that
+/// keeps its keys: the measured-extent carry-over of `update(ids:)` (id ->
+/// stored extent), which outlives the rows it was taken from. The tree's id
+/// index, whose keys are in the blocks, is the keyless `_IDIndex`.
 ///
 /// Open addressing with linear probing over one flat array of slots, each a
 /// 64-bit word (a 32-bit hash tag over the 32-bit value; 0: empty) and the
@@ -24,7 +25,7 @@ package struct _IDTable<Key: Hashable & Sendable>: Sendable {
   /// - Complexity: O(minimumCapacity).
   @inlinable
   package init(minimumCapacity: Int = 0) {
-    _storage = _IDTableStorage(slots: _IDTableStorage<Key>._slots(for: minimumCapacity))
+    _storage = _IDTableStorage(slots: _idSlotCount(for: minimumCapacity))
   }
 
   /// The number of ids in the table.
@@ -75,7 +76,7 @@ package struct _IDTable<Key: Hashable & Sendable>: Sendable {
     let hash = _storage._hash(key)
     if _storage.count >= _storage.maximumCount {
       // A grown copy is this table's own.
-      _storage = _storage._copy(slots: _IDTableStorage<Key>._slots(for: Swift.max(16, count &* 2)))
+      _storage = _storage._copy(slots: _idSlotCount(for: Swift.max(16, count &* 2)))
     } else {
       _makeUnique()
     }
@@ -111,7 +112,7 @@ package struct _IDTable<Key: Hashable & Sendable>: Sendable {
   /// - Complexity: O(1).
   @inlinable
   package mutating func removeAll() {
-    _storage = _IDTableStorage(slots: _IDTableStorage<Key>._slots(for: 0))
+    _storage = _IDTableStorage(slots: _idSlotCount(for: 0))
   }
 
   /// Calls `body` with every key and value, in no particular order.
@@ -150,14 +151,6 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
   @usableFromInline package let keyOffset: Int
   /// Where the bulk build's cache-warming reads go (so they are not dropped).
   @exclusivity(unchecked) @usableFromInline package var _touched: UInt64 = 0
-
-  /// The slot count for `capacity` ids: at a load of at most 3/4, rounded
-  /// up to 16 slots.
-  @inlinable
-  package static func _slots(for capacity: Int) -> Int {
-    let wanted = Swift.max(16, (capacity &* 4 &+ 2) / 3)
-    return (wanted &+ 15) & ~15
-  }
 
   @inlinable
   package init(slots count: Int) {
@@ -226,16 +219,7 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
   /// ids, of `hashValue` otherwise.
   @inlinable @inline(__always)
   package func _hash(_ key: Key) -> UInt64 {
-    var x: UInt64
-    if Key.self == Int.self {
-      x = UInt64(truncatingIfNeeded: unsafeBitCast(key, to: Int.self))
-    } else {
-      x = UInt64(truncatingIfNeeded: key.hashValue)
-    }
-    x ^= seed
-    x = (x ^ (x &>> 33)) &* 0xFF51_AFD7_ED55_8CCD
-    x = (x ^ (x &>> 33)) &* 0xC4CE_B9FE_1A85_EC53
-    return x ^ (x &>> 33)
+    _idHash(key, seed: seed)
   }
 
   /// The slot a hash starts probing at: the high half of `hash * slotCount`.
@@ -312,73 +296,3 @@ internal let _idTableSeed: UInt64 = {
   var g = SystemRandomNumberGenerator()
   return g.next()
 }()
-
-extension _IDTable {
-  /// A table of `keys[i] -> value(i)` for every `i`, or the offset of the
-  /// first key that repeats an earlier one. `value` is called once per key,
-  /// in order.
-  ///
-  /// Inserting a million ids one by one into a table of tens of megabytes
-  /// misses the cache and the TLB on almost every insert. For `Int` ids the
-  /// keys are first bucketed by the top bits of their hash (a counting pass
-  /// and a scatter pass, both reading the keys in order), so the inserts
-  /// then sweep the table from start to end and each bucket's probes stay
-  /// within about half a megabyte.
-  /// - Complexity: O(n) expected.
-  @inlinable
-  package static func _bulk(_ keys: UnsafeBufferPointer<Key>, value: (Int) -> Int32) -> (table: _IDTable, duplicate: Int?) {
-    let n = keys.count
-    // Room for n/16 more ids, so the first edits after a build do not grow it.
-    let table = _IDTable(minimumCapacity: n &+ n >> 4 &+ 64)
-    let s = table._storage
-    guard Key.self == Int.self && n >= 1 << 16 else {
-      for i in 0 ..< n where s._update(value(i), forKey: keys[i], hash: s._hash(keys[i])) != nil {
-        return (table, i)
-      }
-      return (table, nil)
-    }
-    let tableBytes = s.slotCount &* MemoryLayout<_IDTableSlot<Key>>.stride
-    let bucketBits = Swift.min(10, Swift.max(4, Int.bitWidth &- (tableBytes >> 19).leadingZeroBitCount))
-    let shift = UInt64(64 &- bucketBits)
-    let buckets = 1 << bucketBits
-    var starts = [Int](repeating: 0, count: buckets &+ 1)
-    starts.withUnsafeMutableBufferPointer { starts in
-      for key in keys { starts[Int(truncatingIfNeeded: s._hash(key) &>> shift) &+ 1] &+= 1 }
-      for b in 1 ... buckets { starts[b] &+= starts[b &- 1] }
-    }
-    let records = UnsafeMutablePointer<(key: Key, value: Int32)>.allocate(capacity: n)
-    defer { records.deallocate() }
-    var next = starts
-    next.withUnsafeMutableBufferPointer { next in
-      for i in 0 ..< n {
-        let key = keys[i]
-        let b = Int(truncatingIfNeeded: s._hash(key) &>> shift)
-        (records + next[b]).initialize(to: (key, value(i)))
-        next[b] &+= 1
-      }
-    }
-    var repeated = false
-    var touched = 0
-    var sink: UInt64 = 0
-    for b in 0 ..< buckets where !repeated {
-      // Read the bucket's part of the table in order first (the hardware
-      // prefetcher streams it in), so the probes that follow hit the cache.
-      let end = b &+ 1 == buckets ? s.slotCount : s._home(UInt64(b &+ 1) << shift)
-      while touched < end {
-        sink |= s._meta(touched)
-        touched &+= 4
-      }
-      for r in UnsafeBufferPointer(start: records + starts[b], count: starts[b &+ 1] &- starts[b])
-      where s._update(r.value, forKey: r.key, hash: s._hash(r.key)) != nil {
-        repeated = true
-        break
-      }
-    }
-    s._touched = sink  // keeps the reads
-    guard repeated else { return (table, nil) }
-    // Some key repeats: name the first repeat in key order, as a sequential insert would.
-    var seen = Set<Key>(minimumCapacity: n)
-    for i in 0 ..< n where !seen.insert(keys[i]).inserted { return (table, i) }
-    preconditionFailure("_IDTable: a repeated key that a set does not repeat")
-  }
-}

@@ -1,0 +1,444 @@
+/// The id index of an `ExtentTree` (DESIGN §2): id -> handle of the block
+/// that holds the row, in one 32-bit word a slot and no keys.
+///
+/// The ids are already stored once, in the blocks, so the index keeps only
+/// what leads to the right block. A slot packs the block handle, a few bits
+/// of the id's hash (the *tag*) and the slot's distance from the id's home
+/// slot. A lookup walks the slots of its home, and every slot whose tag
+/// matches names a block the caller checks for the id, a scan it makes
+/// anyway to find the row's slot. A tag matches another id's with
+/// probability 2^-tagBits (1/8,192 at a million rows), so a wrong block is
+/// scanned rarely. At a load of at most 3/4 that is 5.3 bytes a row, where
+/// a table that also kept the keys took 21 for `Int` ids.
+///
+/// Robin Hood linear probing: the slots are sorted by home (cyclically), so
+/// the entries of one home are adjacent and a lookup stops at the first slot
+/// whose distance is smaller than its own. An insert shifts the run after
+/// its place forward by one slot; a removal shifts it back (no tombstones),
+/// so lookups never slow down after many edits.
+///
+/// Entries equal in home, tag and handle are interchangeable: the index is a
+/// multiset of (home, tag, handle). Moving an id to another block relabels
+/// one entry of that id's (home, tag, old handle), whichever it is, and the
+/// multiset comes out right.
+///
+/// An entry that does not fit (a handle past the slot's field, a distance
+/// past its field, a table with no free slot) is kept whole, with its full
+/// hash, in a short spill list that lookups also read; the owner rebuilds the
+/// index from its blocks after the edit that spilled (`needsRebuild`), so the
+/// index never fails an edit.
+///
+/// A value type with copy-on-write storage.
+@usableFromInline
+package struct _IDIndex: Sendable {
+  @usableFromInline package var _storage: _IDIndexStorage
+
+  /// An empty index with room for `minimumCapacity` ids in blocks with
+  /// handles below about twice `handles`.
+  /// - Complexity: O(minimumCapacity).
+  @inlinable
+  package init(minimumCapacity: Int = 0, handles: Int = 0) {
+    _storage = _IDIndexStorage(slots: _idSlotCount(for: minimumCapacity), handles: handles)
+  }
+
+  /// The number of entries (one per id).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var count: Int { _storage.count &+ _storage.spilled.count }
+
+  /// Whether the index is empty.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var isEmpty: Bool { count == 0 }
+
+  /// Whether `additional` more ids fit without passing the load limit.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func hasRoom(for additional: Int) -> Bool {
+    _storage.count &+ additional <= _storage.maximumCount
+  }
+
+  /// Whether an edit spilled entries, so the owner should rebuild the index.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var needsRebuild: Bool { !_storage.spilled.isEmpty }
+
+  /// Whether a rebuild should also make more room: an entry spilled for
+  /// want of a slot or of distance, not only for a large handle.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var isCrowded: Bool { _storage.crowded }
+
+  /// The heap bytes held by the index.
+  /// - Complexity: O(1).
+  @inlinable
+  package var heapBytes: Int {
+    32 &+ _storage.slotCount &* 4 &+ (_storage.spilled.capacity == 0 ? 0 : 32 &+ _storage.spilled.capacity &* 16)
+  }
+
+  /// The 64-bit hash the index files `key` under.
+  /// - Complexity: O(1) for `Int` ids; `hashValue` otherwise.
+  @inlinable @inline(__always)
+  package func hash<Key: Hashable>(_ key: Key) -> UInt64 { _idHash(key, seed: _storage.seed) }
+
+  /// The first handle filed under `hash` for which `holds` is true (the
+  /// caller checks the block for its id), or `nil`.
+  /// - Complexity: O(1) expected.
+  @inlinable @inline(__always)
+  package func first(_ hash: UInt64, where holds: (Int32) -> Bool) -> Int32? {
+    _storage._first(hash, where: holds)
+  }
+
+  /// Files an id with hash `hash` under block `handle`; the caller knows
+  /// the id is not filed yet.
+  /// - Complexity: O(1) expected.
+  @inlinable
+  package mutating func insert(_ hash: UInt64, handle: Int32) {
+    _makeUnique()
+    _storage._insert(hash, handle: handle)
+  }
+
+  /// Removes one entry of (`hash`, `handle`).
+  /// - Precondition: there is one.
+  /// - Complexity: O(1) expected.
+  @inlinable
+  package mutating func remove(_ hash: UInt64, handle: Int32) {
+    _makeUnique()
+    _storage._remove(hash, handle: handle)
+  }
+
+  /// Moves one entry of (`hash`, `old`) to block `new`.
+  /// - Precondition: there is one.
+  /// - Complexity: O(1) expected.
+  @inlinable
+  package mutating func relabel(_ hash: UInt64, from old: Int32, to new: Int32) {
+    _makeUnique()
+    _storage._relabel(hash, from: old, to: new)
+  }
+
+  /// Reads the home slot of every hash before the caller edits them one by
+  /// one: the reads are independent, so their cache misses overlap.
+  /// - Complexity: O(k) for k hashes.
+  @inlinable
+  package mutating func warm(_ hashes: some Sequence<UInt64>) {
+    _makeUnique()  // the sink below is written to the storage
+    let s = _storage
+    var sink: UInt32 = 0
+    for hash in hashes { sink |= s.slots[s._home(hash)] }
+    s._touched = sink  // keeps the reads
+  }
+
+  /// Gives the index storage of its own (copy-on-write).
+  /// - Complexity: O(capacity) when the storage is shared, else O(1).
+  @inlinable
+  package mutating func _makeUnique() {
+    if !isKnownUniquelyReferenced(&_storage) { _storage = _storage._copy() }
+  }
+
+  /// Checks the probing invariant: every run starts at its home, and along
+  /// a run distances grow by at most one a slot (the slots are sorted by
+  /// home). Whether each id is filed where its hash says is the owner's
+  /// check, which has the ids.
+  /// - Complexity: O(capacity).
+  package func _checkInvariants() {
+    let s = _storage
+    var filled = 0
+    for slot in 0 ..< s.slotCount where s.slots[slot] != 0 {
+      filled &+= 1
+      let distance = Int(s.slots[slot] & _IDIndexStorage.distanceMask) &- 1
+      let previous = s.slots[slot == 0 ? s.slotCount &- 1 : slot &- 1]
+      let previousDistance = previous == 0 ? -1 : Int(previous & _IDIndexStorage.distanceMask) &- 1
+      precondition(distance <= previousDistance &+ 1, "_IDIndex: slot \(slot) is out of home order")
+      precondition(Int(s._handle(s.slots[slot])) < s.handleLimit, "_IDIndex: slot \(slot) holds a handle past its field")
+    }
+    precondition(filled == s.count, "_IDIndex: count \(s.count), \(filled) slots filled")
+  }
+}
+
+/// The slot count for `capacity` ids: at a load of at most 3/4, rounded up
+/// to 16 slots (shared by `_IDTable` and `_IDIndex`).
+@inlinable
+package func _idSlotCount(for capacity: Int) -> Int {
+  let wanted = Swift.max(16, (capacity &* 4 &+ 2) / 3)
+  return (wanted &+ 15) & ~15
+}
+
+/// A 64-bit hash of `key`: a seeded mixer of the integer itself for `Int`
+/// ids, of `hashValue` otherwise (shared by `_IDTable` and `_IDIndex`).
+@inlinable @inline(__always)
+package func _idHash<Key: Hashable>(_ key: Key, seed: UInt64) -> UInt64 {
+  var x: UInt64
+  if Key.self == Int.self {
+    x = UInt64(truncatingIfNeeded: unsafeBitCast(key, to: Int.self))
+  } else {
+    x = UInt64(truncatingIfNeeded: key.hashValue)
+  }
+  x ^= seed
+  x = (x ^ (x &>> 33)) &* 0xFF51_AFD7_ED55_8CCD
+  x = (x ^ (x &>> 33)) &* 0xC4CE_B9FE_1A85_EC53
+  return x ^ (x &>> 33)
+}
+
+/// One id to file by `_IDIndex._build`: its hash, its block and its row.
+@usableFromInline
+package struct _IDRecord: Sendable {
+  @usableFromInline package var hash: UInt64
+  @usableFromInline package var handle: Int32
+  @usableFromInline package var row: Int32
+
+  @inlinable @inline(__always)
+  package init(hash: UInt64, handle: Int32, row: Int32) {
+    self.hash = hash
+    self.handle = handle
+    self.row = row
+  }
+}
+
+/// The buffer of an `_IDIndex`. A slot word is, from the high bits down:
+/// the handle (`32 - handleShift` bits), the tag, and the distance from the
+/// home slot plus one in the low 6 bits (0: the slot is empty).
+@usableFromInline
+package final class _IDIndexStorage: @unchecked Sendable {
+  // @unchecked: the buffer is written only through a uniquely referenced
+  // storage (the index's copy-on-write), and read otherwise.
+  @usableFromInline package let slotCount: Int
+  @usableFromInline package let maximumCount: Int
+  /// Handles below this fit in a slot.
+  @usableFromInline package let handleLimit: Int
+  @usableFromInline package let handleShift: UInt32
+  /// The tag field, in place (bits 6 ..< handleShift).
+  @usableFromInline package let tagField: UInt32
+  @usableFromInline package let seed: UInt64
+  @usableFromInline package let slots: UnsafeMutablePointer<UInt32>
+  /// Entries in `slots`.
+  @exclusivity(unchecked) @usableFromInline package var count: Int
+  /// Entries that did not fit (see `_IDIndex`), with their full hashes.
+  @exclusivity(unchecked) @usableFromInline package var spilled: ContiguousArray<(hash: UInt64, handle: Int32)>
+  /// Whether an entry spilled for want of a slot or of distance.
+  @exclusivity(unchecked) @usableFromInline package var crowded: Bool
+  /// Where `warm`'s reads go (so they are not dropped).
+  @exclusivity(unchecked) @usableFromInline package var _touched: UInt32 = 0
+
+  @inlinable @inline(__always)
+  package static var distanceMask: UInt32 { 63 }
+
+  /// The largest stored distance plus one.
+  @inlinable @inline(__always)
+  package static var distanceLimit: UInt32 { 63 }
+
+  /// Storage of `count` empty slots for handles below a power of two of at
+  /// least twice `handles` (at most 2^26: larger handles spill).
+  @inlinable
+  package init(slots count: Int, handles: Int) {
+    slotCount = count
+    maximumCount = count &* 3 / 4
+    self.count = 0
+    spilled = []
+    crowded = false
+    seed = _idTableSeed
+    let wanted = Swift.max(64, handles &* 2)
+    let bits = Swift.min(26, Int.bitWidth &- (wanted &- 1).leadingZeroBitCount)
+    handleLimit = 1 << bits
+    handleShift = UInt32(32 &- bits)
+    tagField = ((1 as UInt32) << handleShift &- 1) & ~Self.distanceMask
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: 0, count: count)
+  }
+
+  @inlinable
+  deinit { slots.deallocate() }
+
+  /// A copy of the same size.
+  @inlinable
+  package func _copy() -> _IDIndexStorage {
+    let copy = _IDIndexStorage(slots: slotCount, handles: handleLimit / 2)
+    copy.slots.update(from: slots, count: slotCount)
+    copy.count = count
+    copy.spilled = spilled
+    copy.crowded = crowded
+    return copy
+  }
+
+  /// The slot a hash starts probing at: the high half of `hash * slotCount`.
+  @inlinable @inline(__always)
+  package func _home(_ hash: UInt64) -> Int {
+    Int(truncatingIfNeeded: hash.multipliedFullWidth(by: UInt64(slotCount)).high)
+  }
+
+  /// The tag of a hash, in place: from its low bits (the home takes the high).
+  @inlinable @inline(__always)
+  package func _tag(_ hash: UInt64) -> UInt32 {
+    UInt32(truncatingIfNeeded: hash) & tagField
+  }
+
+  @inlinable @inline(__always)
+  package func _handle(_ word: UInt32) -> Int32 {
+    Int32(bitPattern: word >> handleShift)
+  }
+
+  @inlinable @inline(__always)
+  package func _next(_ slot: Int) -> Int {
+    slot &+ 1 == slotCount ? 0 : slot &+ 1
+  }
+
+  /// Walks the slots of `hash`'s home and returns the first slot whose tag
+  /// matches and for whose handle `accept` is true, or `-1`.
+  @inlinable @inline(__always)
+  package func _slot(_ hash: UInt64, where accept: (Int32) -> Bool) -> Int {
+    let tag = _tag(hash)
+    var slot = _home(hash)
+    var expected: UInt32 = 1  // the distance plus one
+    while true {
+      let word = slots[slot]
+      let distance = word & Self.distanceMask
+      // An empty slot (0) or an entry of a later home ends the walk.
+      if distance < expected { return -1 }
+      if distance == expected && word & tagField == tag && accept(_handle(word)) { return slot }
+      if expected == Self.distanceLimit { return -1 }
+      expected &+= 1
+      slot = _next(slot)
+    }
+  }
+
+  @inlinable @inline(__always)
+  package func _first(_ hash: UInt64, where holds: (Int32) -> Bool) -> Int32? {
+    let slot = _slot(hash, where: holds)
+    if slot >= 0 { return _handle(slots[slot]) }
+    if !spilled.isEmpty {
+      for entry in spilled where entry.hash == hash && holds(entry.handle) { return entry.handle }
+    }
+    return nil
+  }
+
+  @inlinable
+  package func _spill(_ hash: UInt64, _ handle: Int32, crowded: Bool) {
+    spilled.append((hash, handle))
+    if crowded { self.crowded = true }
+  }
+
+  @inlinable
+  package func _insert(_ hash: UInt64, handle: Int32) {
+    guard Int(handle) < handleLimit else { return _spill(hash, handle, crowded: false) }
+    guard count &+ 1 < slotCount else { return _spill(hash, handle, crowded: true) }
+    var word = UInt32(bitPattern: handle) << handleShift | _tag(hash) | 1
+    var place = _home(hash)
+    // The place: the first slot that is empty or holds an entry of a later
+    // home (a smaller distance); entries of the same home stay first.
+    while slots[place] & Self.distanceMask >= word & Self.distanceMask {
+      if word & Self.distanceMask == Self.distanceLimit { return _spill(hash, handle, crowded: true) }
+      word &+= 1
+      place = _next(place)
+    }
+    // The run from the place to the next empty slot moves one slot on.
+    var end = place
+    while slots[end] != 0 {
+      if slots[end] & Self.distanceMask == Self.distanceLimit { return _spill(hash, handle, crowded: true) }
+      end = _next(end)
+    }
+    while end != place {
+      let previous = end == 0 ? slotCount &- 1 : end &- 1
+      slots[end] = slots[previous] &+ 1
+      end = previous
+    }
+    slots[place] = word
+    count &+= 1
+  }
+
+  @inlinable
+  package func _remove(_ hash: UInt64, handle: Int32) {
+    let slot = _slot(hash) { $0 == handle }
+    guard slot >= 0 else {
+      guard let i = spilled.firstIndex(where: { $0.hash == hash && $0.handle == handle }) else {
+        preconditionFailure("_IDIndex: no entry to remove for block \(handle)")
+      }
+      spilled.swapAt(i, spilled.count &- 1)
+      spilled.removeLast()
+      return
+    }
+    // Shift the run after the hole back until an empty slot or an entry at its home.
+    var hole = slot
+    var next = _next(hole)
+    while slots[next] & Self.distanceMask > 1 {
+      slots[hole] = slots[next] &- 1
+      hole = next
+      next = _next(next)
+    }
+    slots[hole] = 0
+    count &-= 1
+  }
+
+  @inlinable
+  package func _relabel(_ hash: UInt64, from old: Int32, to new: Int32) {
+    let slot = _slot(hash) { $0 == old }
+    guard slot >= 0 else {
+      guard let i = spilled.firstIndex(where: { $0.hash == hash && $0.handle == old }) else {
+        preconditionFailure("_IDIndex: no entry to relabel for block \(old)")
+      }
+      spilled[i].handle = new
+      return
+    }
+    guard Int(new) < handleLimit else {
+      _remove(hash, handle: old)
+      return _spill(hash, new, crowded: false)
+    }
+    let below = ((1 as UInt32) << handleShift) &- 1
+    slots[slot] = slots[slot] & below | UInt32(bitPattern: new) << handleShift
+  }
+}
+
+extension _IDIndex {
+  /// An index of `records`, with room for `minimumCapacity` ids (at least
+  /// the records) in blocks with handles below about twice `handles`.
+  /// `sameKey(handle, row)`, when given, tells whether block `handle` holds
+  /// another row with the id of row `row`: it is asked only when a tag
+  /// matches, and a true answer reports a repeated id (`repeated`, and the
+  /// index is then incomplete).
+  ///
+  /// Filing a million ids one by one into a table of megabytes misses the
+  /// cache on almost every insert. Large builds first bucket the records by
+  /// the top bits of their hash (a counting pass and a scatter pass), so the
+  /// inserts then sweep the table from start to end and each bucket's probes
+  /// stay within a small part of it.
+  /// - Complexity: O(n) expected.
+  @inlinable
+  package static func _build(
+    _ records: UnsafeMutableBufferPointer<_IDRecord>, minimumCapacity: Int, handles: Int,
+    sameKey: ((Int32, Int) -> Bool)?
+  ) -> (index: _IDIndex, repeated: Bool) {
+    let n = records.count
+    let index = _IDIndex(minimumCapacity: Swift.max(n, minimumCapacity), handles: handles)
+    let s = index._storage
+    func file(_ r: _IDRecord) -> Bool {
+      if let sameKey, s._first(r.hash, where: { sameKey($0, Int(r.row)) }) != nil { return false }
+      s._insert(r.hash, handle: r.handle)
+      return true
+    }
+    guard n >= 1 << 16 else {
+      for r in records where !file(r) { return (index, true) }
+      return (index, false)
+    }
+    let tableBytes = s.slotCount &* 4
+    let bucketBits = Swift.min(10, Swift.max(4, Int.bitWidth &- (tableBytes >> 17).leadingZeroBitCount))
+    let shift = UInt64(64 &- bucketBits)
+    let buckets = 1 << bucketBits
+    var starts = [Int](repeating: 0, count: buckets &+ 1)
+    starts.withUnsafeMutableBufferPointer { starts in
+      for r in records { starts[Int(truncatingIfNeeded: r.hash &>> shift) &+ 1] &+= 1 }
+      for b in 1 ... buckets { starts[b] &+= starts[b &- 1] }
+    }
+    let sorted = UnsafeMutablePointer<_IDRecord>.allocate(capacity: n)
+    defer { sorted.deallocate() }
+    var next = starts
+    next.withUnsafeMutableBufferPointer { next in
+      for r in records {
+        let b = Int(truncatingIfNeeded: r.hash &>> shift)
+        (sorted + next[b]).initialize(to: r)
+        next[b] &+= 1
+      }
+    }
+    // Records of one hash keep their row order (the scatter is stable), so
+    // a repeated id is met at its second row.
+    for r in UnsafeBufferPointer(start: sorted, count: n) where !file(r) { return (index, true) }
+    return (index, false)
+  }
+}
