@@ -137,14 +137,15 @@ final class IDTableTests: XCTestCase {
       var rng = SeededRNG(seed: UInt64(n))
       let keys = (0 ..< n).map { _ in Int.random(in: Int.min ... Int.max, using: &rng) }
       let hasher = _IDIndex()
-      let records = UnsafeMutableBufferPointer<_IDRecord>.allocate(capacity: n)
-      defer { records.deallocate() }
-      for i in 0 ..< n {
-        records[i] = _IDRecord(hash: hasher.hash(keys[i]), handle: Int32(i / 3), row: Int32(i))
+      func records(_ body: (_IDRecord) -> Void) {
+        for i in 0 ..< n { body(_IDRecord(hash: hasher.hash(keys[i]), handle: Int32(i / 3), row: Int32(i))) }
       }
-      let (index, repeated) = _IDIndex._build(records, minimumCapacity: n, handles: n / 3 + 1) { handle, row in
-        (Int(handle) * 3 ..< min(n, Int(handle) * 3 + 3)).contains { $0 != row && keys[$0] == keys[row] }
+      func sameKey(_ handle: Int32, _ row: Int) -> Bool {
+        let lower = Int(handle) * 3
+        return (lower ..< min(n, lower + 3)).contains { $0 != row && keys[$0] == keys[row] }
       }
+      let (index, repeated) = _IDIndex._build(count: n, minimumCapacity: n, handles: n / 3 + 1,
+                                              records: records, sameKey: sameKey)
       XCTAssertFalse(repeated, "n \(n)")
       XCTAssertEqual(index.count, n)
       XCTAssertFalse(index.needsRebuild, "n \(n)")

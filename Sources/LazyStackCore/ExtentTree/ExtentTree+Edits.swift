@@ -154,18 +154,18 @@ extension ExtentTree {
     _reserveIndex(ids.count)
     let hashes = ids.map { _index.hash($0) }
     if ids.count >= 8 { _index.warm(hashes) }
+    let blocks = _blocks  // read by the check while the index changes
     for (offset, id) in ids.enumerated() {
       // A tag match names a block to check: this block holds the id if it
       // is already a row here or was entered earlier in this call.
-      let present = _index.first(hashes[offset]) { h in
+      let entered = _index.insert(hashes[offset], handle: handle) { h in
         if h == handle && ids.prefix(offset).contains(id) { return true }
-        return _withBlock(handle: Int(h)) { $0.pointee.ids.contains(id) }
+        return blocks[Int(h)].ids.contains(id)
       }
-      if present != nil {
+      if !entered {
         for earlier in 0 ..< offset { _index.remove(hashes[earlier], handle: handle) }
         throw .duplicateID(String(describing: id), index: offset)
       }
-      _index.insert(hashes[offset], handle: handle)
     }
   }
 

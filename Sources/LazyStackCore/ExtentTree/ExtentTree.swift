@@ -308,12 +308,12 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     let n = ids.count
     precondition(n < Int(Int32.max), "ExtentTree: more than 2^31 rows")
     let fill = _fillCount
-    let index = _IDIndex()
-    let records = UnsafeMutableBufferPointer<_IDRecord>.allocate(capacity: n)
-    defer { records.deallocate() }
-    for i in 0 ..< n {
-      records[i] = _IDRecord(hash: index.hash(ids[i]), handle: Int32(truncatingIfNeeded: i / fill),
-                             row: Int32(truncatingIfNeeded: i))
+    let hasher = _IDIndex()
+    func records(_ body: (_IDRecord) -> Void) {
+      for i in 0 ..< n {
+        body(_IDRecord(hash: hasher.hash(ids[i]), handle: Int32(truncatingIfNeeded: i / fill),
+                       row: Int32(truncatingIfNeeded: i)))
+      }
     }
     // Whether the block `handle` will hold (the rows laid out by `fill`)
     // another row with row `row`'s id.
@@ -323,8 +323,8 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       return false
     }
     let blocks = (n &+ fill &- 1) / fill
-    let (built, repeated) = _IDIndex._build(records, minimumCapacity: n &+ n >> 4 &+ 64,
-                                            handles: blocks, sameKey: sameKey)
+    let (built, repeated) = _IDIndex._build(count: n, minimumCapacity: n &+ n >> 4 &+ 64, handles: blocks,
+                                            records: records, sameKey: sameKey)
     guard repeated else {
       _index = built
       return nil
@@ -343,18 +343,19 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     let n = count
     precondition(n < Int(Int32.max), "ExtentTree: more than 2^31 rows")
     let hasher = _IDIndex()
-    let records = UnsafeMutableBufferPointer<_IDRecord>.allocate(capacity: n)
-    defer { records.deallocate() }
-    var row = 0
-    for handle in _order {
-      _withBlock(handle: Int(handle)) { block in
-        for id in block.pointee.ids {
-          records[row] = _IDRecord(hash: hasher.hash(id), handle: handle, row: Int32(truncatingIfNeeded: row))
-          row &+= 1
+    func records(_ body: (_IDRecord) -> Void) {
+      var row = 0
+      for handle in _order {
+        _withBlock(handle: Int(handle)) { block in
+          for id in block.pointee.ids {
+            body(_IDRecord(hash: hasher.hash(id), handle: handle, row: Int32(truncatingIfNeeded: row)))
+            row &+= 1
+          }
         }
       }
     }
-    return _IDIndex._build(records, minimumCapacity: minimumCapacity, handles: _blocks.count, sameKey: nil).index
+    return _IDIndex._build(count: n, minimumCapacity: minimumCapacity, handles: _blocks.count,
+                           records: records, sameKey: nil).index
   }
 
   /// Rebuilds the id index if an edit spilled entries (see `_IDIndex`),

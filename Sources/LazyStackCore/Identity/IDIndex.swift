@@ -98,6 +98,16 @@ package struct _IDIndex: Sendable {
     _storage._insert(hash, handle: handle)
   }
 
+  /// Files an id with hash `hash` under block `handle` unless `present`
+  /// is true for a handle already filed under `hash` (the caller checks
+  /// that block for the id): returns false, and changes nothing, then.
+  /// - Complexity: O(1) expected.
+  @inlinable
+  package mutating func insert(_ hash: UInt64, handle: Int32, unless present: (Int32) -> Bool) -> Bool {
+    _makeUnique()
+    return _storage._insert(hash, handle: handle, unless: present)
+  }
+
   /// Removes one entry of (`hash`, `handle`).
   /// - Precondition: there is one.
   /// - Complexity: O(1) expected.
@@ -318,21 +328,49 @@ package final class _IDIndexStorage: @unchecked Sendable {
 
   @inlinable
   package func _insert(_ hash: UInt64, handle: Int32) {
-    guard Int(handle) < handleLimit else { return _spill(hash, handle, crowded: false) }
-    guard count &+ 1 < slotCount else { return _spill(hash, handle, crowded: true) }
-    var word = UInt32(bitPattern: handle) << handleShift | _tag(hash) | 1
+    _ = _insert(hash, handle: handle) { _ in false }
+  }
+
+  /// Files (`hash`, `handle`) unless `present` is true for a handle filed
+  /// under `hash` (then returns false and changes nothing). The walk to the
+  /// entry's place passes every entry of its home, so the check costs no
+  /// extra probe.
+  @inlinable @inline(__always)
+  package func _insert(_ hash: UInt64, handle: Int32, unless present: (Int32) -> Bool) -> Bool {
+    let tag = _tag(hash)
+    var word = UInt32(bitPattern: handle) << handleShift | tag | 1
     var place = _home(hash)
     // The place: the first slot that is empty or holds an entry of a later
     // home (a smaller distance); entries of the same home stay first.
-    while slots[place] & Self.distanceMask >= word & Self.distanceMask {
-      if word & Self.distanceMask == Self.distanceLimit { return _spill(hash, handle, crowded: true) }
+    var fits = Int(handle) < handleLimit && count &+ 1 < slotCount
+    var crowded = !(count &+ 1 < slotCount)
+    while true {
+      let other = slots[place]
+      let distance = other & Self.distanceMask
+      if distance < word & Self.distanceMask { break }
+      if distance == word & Self.distanceMask && other & tagField == tag && present(_handle(other)) { return false }
+      if word & Self.distanceMask == Self.distanceLimit {
+        fits = false
+        crowded = true
+        break
+      }
       word &+= 1
       place = _next(place)
+    }
+    if !spilled.isEmpty {
+      for entry in spilled where entry.hash == hash && present(entry.handle) { return false }
+    }
+    guard fits else {
+      _spill(hash, handle, crowded: crowded)
+      return true
     }
     // The run from the place to the next empty slot moves one slot on.
     var end = place
     while slots[end] != 0 {
-      if slots[end] & Self.distanceMask == Self.distanceLimit { return _spill(hash, handle, crowded: true) }
+      if slots[end] & Self.distanceMask == Self.distanceLimit {
+        _spill(hash, handle, crowded: true)
+        return true
+      }
       end = _next(end)
     }
     while end != place {
@@ -342,6 +380,7 @@ package final class _IDIndexStorage: @unchecked Sendable {
     }
     slots[place] = word
     count &+= 1
+    return true
   }
 
   @inlinable
@@ -387,8 +426,10 @@ package final class _IDIndexStorage: @unchecked Sendable {
 }
 
 extension _IDIndex {
-  /// An index of `records`, with room for `minimumCapacity` ids (at least
-  /// the records) in blocks with handles below about twice `handles`.
+  /// An index of the `count` records that `records` passes to its argument
+  /// (it may be called twice, and must pass the same records in the same
+  /// order each time), with room for `minimumCapacity` ids (at least
+  /// `count`) in blocks with handles below about twice `handles`.
   /// `sameKey(handle, row)`, when given, tells whether block `handle` holds
   /// another row with the id of row `row`: it is asked only when a tag
   /// matches, and a true answer reports a repeated id (`repeated`, and the
@@ -402,43 +443,62 @@ extension _IDIndex {
   /// - Complexity: O(n) expected.
   @inlinable
   package static func _build(
-    _ records: UnsafeMutableBufferPointer<_IDRecord>, minimumCapacity: Int, handles: Int,
-    sameKey: ((Int32, Int) -> Bool)?
+    count n: Int, minimumCapacity: Int, handles: Int,
+    records: ((_IDRecord) -> Void) -> Void, sameKey: ((Int32, Int) -> Bool)?
   ) -> (index: _IDIndex, repeated: Bool) {
-    let n = records.count
     let index = _IDIndex(minimumCapacity: Swift.max(n, minimumCapacity), handles: handles)
     let s = index._storage
-    func file(_ r: _IDRecord) -> Bool {
-      if let sameKey, s._first(r.hash, where: { sameKey($0, Int(r.row)) }) != nil { return false }
-      s._insert(r.hash, handle: r.handle)
+    // Files a run of records; false on a repeated id. (The optional
+    // closure is unwrapped once a run, not once a record.)
+    func file(_ run: UnsafeBufferPointer<_IDRecord>) -> Bool {
+      if let sameKey {
+        for r in run where !s._insert(r.hash, handle: r.handle, unless: { sameKey($0, Int(r.row)) }) { return false }
+      } else {
+        for r in run { s._insert(r.hash, handle: r.handle) }
+      }
       return true
     }
     guard n >= 1 << 16 else {
-      for r in records where !file(r) { return (index, true) }
-      return (index, false)
+      var repeated = false
+      records { r in if !repeated && !withUnsafePointer(to: r, { file(UnsafeBufferPointer(start: $0, count: 1)) }) { repeated = true } }
+      return (index, repeated)
     }
     let tableBytes = s.slotCount &* 4
-    let bucketBits = Swift.min(10, Swift.max(4, Int.bitWidth &- (tableBytes >> 17).leadingZeroBitCount))
+    let bucketBits = Swift.min(14, Swift.max(4, Int.bitWidth &- (tableBytes >> 14).leadingZeroBitCount))
     let shift = UInt64(64 &- bucketBits)
     let buckets = 1 << bucketBits
     var starts = [Int](repeating: 0, count: buckets &+ 1)
     starts.withUnsafeMutableBufferPointer { starts in
-      for r in records { starts[Int(truncatingIfNeeded: r.hash &>> shift) &+ 1] &+= 1 }
+      records { r in starts[Int(truncatingIfNeeded: r.hash &>> shift) &+ 1] &+= 1 }
       for b in 1 ... buckets { starts[b] &+= starts[b &- 1] }
     }
     let sorted = UnsafeMutablePointer<_IDRecord>.allocate(capacity: n)
     defer { sorted.deallocate() }
     var next = starts
     next.withUnsafeMutableBufferPointer { next in
-      for r in records {
+      records { r in
         let b = Int(truncatingIfNeeded: r.hash &>> shift)
         (sorted + next[b]).initialize(to: r)
         next[b] &+= 1
       }
     }
     // Records of one hash keep their row order (the scatter is stable), so
-    // a repeated id is met at its second row.
-    for r in UnsafeBufferPointer(start: sorted, count: n) where !file(r) { return (index, true) }
+    // a repeated id is met at its second row. Each bucket's part of the
+    // table is read in order first (the prefetcher streams it in), so its
+    // probes hit the cache.
+    var touched = 0
+    var sink: UInt32 = 0
+    for b in 0 ..< buckets {
+      let end = b &+ 1 == buckets ? s.slotCount : s._home(UInt64(b &+ 1) << shift)
+      while touched < end {
+        sink |= s.slots[touched]
+        touched &+= 16
+      }
+      if !file(UnsafeBufferPointer(start: sorted + starts[b], count: starts[b &+ 1] &- starts[b])) {
+        return (index, true)
+      }
+    }
+    s._touched = sink  // keeps the reads
     return (index, false)
   }
 }
