@@ -22,8 +22,8 @@ extension ExtentTree {
     }
     _blocks[handle].extents[location.slot] = stored
     let chunk = location.slot >> 4
-    _blocks[handle].chunkSums[chunk] &+= delta.measuredSum
-    _blocks[handle].chunkEstimated[chunk] &+= Int32(truncatingIfNeeded: -delta.measuredCount)
+    // Packed words add as pairs: the sum's change over the count's.
+    _blocks[handle].chunks[chunk] &+= delta.measuredSum &<< 12 &- Int64(delta.measuredCount)
     _blocks[handle].measuredSum &+= delta.measuredSum
     _blocks[handle].measuredCount &+= delta.measuredCount
     _blocks[handle].measuredZeroCount &+= delta.measuredZeroCount
@@ -68,11 +68,8 @@ extension ExtentTree {
         blocks[handle].measuredCount = 0
         blocks[handle].measuredZeroCount = 0
         let rows = blocks[handle].rowCount
-        blocks[handle].chunkSums.withUnsafeMutableBufferPointer { sums in
-          for c in sums.indices { sums[c] = 0 }
-        }
-        blocks[handle].chunkEstimated.withUnsafeMutableBufferPointer { estimated in
-          for c in estimated.indices { estimated[c] = Int32(truncatingIfNeeded: Swift.min(16, rows &- (c << 4))) }
+        blocks[handle].chunks.withUnsafeMutableBufferPointer { chunks in
+          for c in chunks.indices { chunks[c] = Self._packChunk(0, Swift.min(16, rows &- (c << 4))) }
         }
       }
       _touchedSink = sink

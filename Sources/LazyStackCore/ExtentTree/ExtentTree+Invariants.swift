@@ -21,8 +21,7 @@ extension ExtentTree {
       precondition(block.rowCount == block.ids.count, "block row count mismatch")
       let recomputed = _Block(ids: block.ids, extents: block.extents)
       precondition(recomputed.summary == block.summary, "block summary mismatch")
-      precondition(recomputed.chunkSums == block.chunkSums && recomputed.chunkEstimated == block.chunkEstimated,
-                   "chunk summaries mismatch")
+      precondition(recomputed.chunks == block.chunks, "chunk summaries mismatch")
       if _ordered {
         precondition(_firstIDs[position] == unsafeBitCast(block.ids[0], to: Int.self), "first id of block \(position)")
         for id in block.ids {

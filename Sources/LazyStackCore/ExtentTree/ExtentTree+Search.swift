@@ -160,16 +160,12 @@ extension ExtentTree {
   @inlinable @inline(__always)
   package func _slotPitchPrefix(_ block: UnsafePointer<_Block>, _ slot: Int) -> Int64 {
     let whole = slot >> 4
-    var measured: Int64 = 0
-    var estimated = 0
-    block.pointee.chunkSums.withUnsafeBufferPointer { sums in
-      block.pointee.chunkEstimated.withUnsafeBufferPointer { counts in
-        for c in 0 ..< whole {
-          measured &+= sums[c]
-          estimated &+= Int(counts[c])
-        }
-      }
+    let packed = block.pointee.chunks.withUnsafeBufferPointer { chunks in
+      var sum: Int64 = 0
+      for c in 0 ..< whole { sum &+= chunks[c] }
+      return sum
     }
+    var (measured, estimated) = ExtentTree._unpackChunk(packed)
     let (m, e) = block.pointee.extents.withUnsafeBufferPointer { ExtentTree._sum($0, (whole << 4) ..< slot) }
     measured &+= m
     estimated &+= e
@@ -268,17 +264,16 @@ extension ExtentTree {
       var slot = 0
       // Skip whole chunks, by their summaries, while they end at or before the threshold.
       let full = block.pointee.extents.count >> 4
-      block.pointee.chunkSums.withUnsafeBufferPointer { sums in
-        block.pointee.chunkEstimated.withUnsafeBufferPointer { counts in
-          var c = 0
-          while c < full {
-            let pitch = sums[c] &+ Int64(counts[c]) &* estimate &+ Int64(chunk) &* spacing
-            if accumulated &+ pitch > threshold { break }
-            accumulated &+= pitch
-            c &+= 1
-          }
-          slot = c << 4
+      block.pointee.chunks.withUnsafeBufferPointer { chunks in
+        var c = 0
+        while c < full {
+          let (measured, estimated) = ExtentTree._unpackChunk(chunks[c])
+          let pitch = measured &+ Int64(estimated) &* estimate &+ Int64(chunk) &* spacing
+          if accumulated &+ pitch > threshold { break }
+          accumulated &+= pitch
+          c &+= 1
         }
+        slot = c << 4
       }
       return block.pointee.extents.withUnsafeBufferPointer { extents -> _Span? in
       while slot < extents.count {

@@ -35,9 +35,10 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     @usableFromInline package var measuredCount: Int
     @usableFromInline package var measuredZeroCount: Int
     /// Per chunk of `_chunk` (16) slots: the measured sum and the number of
-    /// estimated slots, so in-block searches skip 16 rows at a step.
-    @usableFromInline package var chunkSums: ContiguousArray<Int64>
-    @usableFromInline package var chunkEstimated: ContiguousArray<Int32>
+    /// estimated slots, packed in one word (`ExtentTree._packChunk`), so
+    /// in-block searches skip 16 rows at a step and a prefix over chunks is
+    /// one sum over one buffer.
+    @usableFromInline package var chunks: ContiguousArray<Int64>
 
     @inlinable
     package init() {
@@ -47,23 +48,20 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       measuredSum = 0
       measuredCount = 0
       measuredZeroCount = 0
-      chunkSums = []
-      chunkEstimated = []
+      chunks = []
     }
 
     /// Recomputes the chunk summaries from the chunk holding `slot` on.
     /// - Complexity: O(B).
     @inlinable
     package mutating func _rebuildChunks(from slot: Int = 0) {
-      let chunks = (extents.count &+ 15) >> 4
-      let first = Swift.min(slot >> 4, chunks)
-      chunkSums.removeLast(chunkSums.count &- Swift.min(chunkSums.count, first))
-      chunkEstimated.removeLast(chunkEstimated.count &- Swift.min(chunkEstimated.count, first))
+      let wanted = (extents.count &+ 15) >> 4
+      let first = Swift.min(slot >> 4, wanted)
+      chunks.removeLast(chunks.count &- Swift.min(chunks.count, first))
       extents.withUnsafeBufferPointer { e in
-        for c in first ..< chunks {
+        for c in first ..< wanted {
           let (measured, estimated) = ExtentTree._sum(e, (c << 4) ..< Swift.min(e.count, (c &+ 1) << 4))
-          chunkSums.append(measured)
-          chunkEstimated.append(Int32(truncatingIfNeeded: estimated))
+          chunks.append(ExtentTree._packChunk(measured, estimated))
         }
       }
     }
@@ -76,8 +74,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       measuredSum = 0
       measuredCount = 0
       measuredZeroCount = 0
-      chunkSums = []
-      chunkEstimated = []
+      chunks = []
       for e in extents where e >= 0 {
         measuredSum &+= Int64(e)
         measuredCount &+= 1
@@ -97,10 +94,9 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       measuredSum = 0
       measuredCount = 0
       measuredZeroCount = 0
-      let chunks = (n &+ 15) >> 4
-      chunkSums = ContiguousArray(repeating: 0, count: chunks)
-      chunkEstimated = ContiguousArray(repeating: 16, count: chunks)
-      if n & 15 != 0 { chunkEstimated[chunks &- 1] = Int32(truncatingIfNeeded: n & 15) }
+      let count = (n &+ 15) >> 4
+      chunks = ContiguousArray(repeating: ExtentTree._packChunk(0, 16), count: count)
+      if n & 15 != 0 { chunks[count &- 1] = ExtentTree._packChunk(0, n & 15) }
     }
 
     @inlinable @inline(__always)
@@ -108,6 +104,21 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       _Summary(count: rowCount, measuredSum: measuredSum,
                measuredCount: measuredCount, measuredZeroCount: measuredZeroCount)
     }
+  }
+
+  /// A chunk's measured sum and number of estimated slots in one word:
+  /// the sum above 12 bits, the count below. Packed words add as pairs (a
+  /// block's counts stay under 4,096 and its sums under 2^51), so a sum of
+  /// chunks is one addition a chunk.
+  @inlinable @inline(__always)
+  package static func _packChunk(_ measured: Int64, _ estimated: Int) -> Int64 {
+    measured &<< 12 | Int64(estimated)
+  }
+
+  /// The measured sum and the number of estimated slots of a packed word.
+  @inlinable @inline(__always)
+  package static func _unpackChunk(_ word: Int64) -> (measured: Int64, estimated: Int) {
+    (word &>> 12, Int(word & 0xFFF))
   }
 
   /// The sums the block-level Fenwick tree keeps.
