@@ -18,7 +18,9 @@ extension LazyStackLayout {
   }
 
   /// Whether a row has the given id.
-  /// - Complexity: O(1) on average.
+  /// - Complexity: O(B) expected for B rows a block: a hash lookup, which
+  ///   the scan of one block confirms (O(1) for ids given as a range,
+  ///   O(log n) while `Int` ids ascend).
   @inlinable
   public func contains(_ id: ID) -> Bool {
     _tree.contains(id)
