@@ -44,7 +44,7 @@ package struct _IDIndex: Sendable {
   /// The number of entries (one per id).
   /// - Complexity: O(1).
   @inlinable @inline(__always)
-  package var count: Int { _storage.count &+ _storage.spilled.count }
+  package var count: Int { _storage.count &+ _storage.spilledCount }
 
   /// Whether the index is empty.
   /// - Complexity: O(1).
@@ -61,7 +61,7 @@ package struct _IDIndex: Sendable {
   /// Whether an edit spilled entries, so the owner should rebuild the index.
   /// - Complexity: O(1).
   @inlinable @inline(__always)
-  package var needsRebuild: Bool { !_storage.spilled.isEmpty }
+  package var needsRebuild: Bool { _storage.spilledCount != 0 }
 
   /// Whether a rebuild should also make more room: an entry spilled for
   /// want of a slot or of distance, not only for a large handle.
@@ -224,6 +224,9 @@ package final class _IDIndexStorage: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline package var count: Int
   /// Entries that did not fit (see `_IDIndex`), with their full hashes.
   @exclusivity(unchecked) @usableFromInline package var spilled: ContiguousArray<(hash: UInt64, handle: Int32)>
+  /// `spilled.count`, read on every lookup and insert without touching the
+  /// array (reading an array stored in a class retains and releases it).
+  @exclusivity(unchecked) @usableFromInline package var spilledCount: Int
   /// Whether an entry spilled for want of a slot or of distance.
   @exclusivity(unchecked) @usableFromInline package var crowded: Bool
   /// Where `warm`'s reads go (so they are not dropped).
@@ -244,6 +247,7 @@ package final class _IDIndexStorage: @unchecked Sendable {
     maximumCount = count &* 3 / 4
     self.count = 0
     spilled = []
+    spilledCount = 0
     crowded = false
     seed = _idTableSeed
     let wanted = Swift.max(64, handles &* 2)
@@ -265,6 +269,7 @@ package final class _IDIndexStorage: @unchecked Sendable {
     copy.slots.update(from: slots, count: slotCount)
     copy.count = count
     copy.spilled = spilled
+    copy.spilledCount = spilledCount
     copy.crowded = crowded
     return copy
   }
@@ -295,6 +300,8 @@ package final class _IDIndexStorage: @unchecked Sendable {
   /// matches and for whose handle `accept` is true, or `-1`.
   @inlinable @inline(__always)
   package func _slot(_ hash: UInt64, where accept: (Int32) -> Bool) -> Int {
+    let slots = self.slots
+    let tagField = self.tagField
     let tag = _tag(hash)
     var slot = _home(hash)
     var expected: UInt32 = 1  // the distance plus one
@@ -314,7 +321,7 @@ package final class _IDIndexStorage: @unchecked Sendable {
   package func _first(_ hash: UInt64, where holds: (Int32) -> Bool) -> Int32? {
     let slot = _slot(hash, where: holds)
     if slot >= 0 { return _handle(slots[slot]) }
-    if !spilled.isEmpty {
+    if spilledCount != 0 {
       for entry in spilled where entry.hash == hash && holds(entry.handle) { return entry.handle }
     }
     return nil
@@ -323,6 +330,7 @@ package final class _IDIndexStorage: @unchecked Sendable {
   @inlinable
   package func _spill(_ hash: UInt64, _ handle: Int32, crowded: Bool) {
     spilled.append((hash, handle))
+    spilledCount &+= 1
     if crowded { self.crowded = true }
   }
 
@@ -337,6 +345,8 @@ package final class _IDIndexStorage: @unchecked Sendable {
   /// extra probe.
   @inlinable @inline(__always)
   package func _insert(_ hash: UInt64, handle: Int32, unless present: (Int32) -> Bool) -> Bool {
+    let slots = self.slots  // a local: the stores below cannot change it
+    let tagField = self.tagField
     let tag = _tag(hash)
     var word = UInt32(bitPattern: handle) << handleShift | tag | 1
     var place = _home(hash)
@@ -357,7 +367,7 @@ package final class _IDIndexStorage: @unchecked Sendable {
       word &+= 1
       place = _next(place)
     }
-    if !spilled.isEmpty {
+    if spilledCount != 0 {
       for entry in spilled where entry.hash == hash && present(entry.handle) { return false }
     }
     guard fits else {
@@ -392,6 +402,7 @@ package final class _IDIndexStorage: @unchecked Sendable {
       }
       spilled.swapAt(i, spilled.count &- 1)
       spilled.removeLast()
+      spilledCount &-= 1
       return
     }
     // Shift the run after the hole back until an empty slot or an entry at its home.
@@ -459,9 +470,15 @@ extension _IDIndex {
       return true
     }
     guard n >= 1 << 16 else {
-      var repeated = false
-      records { r in if !repeated && !withUnsafePointer(to: r, { file(UnsafeBufferPointer(start: $0, count: 1)) }) { repeated = true } }
-      return (index, repeated)
+      // Few ids: the table is in cache; file them in one run, in row order.
+      let run = UnsafeMutablePointer<_IDRecord>.allocate(capacity: n)
+      defer { run.deallocate() }
+      var k = 0
+      records { r in
+        (run + k).initialize(to: r)
+        k &+= 1
+      }
+      return (index, !file(UnsafeBufferPointer(start: run, count: n)))
     }
     let tableBytes = s.slotCount &* 4
     let bucketBits = Swift.min(14, Swift.max(4, Int.bitWidth &- (tableBytes >> 14).leadingZeroBitCount))
