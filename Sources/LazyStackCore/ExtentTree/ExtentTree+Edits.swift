@@ -276,11 +276,7 @@ extension ExtentTree {
     func place(_ block: _Block) -> Int32 {
       let h = _newHandle()
       _blocks[Int(h)] = block
-      if _hasIndex {
-        let hashes = block.ids.map { _index.hash($0) }
-        _index.warm(hashes)
-        for hash in hashes { _index.relabel(hash, from: Int32(truncatingIfNeeded: handle), to: h) }
-      }
+      if _hasIndex { _relabel(block.ids, from: Int32(truncatingIfNeeded: handle), to: h) }
       return h
     }
     let parts = (0 ..< pieces).map(piece)
@@ -434,11 +430,7 @@ extension ExtentTree {
         _blocks[target].measuredSum &+= moving.measuredSum
         _blocks[target].measuredCount &+= moving.measuredCount
         _blocks[target].measuredZeroCount &+= moving.measuredZeroCount
-        if _hasIndex {
-          let hashes = moving.ids.map { _index.hash($0) }
-          _index.warm(hashes)
-          for hash in hashes { _index.relabel(hash, from: handle, to: last) }
-        }
+        if _hasIndex { _relabel(moving.ids, from: handle, to: last) }
         _freeBlock(h)
         continue
       }

@@ -319,10 +319,10 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     let n = ids.count
     precondition(n < Int(Int32.max), "ExtentTree: more than 2^31 rows")
     let fill = _fillCount
-    let hasher = _IDIndex()
+    let seed = _IDIndex.seed
     func records(_ body: (_IDRecord) -> Void) {
       for i in 0 ..< n {
-        body(_IDRecord(hash: hasher.hash(ids[i]), handle: Int32(truncatingIfNeeded: i / fill),
+        body(_IDRecord(hash: _idHash(ids[i], seed: seed), handle: Int32(truncatingIfNeeded: i / fill),
                        row: Int32(truncatingIfNeeded: i)))
       }
     }
@@ -334,7 +334,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       return false
     }
     let blocks = (n &+ fill &- 1) / fill
-    let (built, repeated) = _IDIndex._build(count: n, minimumCapacity: n &+ n >> 4 &+ 64, handles: blocks,
+    let (built, repeated) = _IDIndex._build(count: n, minimumCapacity: _IDIndex.buildCapacity(for: n), handles: blocks,
                                             records: records, sameKey: sameKey)
     guard repeated else {
       _index = built
@@ -353,13 +353,13 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   package func _indexFromBlocks(minimumCapacity: Int) -> _IDIndex {
     let n = count
     precondition(n < Int(Int32.max), "ExtentTree: more than 2^31 rows")
-    let hasher = _IDIndex()
+    let seed = _IDIndex.seed
     func records(_ body: (_IDRecord) -> Void) {
       var row = 0
       for handle in _order {
         _withBlock(handle: Int(handle)) { block in
           for id in block.pointee.ids {
-            body(_IDRecord(hash: hasher.hash(id), handle: handle, row: Int32(truncatingIfNeeded: row)))
+            body(_IDRecord(hash: _idHash(id, seed: seed), handle: handle, row: Int32(truncatingIfNeeded: row)))
             row &+= 1
           }
         }
@@ -375,8 +375,18 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @inlinable
   package mutating func _tidyIndex() {
     guard _hasIndex && _index.needsRebuild else { return }
-    let n = count
-    _index = _indexFromBlocks(minimumCapacity: _index.isCrowded ? n &* 2 : n &+ n >> 4 &+ 64)
+    _index = _indexFromBlocks(minimumCapacity: _index.isCrowded ? count &* 2 : _IDIndex.buildCapacity(for: count))
+  }
+
+  /// Files every id of `ids` (the rows that moved from block `old` to block
+  /// `new` in a split or a merge) under `new`; their home slots are read
+  /// first, so the misses overlap.
+  /// - Complexity: O(k) expected for k ids.
+  @inlinable
+  package mutating func _relabel(_ ids: ContiguousArray<ID>, from old: Int32, to new: Int32) {
+    let hashes = ids.map { _index.hash($0) }
+    _index.warm(hashes)
+    for hash in hashes { _index.relabel(hash, from: old, to: new) }
   }
 
   /// Makes room in the id index for `additional` more ids (doubling it).
@@ -456,8 +466,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _implicit = nil
     _ordered = false
     _firstIDs = []
-    let n = count
-    _index = _indexFromBlocks(minimumCapacity: n &+ n >> 4 &+ 64)
+    _index = _indexFromBlocks(minimumCapacity: _IDIndex.buildCapacity(for: count))
   }
 
   /// The number of rows.

@@ -81,6 +81,16 @@ package struct _IDIndex: Sendable {
   @inlinable @inline(__always)
   package func hash<Key: Hashable>(_ key: Key) -> UInt64 { _idHash(key, seed: _storage.seed) }
 
+  /// The seed every index of this process hashes with (random per process),
+  /// for records hashed before there is an index to ask.
+  @inlinable @inline(__always)
+  package static var seed: UInt64 { _idTableSeed }
+
+  /// The room a built index gets for `n` ids: n/16 more, so the first edits
+  /// after a build do not grow it.
+  @inlinable @inline(__always)
+  package static func buildCapacity(for n: Int) -> Int { n &+ n >> 4 &+ 64 }
+
   /// The first handle filed under `hash` for which `holds` is true (the
   /// caller checks the block for its id), or `nil`.
   /// - Complexity: O(1) expected.
@@ -249,7 +259,7 @@ package final class _IDIndexStorage: @unchecked Sendable {
     spilled = []
     spilledCount = 0
     crowded = false
-    seed = _idTableSeed
+    seed = _IDIndex.seed
     let wanted = Swift.max(64, handles &* 2)
     let bits = Swift.min(26, Int.bitWidth &- (wanted &- 1).leadingZeroBitCount)
     handleLimit = 1 << bits
@@ -321,10 +331,16 @@ package final class _IDIndexStorage: @unchecked Sendable {
   package func _first(_ hash: UInt64, where holds: (Int32) -> Bool) -> Int32? {
     let slot = _slot(hash, where: holds)
     if slot >= 0 { return _handle(slots[slot]) }
-    if spilledCount != 0 {
-      for entry in spilled where entry.hash == hash && holds(entry.handle) { return entry.handle }
-    }
-    return nil
+    return _spilledEntry(hash, where: holds).map { spilled[$0].handle }
+  }
+
+  /// The position in the spill list of the first entry filed under `hash`
+  /// for whose handle `accept` is true, or `nil` (at once while the list is
+  /// empty, as it almost always is).
+  @inlinable @inline(__always)
+  package func _spilledEntry(_ hash: UInt64, where accept: (Int32) -> Bool) -> Int? {
+    guard spilledCount != 0 else { return nil }
+    return spilled.firstIndex { $0.hash == hash && accept($0.handle) }
   }
 
   @inlinable
@@ -352,8 +368,9 @@ package final class _IDIndexStorage: @unchecked Sendable {
     var place = _home(hash)
     // The place: the first slot that is empty or holds an entry of a later
     // home (a smaller distance); entries of the same home stay first.
-    var fits = Int(handle) < handleLimit && count &+ 1 < slotCount
-    var crowded = !(count &+ 1 < slotCount)
+    // A full table (one empty slot kept, so every walk ends) spills too.
+    var crowded = count &+ 1 >= slotCount
+    var fits = Int(handle) < handleLimit && !crowded
     while true {
       let other = slots[place]
       let distance = other & Self.distanceMask
@@ -367,9 +384,7 @@ package final class _IDIndexStorage: @unchecked Sendable {
       word &+= 1
       place = _next(place)
     }
-    if spilledCount != 0 {
-      for entry in spilled where entry.hash == hash && present(entry.handle) { return false }
-    }
+    if _spilledEntry(hash, where: present) != nil { return false }
     guard fits else {
       _spill(hash, handle, crowded: crowded)
       return true
@@ -397,7 +412,7 @@ package final class _IDIndexStorage: @unchecked Sendable {
   package func _remove(_ hash: UInt64, handle: Int32) {
     let slot = _slot(hash) { $0 == handle }
     guard slot >= 0 else {
-      guard let i = spilled.firstIndex(where: { $0.hash == hash && $0.handle == handle }) else {
+      guard let i = _spilledEntry(hash, where: { $0 == handle }) else {
         preconditionFailure("_IDIndex: no entry to remove for block \(handle)")
       }
       spilled.swapAt(i, spilled.count &- 1)
@@ -421,7 +436,7 @@ package final class _IDIndexStorage: @unchecked Sendable {
   package func _relabel(_ hash: UInt64, from old: Int32, to new: Int32) {
     let slot = _slot(hash) { $0 == old }
     guard slot >= 0 else {
-      guard let i = spilled.firstIndex(where: { $0.hash == hash && $0.handle == old }) else {
+      guard let i = _spilledEntry(hash, where: { $0 == old }) else {
         preconditionFailure("_IDIndex: no entry to relabel for block \(old)")
       }
       spilled[i].handle = new

@@ -94,27 +94,6 @@ package struct _IDTable<Key: Hashable & Sendable>: Sendable {
     return _storage._remove(key, hash: hash)
   }
 
-  /// Reads the home slot of every key before the caller inserts, updates or
-  /// removes them one by one: the reads are independent, so their cache and
-  /// TLB misses overlap instead of coming one after another (the benchmark's
-  /// 100-row prepend at 1e6 rows went from about 50 to about 40 µs).
-  /// - Complexity: O(k) for k keys.
-  @inlinable
-  package mutating func _warm(_ keys: some Sequence<Key>) {
-    _makeUnique()  // the sink below is written to the storage
-    let s = _storage
-    var sink: UInt64 = 0
-    for key in keys { sink |= s._meta(s._home(s._hash(key))) }
-    s._touched = sink  // keeps the reads
-  }
-
-  /// Removes every id (and the storage's room).
-  /// - Complexity: O(1).
-  @inlinable
-  package mutating func removeAll() {
-    _storage = _IDTableStorage(slots: _idSlotCount(for: 0))
-  }
-
   /// Calls `body` with every key and value, in no particular order.
   /// - Complexity: O(capacity).
   @inlinable
@@ -149,8 +128,6 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
   /// `slotCount` slots, their `meta` words zeroed.
   @usableFromInline package let slots: UnsafeMutableRawPointer
   @usableFromInline package let keyOffset: Int
-  /// Where the bulk build's cache-warming reads go (so they are not dropped).
-  @exclusivity(unchecked) @usableFromInline package var _touched: UInt64 = 0
 
   @inlinable
   package init(slots count: Int) {
