@@ -23,6 +23,11 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   /// (SPEC S12: "estimated again after a measurement"). They follow their
   /// ids through edits and snapshots, like measured extents.
   var invalidatedIDs = Set<ID>()
+  /// Roles other than `.row`, by id (SPEC H1): they follow their ids
+  /// through edits and snapshots.
+  var roleByID: [ID: RowRole] = [:]
+  /// Which section rows are pinned (SPEC H3–H6).
+  public var pinnedViews: PinnedScrollableViews = []
   var givenEstimate: Int64
   var policy: EstimatePolicy = .fixed
   public var estimatePolicy: EstimatePolicy {
@@ -376,10 +381,86 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     return s + _FixedPoint.scale(extent(i), by: f) - offset - _FixedPoint.scale(viewportUnits, by: f)
   }
 
+  /// Where the row anchor puts the offset: R3's formula; for a pending
+  /// programmatic target (not a user position), in the viewport less the
+  /// pinned header and footer of H6.
   func target(row id: ID, fraction f: CGFloat, delta d: Int64) -> Int64 {
     let i = index(of: id)!
     let s = starts()[i]
-    return s + _FixedPoint.scale(extent(i), by: f) - _FixedPoint.scale(viewportUnits, by: f) - d
+    let e = extent(i)
+    let v = viewportUnits
+    let plain = s + _FixedPoint.scale(e, by: f) - _FixedPoint.scale(v, by: f) - d
+    let (lead, trail) = storedPosition.isPositionedByUser ? (0, 0) : pinnedInsets(i)
+    if lead == 0 && trail == 0 { return plain }
+    let t = s + _FixedPoint.scale(e, by: f) - lead - _FixedPoint.scale(v - lead - trail, by: f) - d
+    // H6 gives way when the row would land outside the viewport (no room
+    // under the pinned rows): S13 keeps it on screen.
+    let place = s - t
+    let meets = e > 0 ? place < v && place + e > 0 : place >= 0 && place <= v
+    return meets ? t : plain
+  }
+
+  /// SPEC H6: what the leading and trailing edges of the viewport lose for
+  /// a programmatic target of row i: its section header's extent (headers
+  /// pinned, i not the header), and its footer's (footers pinned too, i not
+  /// the footer).
+  func pinnedInsets(_ i: Int) -> (Int64, Int64) {
+    guard pinnedViews.contains(.sectionHeaders), role(at: i) != .sectionHeader else { return (0, 0) }
+    let s = section(containing: i)
+    guard role(at: s.lowerBound) == .sectionHeader else { return (0, 0) }
+    let f = s.upperBound - 1
+    let trail = pinnedViews.contains(.sectionFooters) && f != i && role(at: f) == .sectionFooter ? extent(f) : 0
+    return (extent(s.lowerBound), trail)
+  }
+
+  // MARK: Sections (SPEC §11), the obvious O(n) way
+
+  public func role(at index: Int) -> RowRole { roleByID[ids[index]] ?? .row }
+
+  @discardableResult
+  public mutating func setRole(_ role: RowRole, for id: ID) -> Bool {
+    guard index(of: id) != nil else { return false }
+    roleByID[id] = role == .row ? nil : role
+    return true
+  }
+
+  /// SPEC H2: walk back to a header, the first row or a footer's successor;
+  /// walk on to a footer, the row before a header or the last row.
+  public func section(containing index: Int) -> Range<Int> {
+    var lower = index
+    while lower > 0 && role(at: lower) != .sectionHeader && role(at: lower - 1) != .sectionFooter { lower -= 1 }
+    var upper = index
+    while upper < count - 1 && role(at: upper) != .sectionFooter && role(at: upper + 1) != .sectionHeader { upper += 1 }
+    return lower ..< upper + 1
+  }
+
+  /// SPEC H3–H5.
+  public var pinnedRows: [PinnedRow] {
+    let v = viewportUnits
+    guard !ids.isEmpty, v > 0 else { return [] }
+    let low = offset - shift
+    let vis = visible(low: low, high: low + v)
+    guard !vis.isEmpty else { return [] }
+    let s = starts()
+    var result: [PinnedRow] = []
+    if pinnedViews.contains(.sectionHeaders) {
+      let sec = section(containing: vis.lowerBound)
+      let h = sec.lowerBound
+      if role(at: h) == .sectionHeader {
+        let end = s[sec.upperBound - 1] + extent(sec.upperBound - 1)
+        let y = max(s[h], min(low, end - extent(h)))
+        result.append(PinnedRow(index: h, frame: frame(start: y, extent: extent(h), shift: shift)))
+      }
+    }
+    if pinnedViews.contains(.sectionFooters) {
+      let sec = section(containing: vis.upperBound - 1)
+      let f = sec.upperBound - 1
+      if role(at: f) == .sectionFooter {
+        let y = min(s[f], max(low + v - extent(f), s[sec.lowerBound]))
+        result.append(PinnedRow(index: f, frame: frame(start: y, extent: extent(f), shift: shift)))
+      }
+    }
+    return result
   }
 
   mutating func clampCross() {
@@ -419,7 +500,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     offset = clamp(t)
     lastStabilizationWasClamped = offset != t || pinned
     if pinned, case .row(let id, let f, _) = anchor {
-      anchor = .row(id, fraction: f, delta: delta(ofRow: index(of: id)!, fraction: f))
+      anchor = .row(id, fraction: f, delta: target(row: id, fraction: f, delta: 0) - offset)
     }
     clampCross()
     // SPEC T1: a user position reads as the row now at the viewport's anchor point.
@@ -463,20 +544,24 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
         lastPositionResult = .unknownID(String(describing: any))
         return
       }
+      // SPEC H6: the viewport less the pinned header (and footer).
+      let (lead, trail) = pinnedInsets(i)
       if let a = p.anchor ?? scrollAnchorValue {
         anchor = .row(id, fraction: _FixedPoint.anchorFraction(a.fraction(along: axis)), delta: 0)
       } else {
         let s = starts()[i]
         let e = s + extent(i)
-        let v = viewportUnits
-        if s >= offset && e <= offset + v {
-          anchor = .row(id, fraction: 0, delta: s - offset)
-        } else if s < offset || extent(i) > v {
+        let top = offset + lead
+        let v = viewportUnits - lead - trail
+        if s >= top && e <= top + v {
+          anchor = .row(id, fraction: 0, delta: s - top)
+        } else if s < top || extent(i) > v {
           anchor = .row(id, fraction: 0, delta: 0)
         } else {
           anchor = .row(id, fraction: 1, delta: 0)
         }
       }
+      storedPosition = p  // programmatic: `target` applies H6
       if case .row(let id, let f, let d) = anchor { offset = clamp(target(row: id, fraction: f, delta: d)) }
     } else {
       anchor = .point
@@ -634,6 +719,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     ids = list
     measured = list.map { kept[$0] }
     invalidatedIDs.formIntersection(seen)
+    roleByID = roleByID.filter { seen.contains($0.key) }
     return stabilize(before: before, cause: cause)
   }
 

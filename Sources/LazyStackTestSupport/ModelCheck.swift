@@ -31,6 +31,10 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
   /// A snapping query: where a release at `release` with `velocity` settles,
   /// under `.paging` (limit nil) or `.viewAligned(limitBehavior:)`.
   case snap(release: CGFloat, velocity: CGFloat, limit: ViewAlignedScrollTargetBehavior.LimitBehavior?)
+  /// `setRole(_:for:)` (SPEC H1).
+  case setRole(Int, RowRole)
+  /// `pinnedViews = ...` (SPEC H3–H6).
+  case pinnedViews(PinnedScrollableViews)
 
   public var description: String {
     switch self {
@@ -56,6 +60,8 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
     case .defaultAnchor(let a, let r): "defaultScrollAnchor(\(a.map { "(\($0.x),\($0.y))" } ?? "nil"), for: \(r.map(\.description) ?? "all"))"
     case .overscan(let o): "overscan(\(o))"
     case .snap(let r, let v, let l): "snap(release: \(r), velocity: \(v), \(l.map { "viewAligned(\($0))" } ?? "paging"))"
+    case .setRole(let id, let role): "setRole(.\(role), for: \(id))"
+    case .pinnedViews(let p): "pinnedViews = \(p.rawValue)"
     }
   }
 }
@@ -69,12 +75,18 @@ public struct OperationGenerator: Sendable {
   /// Whether to generate the incremental edits of SPEC §10.
   public var includeEdits: Bool
   public var maxRows: Int
+  /// Whether to generate role changes and pinned-view sets (SPEC §11). Off,
+  /// the generator draws exactly what it drew before sections existed, so
+  /// seeds recorded in regression tests still replay the same steps.
+  public var includeSections: Bool
 
-  public init(seed: UInt64, firstNewID: Int = 1_000_000, includeEdits: Bool = true, maxRows: Int = 300) {
+  public init(seed: UInt64, firstNewID: Int = 1_000_000, includeEdits: Bool = true, maxRows: Int = 300,
+              includeSections: Bool = false) {
     rng = SeededRNG(seed: seed)
     nextID = firstNewID
     self.includeEdits = includeEdits
     self.maxRows = maxRows
+    self.includeSections = includeSections
   }
 
   static let anchors: [UnitPoint?] = [nil, .top, .center, .bottom, .leading, .trailing, UnitPoint(x: 0.3, y: 0.25)]
@@ -110,6 +122,17 @@ public struct OperationGenerator: Sendable {
   /// The next operation for a list with these ids and this content extent.
   public mutating func next(ids: [Int], contentExtent: CGFloat) -> LayoutOperation {
     let n = ids.count
+    if includeSections {
+      switch Int.random(in: 0 ..< 16, using: &rng) {
+      case 0, 1:
+        let roles: [RowRole] = [.sectionHeader, .sectionHeader, .sectionHeader, .sectionFooter, .sectionFooter, .row]
+        return .setRole(pickID(from: ids), roles.randomElement(using: &rng)!)
+      case 2:
+        return .pinnedViews(PinnedScrollableViews(rawValue: UInt32.random(in: 0 ... 3, using: &rng)))
+      default:
+        break
+      }
+    }
     let roll = Int.random(in: 0 ..< (includeEdits ? 112 : 86), using: &rng)
     switch roll {
     case 80 ..< 83 where !includeEdits, 106 ..< 109:
@@ -324,6 +347,13 @@ public struct ModelPair: Sendable {
         b = reference.targetContentOffset(forReleaseAt: point, velocity: vector, snap: .paging)
       }
       if a != b { return "snap targets differ: core \(a), reference \(b)" }
+    case .setRole(let id, let role):
+      let a = core.setRole(role, for: id)
+      let b = reference.setRole(role, for: id)
+      if a != b { return "setRole results differ: core \(a), reference \(b)" }
+    case .pinnedViews(let p):
+      core.pinnedViews = p
+      reference.pinnedViews = p
     }
     return nil
   }
@@ -383,7 +413,12 @@ public struct ModelPair: Sendable {
       if core.index(of: id) != i { return "index(of: \(id)) != \(i)" }
       if core.measuredExtent(for: id) != reference.measuredExtent(for: id) { return "measuredExtent(\(id)) differs" }
       if core.isMeasured(at: i) != reference.isMeasured(at: i) { return "isMeasured(at: \(i)) differs" }
+      if core.role(at: i) != reference.role(at: i) { return "role(at: \(i)): \(core.role(at: i)) vs \(reference.role(at: i))" }
+      if core.section(containing: i) != reference.section(containing: i) {
+        return "section(containing: \(i)): \(core.section(containing: i)) vs \(reference.section(containing: i))"
+      }
     }
+    if core.pinnedRows != reference.pinnedRows { return "pinnedRows: \(core.pinnedRows) vs \(reference.pinnedRows)" }
     for y in probes {
       let a = core.index(atOffset: y)
       let b = reference.index(atOffset: y)
@@ -400,8 +435,9 @@ public struct SoakFailure: Error, CustomStringConvertible {
   public var description: String
 }
 
-public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical) throws -> Int {
-  var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows)
+public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical,
+                 sections: Bool = true) throws -> Int {
+  var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: sections)
   var rng = SeededRNG(seed: seed ^ 0xA5A5)
   let initial = Array(0 ..< Int.random(in: 0 ... maxRows / 2, using: &rng))
   var pair = try ModelPair(ids: initial, estimate: CGFloat(Int.random(in: 1 ... 80, using: &rng)),

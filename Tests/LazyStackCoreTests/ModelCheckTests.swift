@@ -14,9 +14,10 @@ final class ModelCheckTests: XCTestCase {
   }
 
   func run(seeds: Range<UInt64>, steps: Int, edits: Bool, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets(),
-           axis: Axis = .vertical, file: StaticString = #filePath, line: UInt = #line) throws {
+           axis: Axis = .vertical, sections: Bool = false,
+           file: StaticString = #filePath, line: UInt = #line) throws {
     for seed in seeds {
-      var generator = OperationGenerator(seed: seed, includeEdits: edits, maxRows: 120)
+      var generator = OperationGenerator(seed: seed, includeEdits: edits, maxRows: 120, includeSections: sections)
       let initial = Array(0 ..< Int(seed % 60))
       var pair = try ModelPair(ids: initial, estimate: CGFloat(seed % 7) * 9 + 1, spacing: spacing, axis: axis,
                                insets: insets, blockCapacity: 4 + Int(seed % 5))
@@ -53,5 +54,19 @@ final class ModelCheckTests: XCTestCase {
   func testModelCheck_horizontal() throws {
     try run(seeds: 300 ..< 330, steps: 150, edits: true, spacing: 2, insets: EdgeInsets(top: 1, leading: 9, bottom: 2, trailing: 5),
             axis: .horizontal)
+  }
+
+  /// SPEC §11: random role changes and pinned-view sets among every other
+  /// operation; `role(at:)`, `section(containing:)` and `pinnedRows` are
+  /// compared after every step, and H6's landing through every position.
+  func testModelCheck_sections() throws {
+    try run(seeds: 400 ..< 460, steps: 200, edits: true, sections: true)
+  }
+
+  func testModelCheck_sectionsSpacingInsetsHorizontal() throws {
+    try run(seeds: 500 ..< 530, steps: 200, edits: true, spacing: 4.5,
+            insets: EdgeInsets(top: 7, leading: 11, bottom: 3, trailing: 2), sections: true)
+    try run(seeds: 530 ..< 560, steps: 200, edits: true, spacing: 2,
+            insets: EdgeInsets(top: 1, leading: 9, bottom: 2, trailing: 5), axis: .horizontal, sections: true)
   }
 }

@@ -81,6 +81,7 @@ extension ExtentTree {
         var delta = _Summary()
         delta -= old
         delta.count = 0
+        delta.roles = 0
         _fenwickAdd(delta, at: position)
       }
     }
@@ -101,7 +102,7 @@ extension ExtentTree {
         block.extents[slot] = stored(row)
         row &+= 1
       }
-      _blocks[handle] = _Block(ids: block.ids, extents: block.extents)
+      _blocks[handle] = _Block(ids: block.ids, extents: block.extents, roles: block.roles)
     }
     _rebuildFenwick()
   }
@@ -167,7 +168,8 @@ extension ExtentTree {
   }
 
   /// Inserts rows at `index`; `extents` (if given) holds their stored extents
-  /// (`-1`: estimated), else they start estimated.
+  /// (`-1`: estimated), else they start estimated; `roles` (if given) their
+  /// roles (`_role`), else they are plain rows (SPEC H1).
   /// - Throws: `LazyStackError.duplicateID` (the tree is unchanged) if an id
   ///   is already present or repeated.
   /// - Precondition: `0 <= index <= count`.
@@ -175,10 +177,11 @@ extension ExtentTree {
   ///   middle splits (a split of the first or last block is O(B + log(n/B))).
   @inlinable
   package mutating func insert(
-    _ ids: some Collection<ID>, extents: [Int32]? = nil, at index: Int
+    _ ids: some Collection<ID>, extents: [Int32]? = nil, roles: [UInt8]? = nil, at index: Int
   ) throws(LazyStackError) {
     precondition(index >= 0 && index <= count, "Insertion index \(index) out of range 0...\(count)")
     precondition(extents == nil || extents!.count == ids.count, "ExtentTree: one extent per id")
+    precondition(roles == nil || roles!.count == ids.count, "ExtentTree: one role per id")
     guard !ids.isEmpty else { return }
     if !_hasIndex || _order.isEmpty { try _checkNewIDs(ids) }
     if _ordered {
@@ -202,9 +205,10 @@ extension ExtentTree {
     }
     let newExtents = extents.map { ContiguousArray($0) }
       ?? ContiguousArray(repeating: -1, count: ids.count)
+    let newRoles = roles.map { ContiguousArray($0) } ?? []
     if _order.isEmpty {
       let handle = _newHandle()
-      _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents)
+      _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles)
       _order.append(handle)
       if _hasIndex {
         _reserveIndex(ids.count)
@@ -219,7 +223,16 @@ extension ExtentTree {
     let location = _locate(index)
     let handle = Int(_order[location.position])
     if _hasIndex { try _register(ids, in: Int32(truncatingIfNeeded: handle)) }
-    let added = _Block(ids: ContiguousArray(ids), extents: newExtents)
+    let added = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles)
+    if added.roleCounts != 0 || !_blocks[handle].roles.isEmpty {
+      _blocks[handle]._materializeRoles()
+      if added.roles.isEmpty {
+        _blocks[handle].roles.insert(contentsOf: repeatElement(0, count: ids.count), at: location.slot)
+      } else {
+        _blocks[handle].roles.insert(contentsOf: added.roles, at: location.slot)
+      }
+      _blocks[handle].roleCounts &+= added.roleCounts
+    }
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].rowCount &+= ids.count
     _blocks[handle].extents.insert(contentsOf: newExtents, at: location.slot)
@@ -271,7 +284,8 @@ extension ExtentTree {
       let lower = total * k / pieces
       let upper = total * (k &+ 1) / pieces
       return _Block(ids: ContiguousArray(whole.ids[lower ..< upper]),
-                    extents: ContiguousArray(whole.extents[lower ..< upper]))
+                    extents: ContiguousArray(whole.extents[lower ..< upper]),
+                    roles: whole.roles.isEmpty ? [] : ContiguousArray(whole.roles[lower ..< upper]))
     }
     func place(_ block: _Block) -> Int32 {
       let h = _newHandle()
@@ -358,6 +372,7 @@ extension ExtentTree {
       if hashes.count >= 8 { _index.warm(hashes) }
       for (k, slot) in group.slots.enumerated().reversed() {
         _index.remove(hashes[k], handle: Int32(truncatingIfNeeded: handle))
+        if !block.roles.isEmpty { block.roleCounts &-= Self._roleWord(block.roles[slot]) }
         let e = block.extents[slot]
         if e >= 0 {
           block.measuredSum &-= Int64(e)
@@ -368,6 +383,7 @@ extension ExtentTree {
       if group.slots.count == block.ids.count {
         block.ids.removeAll()
         block.extents.removeAll()
+        block.roles.removeAll()
         block.rowCount = 0
       } else {
         var keep = 0
@@ -377,10 +393,12 @@ extension ExtentTree {
           if next < slots.count && slots[next] == slot { next &+= 1; continue }
           block.ids.swapAt(keep, slot)
           block.extents.swapAt(keep, slot)
+          if !block.roles.isEmpty { block.roles.swapAt(keep, slot) }
           keep &+= 1
         }
         block.ids.removeLast(block.ids.count &- keep)
         block.extents.removeLast(block.extents.count &- keep)
+        if block.roleCounts == 0 { block.roles = [] } else { block.roles.removeLast(block.roles.count &- keep) }
         block.rowCount = keep
       }
       block._rebuildChunks(from: group.slots[0])
@@ -422,6 +440,15 @@ extension ExtentTree {
         // Merge this block into the previous one.
         let moving = _blocks[h]
         let target = Int(last)
+        if !moving.roles.isEmpty || !_blocks[target].roles.isEmpty {
+          _blocks[target]._materializeRoles()
+          if moving.roles.isEmpty {
+            _blocks[target].roles.append(contentsOf: repeatElement(0, count: moving.rowCount))
+          } else {
+            _blocks[target].roles.append(contentsOf: moving.roles)
+          }
+          _blocks[target].roleCounts &+= moving.roleCounts
+        }
         _blocks[target].ids.append(contentsOf: moving.ids)
         _blocks[target].rowCount &+= moving.rowCount
         let oldCount = _blocks[target].extents.count

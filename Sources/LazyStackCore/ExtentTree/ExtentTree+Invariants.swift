@@ -19,7 +19,10 @@ extension ExtentTree {
       precondition(block.ids.count <= blockCapacity, "block over capacity")
       precondition(block.ids.count == block.extents.count, "ids/extents size mismatch")
       precondition(block.rowCount == block.ids.count, "block row count mismatch")
-      let recomputed = _Block(ids: block.ids, extents: block.extents)
+      precondition(block.roles.isEmpty || block.roles.count == block.rowCount, "roles/rows size mismatch")
+      precondition(block.roles.isEmpty == (block.roleCounts == 0), "a block of plain rows keeps roles")
+      for role in block.roles { precondition(role <= Self._footerRole, "invalid role") }
+      let recomputed = _Block(ids: block.ids, extents: block.extents, roles: block.roles)
       precondition(recomputed.summary == block.summary, "block summary mismatch")
       precondition(recomputed.chunks == block.chunks, "chunk summaries mismatch")
       if _ordered {

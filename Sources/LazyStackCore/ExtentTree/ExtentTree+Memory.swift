@@ -1,7 +1,7 @@
 extension ExtentTree {
   /// The heap bytes held by the tree's buffers, from their capacities
   /// (allocator overhead and headers beyond 32 bytes a buffer not included):
-  /// every block's three buffers, the block-level arrays and the id index.
+  /// every block's three buffers (four with roles), the block-level arrays and the id index.
   /// The benchmark's `memory` scenario reports it per row.
   /// - Complexity: O(n/B).
   package var _heapBytes: Int {
@@ -12,6 +12,7 @@ extension ExtentTree {
       bytes &+= header &+ block.ids.capacity &* MemoryLayout<ID>.stride
       bytes &+= header &+ block.extents.capacity &* MemoryLayout<Int32>.stride
       bytes &+= header &+ block.chunks.capacity &* MemoryLayout<Int64>.stride
+      if block.roles.capacity > 0 { bytes &+= header &+ block.roles.capacity }
     }
     bytes &+= header &+ _order.capacity &* 4 &+ header &+ _positions.capacity &* 4
     bytes &+= header &+ _fenwick.capacity &* MemoryLayout<_Summary>.stride

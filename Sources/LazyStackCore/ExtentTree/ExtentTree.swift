@@ -39,6 +39,12 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     /// in-block searches skip 16 rows at a step and a prefix over chunks is
     /// one sum over one buffer.
     @usableFromInline package var chunks: ContiguousArray<Int64>
+    /// Each slot's role (`ExtentTree._role`: 0 a row, 1 a section header,
+    /// 2 a section footer, SPEC H1), or empty while every row of the block
+    /// is a plain row: a list without sections pays nothing for them.
+    @usableFromInline package var roles: ContiguousArray<UInt8>
+    /// The block's headers and footers, packed (`ExtentTree._roleWord`).
+    @usableFromInline package var roleCounts: Int
 
     @inlinable
     package init() {
@@ -49,6 +55,15 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       measuredCount = 0
       measuredZeroCount = 0
       chunks = []
+      roles = []
+      roleCounts = 0
+    }
+
+    /// Gives the block one role per row (all plain rows) if it has none.
+    /// - Complexity: O(B) the first time.
+    @inlinable
+    package mutating func _materializeRoles() {
+      if roles.isEmpty { roles = ContiguousArray(repeating: 0, count: rowCount) }
     }
 
     /// Recomputes the chunk summaries from the chunk holding `slot` on.
@@ -66,8 +81,10 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       }
     }
 
+    /// A block of the given rows; `roles` is empty (all plain rows) or
+    /// holds one role a row.
     @inlinable
-    package init(ids: ContiguousArray<ID>, extents: ContiguousArray<Int32>) {
+    package init(ids: ContiguousArray<ID>, extents: ContiguousArray<Int32>, roles: ContiguousArray<UInt8> = []) {
       self.ids = ids
       self.extents = extents
       rowCount = ids.count
@@ -75,6 +92,10 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       measuredCount = 0
       measuredZeroCount = 0
       chunks = []
+      var counts = 0
+      for role in roles { counts &+= ExtentTree._roleWord(role) }
+      roleCounts = counts
+      self.roles = counts == 0 ? [] : roles
       for e in extents where e >= 0 {
         measuredSum &+= Int64(e)
         measuredCount &+= 1
@@ -94,6 +115,8 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       measuredSum = 0
       measuredCount = 0
       measuredZeroCount = 0
+      roles = []
+      roleCounts = 0
       let count = (n &+ 15) >> 4
       chunks = ContiguousArray(repeating: ExtentTree._packChunk(0, 16), count: count)
       if n & 15 != 0 { chunks[count &- 1] = ExtentTree._packChunk(0, n & 15) }
@@ -102,8 +125,33 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     @inlinable @inline(__always)
     package var summary: _Summary {
       _Summary(count: rowCount, measuredSum: measuredSum,
-               measuredCount: measuredCount, measuredZeroCount: measuredZeroCount)
+               measuredCount: measuredCount, measuredZeroCount: measuredZeroCount, roles: roleCounts)
     }
+  }
+
+  /// A slot's role: a plain row.
+  @inlinable @inline(__always)
+  package static var _plainRole: UInt8 { 0 }
+  /// A slot's role: a section header.
+  @inlinable @inline(__always)
+  package static var _headerRole: UInt8 { 1 }
+  /// A slot's role: a section footer.
+  @inlinable @inline(__always)
+  package static var _footerRole: UInt8 { 2 }
+
+  /// A role's share of a packed header and footer count: headers count in
+  /// the high 32 bits, footers in the low ones. The packed word is
+  /// `headers * 2^32 + footers`, so packed words add and subtract as
+  /// pairs while both counts stay under 2^31.
+  @inlinable @inline(__always)
+  package static func _roleWord(_ role: UInt8) -> Int {
+    role == _headerRole ? 1 &<< 32 : (role == _footerRole ? 1 : 0)
+  }
+
+  /// The number of `role` rows (header or footer) a packed count holds.
+  @inlinable @inline(__always)
+  package static func _roleCount(_ packed: Int, _ role: UInt8) -> Int {
+    role == _headerRole ? packed &>> 32 : packed & 0xFFFF_FFFF
   }
 
   /// A chunk's measured sum and number of estimated slots in one word:
@@ -128,13 +176,17 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     @usableFromInline package var measuredSum: Int64
     @usableFromInline package var measuredCount: Int
     @usableFromInline package var measuredZeroCount: Int
+    /// Section headers and footers, packed (`ExtentTree._roleWord`).
+    @usableFromInline package var roles: Int
 
     @inlinable @inline(__always)
-    package init(count: Int = 0, measuredSum: Int64 = 0, measuredCount: Int = 0, measuredZeroCount: Int = 0) {
+    package init(count: Int = 0, measuredSum: Int64 = 0, measuredCount: Int = 0, measuredZeroCount: Int = 0,
+                 roles: Int = 0) {
       self.count = count
       self.measuredSum = measuredSum
       self.measuredCount = measuredCount
       self.measuredZeroCount = measuredZeroCount
+      self.roles = roles
     }
 
     @inlinable @inline(__always)
@@ -143,6 +195,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       lhs.measuredSum &+= rhs.measuredSum
       lhs.measuredCount &+= rhs.measuredCount
       lhs.measuredZeroCount &+= rhs.measuredZeroCount
+      lhs.roles &+= rhs.roles
     }
 
     @inlinable @inline(__always)
@@ -151,6 +204,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       lhs.measuredSum &-= rhs.measuredSum
       lhs.measuredCount &-= rhs.measuredCount
       lhs.measuredZeroCount &-= rhs.measuredZeroCount
+      lhs.roles &-= rhs.roles
     }
   }
 
@@ -430,7 +484,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       for slot in 0 ..< block.rowCount {
         if let e = measured[block.ids[slot]] { block.extents[slot] = e }
       }
-      let rebuilt = _Block(ids: block.ids, extents: block.extents)
+      let rebuilt = _Block(ids: block.ids, extents: block.extents, roles: block.roles)
       _blocks[handle] = rebuilt
     }
     _rebuildFenwick()

@@ -102,8 +102,8 @@ extension LazyStackLayout {
   }
 
   /// Moves rows, with SwiftUI `onMove` semantics: `destination` is an index
-  /// in the list before the move (SPEC E1, S3). Measured extents move with
-  /// their rows; the anchor row keeps its place on screen.
+  /// in the list before the move (SPEC E1, S3). Measured extents and roles
+  /// move with their rows; the anchor row keeps its place on screen.
   /// - Returns: The correction applied.
   /// - Precondition: every offset is in `0 ..< count`, `0 <= destination <= count`.
   /// - Complexity: O(k (log n + B)) for k rows, plus O(n/B) on splits or merges.
@@ -118,17 +118,21 @@ extension LazyStackLayout {
     guard !source.isEmpty else { return _settle(from: before, cause: .edit) }
     var ids: [ID] = []
     var extents: [Int32] = []
+    var roles: [UInt8] = []
     ids.reserveCapacity(source.count)
     extents.reserveCapacity(source.count)
+    roles.reserveCapacity(source.count)
     for i in source {
-      let row = _tree._row(at: _tree._locate(i))
+      let location = _tree._locate(i)
+      let row = _tree._row(at: location)
       ids.append(row.id)
       extents.append(row.stored)
+      roles.append(_tree._role(at: location))  // H1: roles follow their ids
     }
     let target = destination &- source.count(in: 0 ..< destination)
     _tree.remove(sortedIndices: Array(source))
     do {
-      try _tree.insert(ids, extents: extents, at: target)
+      try _tree.insert(ids, extents: extents, roles: roles, at: target)
     } catch {
       preconditionFailure("LazyStackLayout.move: reinserting moved rows failed: \(error)")
     }
@@ -138,7 +142,7 @@ extension LazyStackLayout {
   /// Applies a `CollectionDifference` of ids (SPEC E1, E2): removals at their
   /// offsets in the old list, then insertions at their offsets in the new
   /// one. An id removed and inserted again is a move: it keeps its measured
-  /// extent and stays the anchor if it was.
+  /// extent and its role (H1) and stays the anchor if it was.
   /// - Returns: The correction applied.
   /// - Throws: `LazyStackError.unknownID` if a removal's id is not the row
   ///   at its offset; `LazyStackError.duplicateID` if an insertion's id is
@@ -170,17 +174,19 @@ extension LazyStackLayout {
     }
     // Valid: carry out removals, then insertions in ascending order.
     let before = _capture()
-    var carried: [ID: Int32] = [:]
+    var carried: [ID: (stored: Int32, role: UInt8)] = [:]
     for i in removedIndices {
-      let row = _tree._row(at: _tree._locate(i))
-      if inserted.contains(row.id) { carried[row.id] = row.stored }
+      let location = _tree._locate(i)
+      let row = _tree._row(at: location)
+      if inserted.contains(row.id) { carried[row.id] = (row.stored, _tree._role(at: location)) }
     }
     _replaceRemovedAnchor(removing: removedIndices, reinserted: inserted)
     _tree.remove(sortedIndices: removedIndices)
     for change in difference.insertions {
       guard case .insert(let offset, let id, _) = change else { continue }
       do {
-        try _tree.insert(CollectionOfOne(id), extents: [carried[id] ?? -1], at: offset)
+        let kept = carried[id]
+        try _tree.insert(CollectionOfOne(id), extents: [kept?.stored ?? -1], roles: [kept?.role ?? 0], at: offset)
       } catch {
         preconditionFailure("LazyStackLayout.apply: validated insertion failed: \(error)")
       }

@@ -68,19 +68,22 @@ extension LazyStackLayout {
         // SPEC R3: a fraction outside 0...1 applies as written.
         fraction = _FixedPoint.anchorFraction(anchor.fraction(along: axis))
       } else {
-        // SPEC R4: minimal scroll.
+        // SPEC R4: minimal scroll, in the viewport less the pinned rows (H6).
+        let (lead, trail) = _pinnedViews.isEmpty ? (0, 0) : _pinnedInsets(for: row)
         let start = _leadingInset &+ row.start
         let end = start &+ row.extent
-        let viewport = _viewportUnits
-        if start >= _offset && end <= _offset &+ viewport {
+        let top = _offset &+ lead
+        let viewport = _viewportUnits &- lead &- trail
+        if start >= top && end <= top &+ viewport {
           fraction = 0
-          delta = start &- _offset
+          delta = start &- top
         } else {
-          fraction = start < _offset || row.extent > viewport ? 0 : 1
+          fraction = start < top || row.extent > viewport ? 0 : 1
         }
       }
       _anchor(to: row, fraction: fraction, delta: delta)
-      _offset = _clamp(_rowTarget(row, fraction: fraction, delta: delta))
+      _offset = _clamp(_pinnedViews.isEmpty ? _rowTarget(row, fraction: fraction, delta: delta)
+                                            : _programmaticTarget(row, fraction: fraction, delta: delta))
     }
     _position = newValue
     _clampCrossOffset()

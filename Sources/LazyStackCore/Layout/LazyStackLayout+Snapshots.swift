@@ -3,7 +3,7 @@ import Foundation
 extension LazyStackLayout {
   /// Replaces the rows with a new snapshot of ids (SPEC S3–S5, S8–S11).
   ///
-  /// Measured extents follow their ids (X1). The anchor row keeps its place
+  /// Measured extents and roles follow their ids (X1, H1). The anchor row keeps its place
   /// on screen at its new index; if it is gone, the nearest surviving row
   /// (the next one in the old order, else the previous one) takes its place
   /// with the same fraction and distance (S5), and `position` names it.
@@ -13,8 +13,10 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func update(ids: some Sequence<ID>) throws(LazyStackError) -> ScrollCorrection {
-    let newTree = try ExtentTree(ids: ids, estimate: _tree.estimate, spacing: _tree.spacing,
+    var newTree = try ExtentTree(ids: ids, estimate: _tree.estimate, spacing: _tree.spacing,
                                  blockCapacity: _tree.blockCapacity, measured: _tree.measuredExtentsByID)
+    let roles = _tree.rolesByID
+    if !roles.isEmpty { newTree._restoreRoles(roles) }
     var replacement: ID?? = .none
     if let anchorID = _anchorRowID, !newTree.contains(anchorID) {
       replacement = .some(_survivor(of: anchorID) { newTree.contains($0) })

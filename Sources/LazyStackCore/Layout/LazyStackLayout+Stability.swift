@@ -162,12 +162,14 @@ extension LazyStackLayout {
         delta = _FixedPoint.scale(row.extent, by: fraction) &- place
         _anchor = .row(id, fraction: fraction, delta: delta)
       }
-      target = pinned ? _maxOffset : _rowTarget(row, fraction: fraction, delta: delta)
+      // SPEC R6, H6: a pending programmatic target is re-resolved under its pinned header.
+      target = pinned ? _maxOffset : _anchorTarget(row, fraction: fraction, delta: delta)
     }
     _offset = _clamp(target)
     if let row = anchorRow, case .row(_, let fraction, let delta) = _anchor {
       // Pinned to the end (D4): the row anchor follows what is now on screen.
-      _anchor(to: row, fraction: fraction, delta: pinned ? _rowDelta(row, fraction: fraction) : delta)
+      let kept = pinned ? _anchorTarget(row, fraction: fraction, delta: 0) &- _offset : delta
+      _anchor(to: row, fraction: fraction, delta: kept)
     }
     _clampCrossOffset()
     if _position.isPositionedByUser { _viewIDStale = true }  // T1: re-derived when read

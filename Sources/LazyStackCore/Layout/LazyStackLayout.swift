@@ -84,6 +84,8 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   @usableFromInline internal var _alignmentAnchor: UnitPoint?
   @usableFromInline internal var _scrollAnchor: UnitPoint?
   @usableFromInline internal var _estimatePolicy: EstimatePolicy
+  /// Which section rows are pinned (SPEC H3–H6).
+  @usableFromInline internal var _pinnedViews: PinnedScrollableViews
   /// `LazyStackInternalChecks.isEnabled` when the layout was created.
   @usableFromInline internal var _checks: Bool
 
@@ -180,6 +182,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     _alignmentAnchor = nil
     _scrollAnchor = nil
     _estimatePolicy = .fixed
+    _pinnedViews = []
     crossAxisContentExtent = nil
     _checks = _internalChecksSwitch()
     _checkInvariants()

@@ -1,0 +1,156 @@
+extension ExtentTree {
+  /// The role (`_plainRole`, `_headerRole`, `_footerRole`) of the row at
+  /// `location`.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func _role(at location: _Location) -> UInt8 {
+    _withBlock(handle: Int(_order[location.position])) { block in
+      block.pointee.roles.isEmpty ? Self._plainRole : block.pointee.roles[location.slot]
+    }
+  }
+
+  /// The role of row `index` (SPEC H1).
+  /// - Precondition: `0 <= index < count`.
+  /// - Complexity: O(log(n/B)).
+  @inlinable
+  package func role(at index: Int) -> UInt8 {
+    precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+    guard _total.roles != 0 else { return Self._plainRole }
+    return _role(at: _locate(index))
+  }
+
+  /// Gives the row at `location` a role; returns the previous one. Moves no
+  /// row (roles are not extents).
+  /// - Complexity: O(log(n/B)), plus O(B) for a block's first role.
+  @inlinable
+  @discardableResult
+  package mutating func _setRole(_ role: UInt8, at location: _Location) -> UInt8 {
+    precondition(role <= Self._footerRole, "ExtentTree: invalid role \(role)")
+    let old = _role(at: location)
+    guard old != role else { return old }
+    let handle = Int(_order[location.position])
+    var delta = _Summary()
+    delta.roles = Self._roleWord(role) &- Self._roleWord(old)
+    _blocks[handle]._materializeRoles()
+    _blocks[handle].roles[location.slot] = role
+    _blocks[handle].roleCounts &+= delta.roles
+    if _blocks[handle].roleCounts == 0 { _blocks[handle].roles = [] }
+    _fenwickAdd(delta, at: location.position)
+    return old
+  }
+
+  /// The number of `role` rows (headers or footers).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func roleCount(_ role: UInt8) -> Int {
+    Self._roleCount(_total.roles, role)
+  }
+
+  /// The number of `role` rows among rows `0 ..< index`: a rank.
+  /// - Precondition: `0 <= index <= count`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  package func roleRank(_ role: UInt8, before index: Int) -> Int {
+    precondition(index >= 0 && index <= count, "Row index \(index) out of range 0...\(count)")
+    guard index < count else { return roleCount(role) }
+    guard roleCount(role) > 0 else { return 0 }
+    let l = _locate(index)
+    return Self._roleCount(l.before.roles, role) &+ _withBlock(handle: Int(_order[l.position])) { block in
+      block.pointee.roles.isEmpty ? 0 : block.pointee.roles.withUnsafeBufferPointer { roles in
+        var n = 0
+        for slot in 0 ..< l.slot where roles[slot] == role { n &+= 1 }
+        return n
+      }
+    }
+  }
+
+  /// The row of the `rank`-th `role` row in row order (0-based): a select,
+  /// one descent over the role's count (the same descent every search uses)
+  /// and a scan of one block.
+  /// - Precondition: `0 <= rank < roleCount(role)`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  package func roleRow(_ role: UInt8, rank: Int) -> Int {
+    precondition(rank >= 0 && rank < roleCount(role), "Role rank \(rank) out of range 0..<\(roleCount(role))")
+    var remaining = rank
+    var rows = 0
+    let position = _descend { node in
+      let n = Self._roleCount(node.roles, role)
+      guard n <= remaining else { return false }
+      remaining &-= n
+      rows &+= node.count
+      return true
+    }
+    return _withBlock(handle: Int(_order[position])) { block in
+      block.pointee.roles.withUnsafeBufferPointer { roles in
+        for slot in roles.indices where roles[slot] == role {
+          if remaining == 0 { return rows &+ slot }
+          remaining &-= 1
+        }
+        preconditionFailure("ExtentTree: a block's role count disagrees with its roles")
+      }
+    }
+  }
+
+  /// The last `role` row at or before row `index`, or `nil`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  package func lastRoleRow(_ role: UInt8, atOrBefore index: Int) -> Int? {
+    guard index >= 0 else { return nil }
+    let rank = roleRank(role, before: Swift.min(index &+ 1, count))
+    return rank == 0 ? nil : roleRow(role, rank: rank &- 1)
+  }
+
+  /// The first `role` row at or after row `index`, or `nil`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  package func firstRoleRow(_ role: UInt8, atOrAfter index: Int) -> Int? {
+    guard index < count else { return nil }
+    let rank = roleRank(role, before: Swift.max(index, 0))
+    return rank == roleCount(role) ? nil : roleRow(role, rank: rank)
+  }
+
+  /// The section holding row `index` (SPEC H2): it starts at a header, at
+  /// the first row, or right after a footer, and ends before the next
+  /// header, with its footer, or at the last row.
+  /// - Precondition: `0 <= index < count`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  package func section(containing index: Int) -> Range<Int> {
+    precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+    guard _total.roles != 0 else { return 0 ..< count }
+    var lower = 0
+    if let header = lastRoleRow(Self._headerRole, atOrBefore: index) { lower = header }
+    if let footer = lastRoleRow(Self._footerRole, atOrBefore: index &- 1) { lower = Swift.max(lower, footer &+ 1) }
+    var upper = count
+    if let footer = firstRoleRow(Self._footerRole, atOrAfter: index) { upper = footer &+ 1 }
+    if let header = firstRoleRow(Self._headerRole, atOrAfter: index &+ 1) { upper = Swift.min(upper, header) }
+    return lower ..< upper
+  }
+
+  /// Every row with a role other than a plain row, by id, so a snapshot
+  /// keeps them (SPEC H1). Blocks of plain rows are skipped.
+  /// - Complexity: O(n/B + r) for r rows in blocks that hold a role.
+  @inlinable
+  package var rolesByID: [ID: UInt8] {
+    var result: [ID: UInt8] = [:]
+    guard _total.roles != 0 else { return result }
+    for handle in _order {
+      _withBlock(handle: Int(handle)) { block in
+        for (slot, role) in block.pointee.roles.enumerated() where role != Self._plainRole {
+          result[block.pointee.ids[slot]] = role
+        }
+      }
+    }
+    return result
+  }
+
+  /// Gives every id of `roles` that is a row its role.
+  /// - Complexity: O(r (log(n/B) + B)) for r roles.
+  @inlinable
+  package mutating func _restoreRoles(_ roles: [ID: UInt8]) {
+    for (id, role) in roles {
+      if let location = _locate(id: id) { _setRole(role, at: location) }
+    }
+  }
+}
