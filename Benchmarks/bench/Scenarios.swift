@@ -222,6 +222,28 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
         tally.record(changed: layout.contentOffset.y != before)
       }
     }, tally: tally)
+  case "pinned_rows":
+    // Sections of 100 rows under a pinned header; a scroll frame of the
+    // `scroll` scenario, then where the pinned header is drawn.
+    box.with { layout in
+      layout.makeSections(every: 100)
+      layout.pinnedViews = .sectionHeaders
+    }
+    let deltas = table { CGFloat(Int.random(in: 1 ... 40, using: &rng) * (Bool.random(using: &rng) ? 1 : -1)) }
+    let y = Box(box.value.contentOffset.y)
+    let maxY = Swift.max(0, height - viewport.height)
+    let tally = Tally(name)
+    return Prepared(operation: {
+      box.with { layout in
+        let before = y.value
+        y.value += deltas[next()]
+        if y.value < 0 || y.value > maxY { y.value = maxY / 2 }
+        layout.userScroll(to: CGPoint(x: 0, y: y.value))
+        let pinned = layout.pinnedRows
+        blackHole(pinned)
+        tally.record(changed: layout.contentOffset.y != before && !pinned.isEmpty)
+      }
+    }, tally: tally)
   case "jump":
     let ids = table { Int.random(in: 0 ..< n, using: &rng) }
     let tally = Tally(name)
@@ -323,6 +345,7 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
   ("estimate_change", .logarithmic, "change the estimate for unmeasured rows, with stabilization"),
   ("scroll", .logarithmic, "userScroll by a small delta + visible range + tracked id"),
   ("jump", .logarithmic, "position.scrollTo(id:anchor:) to a random id"),
+  ("pinned_rows", .logarithmic, "userScroll by a small delta + pinnedRows (sections of 100 rows under pinned headers)"),
   ("reorder_move", .logarithmic, "move one row (above the anchor) to a random index, stabilized"),
   ("reorder_prepend", .logarithmic, "insert 100 new rows at index 0, stabilized"),
   ("prepend_read", .logarithmic, "reorder_prepend, then contentSize and visibleIndices"),

@@ -36,6 +36,10 @@ protocol BenchSubject {
   mutating func scrollTo(id: Int, anchor: UnitPoint)
   func pagingTarget(release: CGFloat, velocity: CGFloat) -> CGFloat
   func viewAlignedTarget(release: CGFloat, velocity: CGFloat) -> CGFloat
+  var pinnedViews: PinnedScrollableViews { get set }
+  var pinnedRows: [PinnedRow] { get }
+  /// Makes every `every`-th row (from row 0) a section header (an untimed setup).
+  mutating func makeSections(every: Int)
 }
 
 extension LazyStackLayout: BenchSubject where ID == Int {
@@ -46,6 +50,9 @@ extension LazyStackLayout: BenchSubject where ID == Int {
   var trackedID: Int? { position.viewID(type: Int.self) }
   var heapBytes: Int { _heapBytes }
   mutating func scrollTo(id: Int, anchor: UnitPoint) { position.scrollTo(id: id, anchor: anchor) }
+  mutating func makeSections(every: Int) {
+    for row in stride(from: 0, to: count, by: every) { setRole(.sectionHeader, for: id(at: row)) }
+  }
   func pagingTarget(release: CGFloat, velocity: CGFloat) -> CGFloat {
     targetContentOffset(forReleaseAt: CGPoint(x: 0, y: release), velocity: CGVector(dx: 0, dy: velocity),
                         behavior: .paging).y
@@ -62,6 +69,9 @@ extension LazyStackReference: BenchSubject where ID == Int {
   init(count: Int, estimate: CGFloat) throws { try self.init(ids: Array(0 ..< count), estimatedExtent: estimate) }
   init(range count: Int, estimate: CGFloat) throws { try self.init(ids: 0 ..< count, estimatedExtent: estimate) }
   var trackedID: Int? { position.viewID(type: Int.self) }
+  mutating func makeSections(every: Int) {
+    _setRoles(Dictionary(uniqueKeysWithValues: stride(from: 0, to: count, by: every).map { (ids[$0], RowRole.sectionHeader) }))
+  }
   mutating func scrollTo(id: Int, anchor: UnitPoint) {
     var p = position
     p.scrollTo(id: id, anchor: anchor)

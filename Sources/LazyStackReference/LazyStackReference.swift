@@ -424,6 +424,12 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     return true
   }
 
+  /// Gives many rows their roles at once (the benchmark's untimed setup:
+  /// `setRole` finds each id by a scan).
+  public mutating func _setRoles(_ roles: [ID: RowRole]) {
+    for (id, role) in roles { roleByID[id] = role == .row ? nil : role }
+  }
+
   /// SPEC H2: walk back to a header, the first row or a footer's successor;
   /// walk on to a footer, the row before a header or the last row.
   public func section(containing index: Int) -> Range<Int> {

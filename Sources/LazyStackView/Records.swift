@@ -30,6 +30,9 @@ public protocol RecordSource {
   mutating func takeChangedRecord() -> Int?
   /// Something to tell the user (a truncated file reloaded), once.
   mutating func takeNotice() -> String?
+  /// The first `length` characters of record `index` (what `--sections`
+  /// groups records by).
+  func prefix(at index: Int, length: Int) -> String
 }
 
 extension RecordSource {
@@ -39,6 +42,7 @@ extension RecordSource {
   public mutating func index(upTo count: Int) -> Int { 0 }
   public mutating func takeChangedRecord() -> Int? { nil }
   public mutating func takeNotice() -> String? { nil }
+  public func prefix(at index: Int, length: Int) -> String { String(record(at: index).prefix(length)) }
 
   /// Searches the records' text, one record at a time.
   public mutating func find(_ text: String, from start: Int) -> Int? {
@@ -79,13 +83,28 @@ public struct GeneratedRecords: RecordSource {
     // Seven records a second, their milliseconds rising within it.
     let seconds = index / 7
     let milliseconds = (index % 7) * 142 + Int(truncatingIfNeeded: h >> 57)  // 0 ... 979
-    let stamp = String(format: "2026-11-22T%02d:%02d:%02d.%03dZ", (seconds / 3600) % 24, (seconds / 60) % 60,
-                       seconds % 60, milliseconds)
+    let stamp = Self.stamp(seconds: seconds, milliseconds: milliseconds)
     let level = Self.levels[next() % Self.levels.count]
     var text = "\(stamp) \(level) [worker-\(next() % 16)] #\(index + 1)"
     let words = next() % 100 < 3 ? 150 + next() % 300 : 3 + next() % 40  // now and then a very long record
     for _ in 0 ..< words { text += " " + Self.words[next() % Self.words.count] }
     return text
+  }
+
+  /// "2026-11-22THH:MM:SS.mmmZ", built without `String(format:)` (the
+  /// section scan reads it for every record).
+  static func stamp(seconds: Int, milliseconds: Int) -> String {
+    func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    let ms = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+    return "2026-11-22T" + two((seconds / 3600) % 24) + ":" + two((seconds / 60) % 60) + ":" + two(seconds % 60)
+      + "." + ms + "Z"
+  }
+
+  /// The timestamp alone for prefixes within it (no words are generated).
+  public func prefix(at index: Int, length: Int) -> String {
+    guard length <= 16 else { return String(record(at: index).prefix(length)) }
+    // Minutes and coarser do not depend on the milliseconds.
+    return String(Self.stamp(seconds: index / 7, milliseconds: 0).prefix(length))
   }
 
   public mutating func poll() -> Int {

@@ -25,22 +25,101 @@ public struct Viewer<Source: RecordSource> {
   /// The text rows available for records (the last row is the status line).
   public var pageRows: Int { max(1, rows - 1) }
 
-  public init(source: Source, columns: Int, rows: Int) throws {
+  /// With `--sections N`: consecutive records whose first N characters are
+  /// equal form a section under a header row showing that prefix, pinned
+  /// at the top while its section is on screen (SPEC §11).
+  public let sectionPrefix: Int?
+  /// The number of records that have rows in the layout.
+  public private(set) var recordsInLayout = 0
+  /// The prefix of the last record in the layout (sections only).
+  var lastPrefix: String?
+
+  /// A viewer of `source`, `columns` x `rows` characters (the last row is
+  /// the status line); `sections` groups records by their first N characters.
+  public init(source: Source, columns: Int, rows: Int, sections: Int? = nil) throws {
     self.source = source
     self.columns = max(1, columns)
     self.rows = max(2, rows)
-    layout = try LazyStackLayout(ids: 0 ..< source.count, estimatedExtent: 1)
+    sectionPrefix = sections.map { max(1, $0) }
+    if sectionPrefix == nil {
+      layout = try LazyStackLayout(ids: 0 ..< source.count, estimatedExtent: 1)
+      recordsInLayout = source.count
+    } else {
+      layout = try LazyStackLayout(ids: [Int](), estimatedExtent: 1)
+      layout.pinnedViews = .sectionHeaders
+      appendRecords(upTo: source.count)
+    }
     // Measure a page beyond each edge, so a record is measured before it
     // scrolls into view and the text the user reads never jumps (SPEC S1).
     layout.overscan = .points(CGFloat(pageRows))
     layout.viewportSize = CGSize(width: CGFloat(self.columns), height: CGFloat(pageRows))
   }
 
+  // MARK: Rows and sections
+
+  /// The row id of the header of the section that starts at `record`.
+  /// Records are rows with their own number as id; headers have negative ids.
+  static func headerID(startingAt record: Int) -> Int { -(record + 1) }
+
+  /// The record a section header row stands before, or `nil` for a record row.
+  static func sectionStart(ofRow id: Int) -> Int? { id < 0 ? -(id + 1) : nil }
+
+  /// Appends rows for records `recordsInLayout ..< count`: with sections, a
+  /// header before every record whose prefix differs from the one before.
+  mutating func appendRecords(upTo count: Int) {
+    guard count > recordsInLayout else { return }
+    guard let length = sectionPrefix else {
+      _ = try? layout.insert(recordsInLayout ..< count, at: layout.count)
+      recordsInLayout = count
+      return
+    }
+    var ids: [Int] = []
+    var headers: [Int] = []
+    ids.reserveCapacity(count - recordsInLayout + 16)
+    for record in recordsInLayout ..< count {
+      let prefix = source.prefix(at: record, length: length)
+      if prefix != lastPrefix {
+        headers.append(Self.headerID(startingAt: record))
+        ids.append(headers[headers.count - 1])
+        lastPrefix = prefix
+      }
+      ids.append(record)
+    }
+    _ = try? layout.insert(ids, at: layout.count)
+    for header in headers { layout.setRole(.sectionHeader, for: header) }
+    recordsInLayout = count
+  }
+
+  /// Starts the rows over from the source's records (a truncated file).
+  mutating func reloadRecords() {
+    lastPrefix = nil
+    recordsInLayout = 0
+    if sectionPrefix == nil {
+      _ = try? layout.update(ids: 0 ..< source.count)
+      recordsInLayout = source.count
+    } else {
+      _ = try? layout.update(ids: [Int]())
+      appendRecords(upTo: source.count)
+    }
+  }
+
+  /// The text of a row: a record, or a section header showing its prefix.
+  func text(ofRow id: Int) -> String {
+    guard let record = Self.sectionStart(ofRow: id), let length = sectionPrefix else { return source.record(at: id) }
+    let title = "── " + source.prefix(at: record, length: length) + " "
+    return String((title + String(repeating: "─", count: max(0, columns - title.count))).prefix(columns))
+  }
+
   // MARK: Wrapping
 
-  /// A record wrapped to the width (tabs as spaces, control characters shown as '?').
+  /// A row wrapped to the width (tabs as spaces, control characters shown
+  /// as '?'): the record at row `index`, or a section header.
   public func wrapped(_ index: Int) -> [String] {
-    let text = source.record(at: index).map { c -> Character in
+    wrapped(id: layout.id(at: index))
+  }
+
+  func wrapped(id: Int) -> [String] {
+    let text = text(ofRow: id).map { c -> Character in
       c == "\t" ? " " : (c.isASCII && (c.asciiValue! < 32 || c.asciiValue! == 127) ? "?" : c)
     }
     guard !text.isEmpty else { return [""] }
@@ -73,10 +152,11 @@ public struct Viewer<Source: RecordSource> {
     let columns = self.columns
     let source = self.source
     clock.time {
-      layout.measureVisibleRows { index, _ in
+      layout.measureVisibleRows { _, id in
         let t0 = DispatchTime.now().uptimeNanoseconds
         defer { wrapping &+= DispatchTime.now().uptimeNanoseconds - t0 }
-        return CGFloat(Self.lineCount(of: source.record(at: index), columns: columns))
+        guard id >= 0 else { return 1 }  // a section header: one line
+        return CGFloat(Self.lineCount(of: source.record(at: id), columns: columns))
       }
     }
     clock.nanoseconds &-= Swift.min(clock.nanoseconds, wrapping)
@@ -103,14 +183,29 @@ public struct Viewer<Source: RecordSource> {
         screen[top + k] = line.padding(toLength: columns, withPad: " ", startingAt: 0)
       }
     }
+    // The pinned section header, drawn over the rows (SPEC H3, H5).
+    for pinned in clock.time({ layout.pinnedRows }) {
+      let top = Int(pinned.frame.minY) - offset
+      for (k, line) in wrapped(pinned.index).enumerated() where top + k >= 0 && top + k < pageRows {
+        screen[top + k] = line.padding(toLength: columns, withPad: " ", startingAt: 0)
+      }
+    }
     coreNanoseconds = clock.nanoseconds
     screen.append(statusLine())
     return screen
   }
 
-  /// The record shown on the first text row (nil for an empty list).
+  /// The record shown on the first text row that a pinned header does not
+  /// cover (nil for an empty list).
   public var topRecord: Int? {
-    layout.count == 0 ? nil : layout.index(atOffset: layout.contentOffset.y)
+    guard layout.count > 0 else { return nil }
+    var y = layout.contentOffset.y
+    if let header = layout.pinnedRows.first, header.frame.minY <= y { y = header.frame.maxY }
+    guard var row = layout.index(atOffset: y) else { return nil }
+    // A header row at the top: the record after it (or before it, at the very end).
+    while row < layout.count - 1 && layout.id(at: row) < 0 { row += 1 }
+    let id = layout.id(at: row)
+    return id >= 0 ? id : Self.sectionStart(ofRow: id).map { max(0, $0 - 1) }
   }
 
   func statusLine() -> String {
@@ -118,7 +213,7 @@ public struct Viewer<Source: RecordSource> {
     if let prompt {
       status = prompt
     } else {
-      let total = layout.count
+      let total = recordsInLayout
       let top = topRecord.map { $0 + 1 } ?? 0
       // The last record is visible: (END) and 100 %, as `less` says.
       let atEnd = source.isComplete && (total == 0 || layout.contentOffset.y >= layout.maxOffset)
@@ -172,11 +267,11 @@ public struct Viewer<Source: RecordSource> {
     let known = source.count
     var changed = false
     clock.time {
-      if known < layout.count {
-        _ = try? layout.update(ids: 0 ..< known)  // a truncated file, read again
+      if known < recordsInLayout {
+        reloadRecords()  // a truncated file, read again
         changed = true
-      } else if known > layout.count {
-        _ = try? layout.insert(layout.count ..< known, at: layout.count)
+      } else if known > recordsInLayout {
+        appendRecords(upTo: known)
         changed = true
       }
       if let record = source.takeChangedRecord(), record < known {
@@ -204,12 +299,13 @@ public struct Viewer<Source: RecordSource> {
   /// Jumps to record `number` (1-based) with its first line at the top: the
   /// layout re-resolves the target as the rows around it are measured (R6).
   public mutating func jump(toRecord number: Int) {
-    if number > layout.count && !source.isComplete {
+    if number > recordsInLayout && !source.isComplete {
       _ = source.index(upTo: number)  // exact as soon as the records up to N are known
       syncRows()
     }
-    guard layout.count > 0 else { return }
-    let index = min(max(1, number), layout.count) - 1
+    guard recordsInLayout > 0 else { return }
+    // With sections, the record lands just under its pinned header (SPEC H6).
+    let index = min(max(1, number), recordsInLayout) - 1
     message = ""
     clock.time { layout.position.scrollTo(id: index, anchor: .top) }
   }

@@ -37,13 +37,13 @@ enum Terminal {
     write("\u{1B}[?25h\u{1B}[?1049l")
   }
 
-  static func run<S: RecordSource>(_ source: S) throws {
+  static func run<S: RecordSource>(_ source: S, sections: Int? = nil) throws {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       FileHandle.standardError.write("lazystack-view: needs a terminal (or use --script for headless output)\n".data(using: .utf8)!)
       exit(1)
     }
     let (columns, rows) = size()
-    var viewer = try Viewer(source: source, columns: columns, rows: rows)
+    var viewer = try Viewer(source: source, columns: columns, rows: rows, sections: sections)
     viewer.backgroundIndexing = true
     tcgetattr(STDIN_FILENO, &savedTerminal)
     var raw = savedTerminal

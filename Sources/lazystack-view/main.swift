@@ -2,6 +2,7 @@
 //
 //   swift run -c release lazystack-view FILE
 //   swift run -c release lazystack-view --generate 10000000
+//   swift run -c release lazystack-view --generate 1000000 --sections 16   (a pinned header a minute)
 //   swift run -c release lazystack-view --generate 1000 --script ':500\nkkk' --size 80x24   (headless)
 //
 // Keys: ↑/↓ or k/j one line, PgUp/PgDn or b/space one page (.paging), g/G top/bottom,
@@ -16,9 +17,12 @@ import Foundation
 import LazyStackView
 
 let usage = """
-usage: lazystack-view [FILE | --generate N] [--script KEYS --size COLSxROWS]
+usage: lazystack-view [FILE | --generate N] [--sections N] [--script KEYS --size COLSxROWS]
   FILE            a text file, one record per line
   --generate N    N generated log records (default 1000000 when no FILE)
+  --sections N    group consecutive records whose first N characters are equal under a
+                  header row showing them, pinned at the top (--sections 16: by minute
+                  for ISO timestamps)
   --script KEYS   headless: run KEYS, then print the screen to stdout
                   (tokens: <up> <down> <pgup> <pgdn> <home> <end> <enter> <esc> <bs>
                    <resize 100x30> <tick N>; \\n is enter)
@@ -28,6 +32,7 @@ usage: lazystack-view [FILE | --generate N] [--script KEYS --size COLSxROWS]
 var path: String?
 var generate: Int?
 var script: String?
+var sections: Int?
 var size = (80, 24)
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
@@ -36,6 +41,9 @@ while !args.isEmpty {
   case "--generate" where !args.isEmpty:
     guard let n = Int(args.removeFirst().replacingOccurrences(of: "_", with: "")), n >= 0 else { print(usage); exit(2) }
     generate = n
+  case "--sections" where !args.isEmpty:
+    guard let n = Int(args.removeFirst()), n > 0 else { print(usage); exit(2) }
+    sections = n
   case "--script" where !args.isEmpty: script = args.removeFirst().replacingOccurrences(of: "\\n", with: "\n")
   case "--size" where !args.isEmpty:
     let parts = args.removeFirst().split(separator: "x").compactMap { Int($0) }
@@ -51,11 +59,11 @@ while !args.isEmpty {
 @MainActor
 func run<S: RecordSource>(_ source: S) throws {
   if let script {
-    var viewer = try Viewer(source: source, columns: size.0, rows: size.1)
+    var viewer = try Viewer(source: source, columns: size.0, rows: size.1, sections: sections)
     print(viewer.perform(script: script).joined(separator: "\n"))
     return
   }
-  try Terminal.run(source)
+  try Terminal.run(source, sections: sections)
 }
 
 do {

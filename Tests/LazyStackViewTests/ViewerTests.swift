@@ -176,4 +176,35 @@ final class ViewerTests: XCTestCase {
       previous = stamp
     }
   }
+
+  /// `--sections 16` (issue #13): a header a minute, pinned at the top while
+  /// its minute is on screen; `:N` lands record N just under it (SPEC H6),
+  /// and scrolling down keeps it pinned until the next minute pushes it out.
+  func testSectionsPinTheMinuteAndJumpsLandUnderIt() throws {
+    var v = try Viewer(source: GeneratedRecords(count: 200_000), columns: 100, rows: 12, sections: 16)
+    var screen = run(&v, ":100000\n")
+    // Record 100,000 (index 99,999) is at 99,999 / 7 s = 03:58:05: its minute began ~35 s (245 records) earlier.
+    XCTAssertTrue(screen[0].hasPrefix("── 2026-11-22T03:58 ─"), screen[0])
+    XCTAssertTrue(screen[1].hasPrefix("2026-11-22T03:58:05") && screen[1].contains("#100000 "), screen[1])
+    XCTAssertEqual(v.topRecord, 99_999)
+    XCTAssertEqual(v.layout.pinnedRows.count, 1)
+    XCTAssertEqual(v.layout.role(at: v.layout.pinnedRows[0].index), .sectionHeader)
+    // Scrolling down a line at a time: the first line is always the header
+    // of the minute of the record right under it.
+    var checked = 0
+    for _ in 0 ..< 40 {
+      screen = run(&v, "j")
+      // Only a record's first line starts with its timestamp (not a wrapped
+      // line's continuation, nor the next header in its natural place).
+      guard screen[1].hasPrefix("2026-") else { continue }
+      let minute = String(screen[1].prefix(16))
+      checked += 1
+      XCTAssertTrue(screen[0].hasPrefix("── " + minute), "\(screen[0]) over \(screen[1])")
+    }
+    XCTAssertGreaterThan(checked, 5)
+    // Every record still counts once: headers are not records.
+    XCTAssertEqual(v.recordsInLayout, 200_000)
+    XCTAssertEqual(v.layout.count, 200_000 + (200_000 + 419) / 420)
+    XCTAssertTrue(v.statusLine().contains("of 200000"))
+  }
 }

@@ -207,11 +207,14 @@ extension ExtentTree {
       ?? ContiguousArray(repeating: -1, count: ids.count)
     let newRoles = roles.map { ContiguousArray($0) } ?? []
     if _order.isEmpty {
+      // Room first, while the tree has no rows: a rebuild for room reads the
+      // blocks in `_order`, and must not find the new block there before
+      // `count` counts its rows (it sized its records by `count`).
+      if _hasIndex { _reserveIndex(ids.count) }
       let handle = _newHandle()
       _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles)
       _order.append(handle)
       if _hasIndex {
-        _reserveIndex(ids.count)
         for id in ids { _index.insert(_index.hash(id), handle: handle) }
       }
       if _ordered { _firstIDs = [unsafeBitCast(ids.first!, to: Int.self)] }

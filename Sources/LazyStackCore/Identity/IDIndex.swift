@@ -490,6 +490,7 @@ extension _IDIndex {
       defer { run.deallocate() }
       var k = 0
       records { r in
+        precondition(k < n, "_IDIndex._build: more records than the count given")
         (run + k).initialize(to: r)
         k &+= 1
       }
@@ -504,6 +505,7 @@ extension _IDIndex {
       records { r in starts[Int(truncatingIfNeeded: r.hash &>> shift) &+ 1] &+= 1 }
       for b in 1 ... buckets { starts[b] &+= starts[b &- 1] }
     }
+    precondition(starts[buckets] == n, "_IDIndex._build: \(starts[buckets]) records for a count of \(n)")
     let sorted = UnsafeMutablePointer<_IDRecord>.allocate(capacity: n)
     defer { sorted.deallocate() }
     var next = starts

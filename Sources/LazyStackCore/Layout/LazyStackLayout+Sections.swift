@@ -190,7 +190,7 @@ extension LazyStackLayout {
   /// past the row since the scroll), the whole viewport is used instead,
   /// so the row stays on screen (S13).
   /// - Complexity: O(1) without pinned headers, else O(log n + B).
-  @inlinable
+  @inlinable @inline(never)
   internal func _programmaticTarget(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat, delta: Int64) -> Int64 {
     let (lead, trail) = _pinnedInsets(for: row)
     guard lead != 0 || trail != 0 else { return _rowTarget(row, fraction: fraction, delta: delta) }
