@@ -278,8 +278,14 @@ final class SectionTests: XCTestCase {
       i += length
     }
     let bytes = layout._heapBytes
-    layout.setRole(.sectionHeader, for: layout.id(at: 25_000))  // one role: one block gets role bytes
-    XCTAssertLessThanOrEqual(layout._heapBytes - bytes, 32 + 512)
+    // The first role: one block gets role bytes, and the role counts get
+    // their Fenwick tree (8 bytes a block); nothing else grows.
+    layout.setRole(.sectionHeader, for: layout.id(at: 25_000))
+    XCTAssertLessThanOrEqual(layout._heapBytes - bytes, 32 + 512 + 32 + 8 * layout._tree._fenwick.count)
+    let withOne = layout._heapBytes
+    layout.setRole(.sectionFooter, for: layout.id(at: 25_001))  // the same block: no new bytes
+    XCTAssertEqual(layout._heapBytes, withOne)
+    layout.setRole(.row, for: layout.id(at: 25_001))
     for (k, role) in roles.enumerated() where role != .row { layout.setRole(role, for: layout.id(at: k)) }
     if roles[25_000] == .row { layout.setRole(.row, for: layout.id(at: 25_000)) }
     layout._tree._checkInvariants()

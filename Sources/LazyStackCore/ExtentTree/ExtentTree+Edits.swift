@@ -81,7 +81,6 @@ extension ExtentTree {
         var delta = _Summary()
         delta -= old
         delta.count = 0
-        delta.roles = 0
         _fenwickAdd(delta, at: position)
       }
     }
@@ -235,6 +234,7 @@ extension ExtentTree {
         _blocks[handle].roles.insert(contentsOf: added.roles, at: location.slot)
       }
       _blocks[handle].roleCounts &+= added.roleCounts
+      _roleAdd(added.roleCounts, at: location.position)
     }
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].rowCount &+= ids.count
@@ -303,9 +303,14 @@ extension ExtentTree {
       let front = parts.dropLast()
       _blocks[handle] = parts[moved]
       _fenwickNodeSubtract(front.reduce(into: _Summary()) { $0 += $1.summary }, at: _lead &+ 1)
+      let roles = !_roleFenwick.isEmpty
+      if roles { Self._nodeAdd(&_roleFenwick, -front.reduce(0) { $0 &+ $1.roleCounts }, at: _lead &+ 1) }
       _lead &-= moved
       let handles = front.map(place)
-      for (k, block) in front.enumerated() { _fenwickNodeAdd(block.summary, at: _lead &+ k &+ 1) }
+      for (k, block) in front.enumerated() {
+        _fenwickNodeAdd(block.summary, at: _lead &+ k &+ 1)
+        if roles { Self._nodeAdd(&_roleFenwick, block.roleCounts, at: _lead &+ k &+ 1) }
+      }
       _order.insert(contentsOf: handles, at: 0)
       _shiftPositions(by: moved)
       for (k, h) in handles.enumerated() { _positions[Int(h)] = Int32(truncatingIfNeeded: k) }
@@ -317,10 +322,13 @@ extension ExtentTree {
     let handles = rest.map(place)
     if position == _order.count &- 1 {
       _fenwickNodeSubtract(rest.reduce(into: _Summary()) { $0 += $1.summary }, at: _lead &+ position &+ 1)
+      let roles = !_roleFenwick.isEmpty
+      if roles { Self._nodeAdd(&_roleFenwick, -rest.reduce(0) { $0 &+ $1.roleCounts }, at: _lead &+ position &+ 1) }
       for (k, (h, block)) in zip(handles, rest).enumerated() {
         _order.append(h)
         _positions[Int(h)] = Int32(truncatingIfNeeded: position &+ 1 &+ k)
         _fenwickAppend(block.summary)
+        if roles { Self._appendNode(&_roleFenwick, block.roleCounts) }
         if _ordered { _firstIDs.append(unsafeBitCast(block.ids[0], to: Int.self)) }
       }
       return true
@@ -370,6 +378,7 @@ extension ExtentTree {
       let handle = Int(_order[group.position])
       let before = _blocks[handle].summary
       var block = _blocks[handle]
+      let rolesBefore = block.roleCounts
       _blocks[handle] = _Block()  // let `block` be uniquely referenced
       let hashes = group.slots.map { _index.hash(block.ids[$0]) }
       if hashes.count >= 8 { _index.warm(hashes) }
@@ -413,6 +422,7 @@ extension ExtentTree {
         structural = true
       } else {
         _fenwickSubtract(delta, at: group.position)
+        _roleAdd(block.roleCounts &- rolesBefore, at: group.position)
       }
     }
     if structural {

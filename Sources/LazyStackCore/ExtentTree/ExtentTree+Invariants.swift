@@ -58,6 +58,19 @@ extension ExtentTree {
       _index._checkInvariants()
     }
     precondition(total == _total, "total mismatch")
+    let roleTotal = _order.reduce(0) { $0 &+ _blocks[Int($1)].roleCounts }
+    precondition(roleTotal == _roleTotal, "role total mismatch")
+    precondition(_roleTotal == 0 || _roleFenwick.count == _fenwick.count, "roles without a role tree")
+    if !_roleFenwick.isEmpty {
+      precondition(_roleFenwick.count == _fenwick.count, "role tree size mismatch")
+      var prefix = [0]
+      for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
+        prefix.append(prefix[i - 1] &+ (i > _lead ? _blocks[Int(_order[i - _lead - 1])].roleCounts : 0))
+      }
+      for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
+        precondition(_roleFenwick[i] == prefix[i] &- prefix[i - (i & -i)], "role Fenwick node \(i) does not hold its range")
+      }
+    }
     // Every Fenwick node holds the sum of its range of nodes, the first
     // `_lead` of which hold no block.
     precondition(_lead >= 0 && _fenwickSize == _lead + _order.count, "Fenwick size mismatch")

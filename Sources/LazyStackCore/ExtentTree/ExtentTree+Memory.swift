@@ -16,6 +16,7 @@ extension ExtentTree {
     }
     bytes &+= header &+ _order.capacity &* 4 &+ header &+ _positions.capacity &* 4
     bytes &+= header &+ _fenwick.capacity &* MemoryLayout<_Summary>.stride
+    if _roleFenwick.capacity > 0 { bytes &+= header &+ _roleFenwick.capacity &* MemoryLayout<Int>.stride }
     bytes &+= _index.heapBytes
     bytes &+= header &+ _firstIDs.capacity &* MemoryLayout<Int>.stride
     return bytes

@@ -15,7 +15,7 @@ extension ExtentTree {
   @inlinable
   package func role(at index: Int) -> UInt8 {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
-    guard _total.roles != 0 else { return Self._plainRole }
+    guard _roleTotal != 0 else { return Self._plainRole }
     return _role(at: _locate(index))
   }
 
@@ -29,13 +29,12 @@ extension ExtentTree {
     let old = _role(at: location)
     guard old != role else { return old }
     let handle = Int(_order[location.position])
-    var delta = _Summary()
-    delta.roles = Self._roleWord(role) &- Self._roleWord(old)
+    let delta = Self._roleWord(role) &- Self._roleWord(old)
     _blocks[handle]._materializeRoles()
     _blocks[handle].roles[location.slot] = role
-    _blocks[handle].roleCounts &+= delta.roles
+    _blocks[handle].roleCounts &+= delta
     if _blocks[handle].roleCounts == 0 { _blocks[handle].roles = [] }
-    _fenwickAdd(delta, at: location.position)
+    _roleAdd(delta, at: location.position)
     return old
   }
 
@@ -43,7 +42,7 @@ extension ExtentTree {
   /// - Complexity: O(1).
   @inlinable @inline(__always)
   package func roleCount(_ role: UInt8) -> Int {
-    Self._roleCount(_total.roles, role)
+    Self._roleCount(_roleTotal, role)
   }
 
   /// The number of `role` rows among rows `0 ..< index`: a rank.
@@ -55,7 +54,8 @@ extension ExtentTree {
     guard index < count else { return roleCount(role) }
     guard roleCount(role) > 0 else { return 0 }
     let l = _locate(index)
-    return Self._roleCount(l.before.roles, role) &+ _withBlock(handle: Int(_order[l.position])) { block in
+    let before = Self._nodePrefix(_roleFenwick, l.position &+ _lead)
+    return Self._roleCount(before, role) &+ _withBlock(handle: Int(_order[l.position])) { block in
       block.pointee.roles.isEmpty ? 0 : block.pointee.roles.withUnsafeBufferPointer { roles in
         var n = 0
         for slot in 0 ..< l.slot where roles[slot] == role { n &+= 1 }
@@ -73,14 +73,13 @@ extension ExtentTree {
   package func roleRow(_ role: UInt8, rank: Int) -> Int {
     precondition(rank >= 0 && rank < roleCount(role), "Role rank \(rank) out of range 0..<\(roleCount(role))")
     var remaining = rank
-    var rows = 0
-    let position = _descend { node in
-      let n = Self._roleCount(node.roles, role)
+    let position = _descend(_roleFenwick) { node in
+      let n = Self._roleCount(node, role)
       guard n <= remaining else { return false }
       remaining &-= n
-      rows &+= node.count
       return true
     }
+    let rows = _fenwickPrefix(position).count
     return _withBlock(handle: Int(_order[position])) { block in
       block.pointee.roles.withUnsafeBufferPointer { roles in
         for slot in roles.indices where roles[slot] == role {
@@ -118,7 +117,7 @@ extension ExtentTree {
   @inlinable
   package func section(containing index: Int) -> Range<Int> {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
-    guard _total.roles != 0 else { return 0 ..< count }
+    guard _roleTotal != 0 else { return 0 ..< count }
     var lower = 0
     if let header = lastRoleRow(Self._headerRole, atOrBefore: index) { lower = header }
     if let footer = lastRoleRow(Self._footerRole, atOrBefore: index &- 1) { lower = Swift.max(lower, footer &+ 1) }
@@ -134,7 +133,7 @@ extension ExtentTree {
   @inlinable
   package var rolesByID: [ID: UInt8] {
     var result: [ID: UInt8] = [:]
-    guard _total.roles != 0 else { return result }
+    guard _roleTotal != 0 else { return result }
     for handle in _order {
       _withBlock(handle: Int(handle)) { block in
         for (slot, role) in block.pointee.roles.enumerated() where role != Self._plainRole {

@@ -126,7 +126,7 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   public var pinnedRows: [PinnedRow] {
-    guard !_pinnedViews.isEmpty, _tree._total.roles != 0, count > 0 else { return [] }
+    guard !_pinnedViews.isEmpty, _tree._roleTotal != 0, count > 0 else { return [] }
     let viewport = _viewportUnits
     guard viewport > 0 else { return [] }
     let shift = _alignmentShift
