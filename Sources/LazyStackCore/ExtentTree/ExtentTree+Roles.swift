@@ -127,6 +127,23 @@ extension ExtentTree {
     return lower ..< upper
   }
 
+  /// The extents of the pinned rows a programmatic target of row `index`
+  /// lands under (SPEC H6): its section's header (unless the row is the
+  /// header), and with `footers` its section's footer (unless the row is
+  /// the footer); 0 for each the section does not have.
+  /// Not inlined: the cold path of every programmatic scroll, kept out of
+  /// the callers (inlined there, it made them copy the layout).
+  /// - Complexity: O(1) without headers, else O(log(n/B) + B).
+  @inlinable @inline(never)
+  package func _sectionInsets(of index: Int, footers: Bool) -> (lead: Int64, trail: Int64) {
+    guard roleCount(Self._headerRole) > 0, role(at: index) != Self._headerRole else { return (0, 0) }
+    let section = section(containing: index)
+    guard role(at: section.lowerBound) == Self._headerRole else { return (0, 0) }
+    let last = section.upperBound &- 1
+    let trail = footers && last != index && role(at: last) == Self._footerRole ? extent(at: last) : 0
+    return (extent(at: section.lowerBound), trail)
+  }
+
   /// Every row with a role other than a plain row, by id, so a snapshot
   /// keeps them (SPEC H1). Blocks of plain rows are skipped.
   /// - Complexity: O(n/B + r) for r rows in blocks that hold a role.

@@ -81,9 +81,10 @@ extension LazyStackLayout {
           fraction = start < top || row.extent > viewport ? 0 : 1
         }
       }
+      var target = _rowTarget(row, fraction: fraction, delta: delta)
+      if !_pinnedViews.isEmpty { target = _programmaticTarget(row, fraction: fraction, delta: delta) }  // H6
       _anchor(to: row, fraction: fraction, delta: delta)
-      _offset = _clamp(_pinnedViews.isEmpty ? _rowTarget(row, fraction: fraction, delta: delta)
-                                            : _programmaticTarget(row, fraction: fraction, delta: delta))
+      _offset = _clamp(target)
     }
     _position = newValue
     _clampCrossOffset()

@@ -168,17 +168,10 @@ extension LazyStackLayout {
   /// header), and then of its footer when footers are pinned too (and the
   /// row is not that footer). Both 0 when H6 does not apply.
   /// - Complexity: O(1) without pinned headers, else O(log n + B).
-  @inlinable
+  @inlinable @inline(__always)
   internal func _pinnedInsets(for row: ExtentTree<ID>._RowInfo) -> (lead: Int64, trail: Int64) {
-    guard _pinnedViews.contains(.sectionHeaders), _tree.roleCount(ExtentTree<ID>._headerRole) > 0,
-          _tree.role(at: row.index) != ExtentTree<ID>._headerRole else { return (0, 0) }
-    let section = _tree.section(containing: row.index)
-    guard _tree.role(at: section.lowerBound) == ExtentTree<ID>._headerRole else { return (0, 0) }
-    let lead = _tree.extent(at: section.lowerBound)
-    let f = section.upperBound &- 1
-    let trail = _pinnedViews.contains(.sectionFooters) && f != row.index
-      && _tree.role(at: f) == ExtentTree<ID>._footerRole ? _tree.extent(at: f) : 0
-    return (lead, trail)
+    guard _pinnedViews.contains(.sectionHeaders) else { return (0, 0) }
+    return _tree._sectionInsets(of: row.index, footers: _pinnedViews.contains(.sectionFooters))
   }
 
   /// The offset a programmatic target of `row` asks for (R3, R4, R6):
@@ -190,7 +183,7 @@ extension LazyStackLayout {
   /// past the row since the scroll), the whole viewport is used instead,
   /// so the row stays on screen (S13).
   /// - Complexity: O(1) without pinned headers, else O(log n + B).
-  @inlinable @inline(never)
+  @inlinable @inline(__always)
   internal func _programmaticTarget(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat, delta: Int64) -> Int64 {
     let (lead, trail) = _pinnedInsets(for: row)
     guard lead != 0 || trail != 0 else { return _rowTarget(row, fraction: fraction, delta: delta) }
