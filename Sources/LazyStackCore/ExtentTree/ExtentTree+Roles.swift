@@ -58,10 +58,33 @@ extension ExtentTree {
     return Self._roleCount(before, role) &+ _withBlock(handle: Int(_order[l.position])) { block in
       block.pointee.roles.isEmpty ? 0 : block.pointee.roles.withUnsafeBufferPointer { roles in
         var n = 0
-        for slot in 0 ..< l.slot where roles[slot] == role { n &+= 1 }
+        var slot = 0
+        while slot &+ 8 <= l.slot {
+          n &+= Self._roleMask(Self._roleWord(roles, at: slot), role).nonzeroBitCount
+          slot &+= 8
+        }
+        while slot < l.slot {
+          if roles[slot] == role { n &+= 1 }
+          slot &+= 1
+        }
         return n
       }
     }
+  }
+
+  /// Eight roles at once, from `slot` on (`slot + 8 <= roles.count`).
+  @inlinable @inline(__always)
+  package static func _roleWord(_ roles: UnsafeBufferPointer<UInt8>, at slot: Int) -> UInt64 {
+    UInt64(littleEndian: UnsafeRawPointer(roles.baseAddress.unsafelyUnwrapped + slot).loadUnaligned(as: UInt64.self))
+  }
+
+  /// One bit (bit 0 of its byte) for each of eight roles in `word` that is
+  /// `role`: roles are 0, 1 or 2, so a header has bit 0 and not bit 1, a
+  /// footer bit 1 and not bit 0.
+  @inlinable @inline(__always)
+  package static func _roleMask(_ word: UInt64, _ role: UInt8) -> UInt64 {
+    let low: UInt64 = 0x0101_0101_0101_0101
+    return role == _headerRole ? word & ~(word &>> 1) & low : (word &>> 1) & ~word & low
   }
 
   /// The row of the `rank`-th `role` row in row order (0-based): a select,
@@ -82,9 +105,24 @@ extension ExtentTree {
     let rows = _fenwickPrefix(position).count
     return _withBlock(handle: Int(_order[position])) { block in
       block.pointee.roles.withUnsafeBufferPointer { roles in
-        for slot in roles.indices where roles[slot] == role {
-          if remaining == 0 { return rows &+ slot }
-          remaining &-= 1
+        var slot = 0
+        // Eight slots a step: skip whole words until the one that holds it.
+        while slot &+ 8 <= roles.count {
+          var mask = Self._roleMask(Self._roleWord(roles, at: slot), role)
+          let n = mask.nonzeroBitCount
+          if n > remaining {
+            for _ in 0 ..< remaining { mask &= mask &- 1 }
+            return rows &+ slot &+ mask.trailingZeroBitCount >> 3
+          }
+          remaining &-= n
+          slot &+= 8
+        }
+        while slot < roles.count {
+          if roles[slot] == role {
+            if remaining == 0 { return rows &+ slot }
+            remaining &-= 1
+          }
+          slot &+= 1
         }
         preconditionFailure("ExtentTree: a block's role count disagrees with its roles")
       }
@@ -119,11 +157,21 @@ extension ExtentTree {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     guard _roleTotal != 0 else { return 0 ..< count }
     var lower = 0
-    if let header = lastRoleRow(Self._headerRole, atOrBefore: index) { lower = header }
-    if let footer = lastRoleRow(Self._footerRole, atOrBefore: index &- 1) { lower = Swift.max(lower, footer &+ 1) }
     var upper = count
-    if let footer = firstRoleRow(Self._footerRole, atOrAfter: index) { upper = footer &+ 1 }
-    if let header = firstRoleRow(Self._headerRole, atOrAfter: index &+ 1) { upper = Swift.min(upper, header) }
+    // One rank a role; the rows on either side are the selects of the
+    // ranks next to it.
+    let headers = roleCount(Self._headerRole)
+    if headers > 0 {
+      let rank = roleRank(Self._headerRole, before: index &+ 1)  // headers at or before `index`
+      if rank > 0 { lower = roleRow(Self._headerRole, rank: rank &- 1) }
+      if rank < headers { upper = roleRow(Self._headerRole, rank: rank) }
+    }
+    let footers = roleCount(Self._footerRole)
+    if footers > 0 {
+      let rank = roleRank(Self._footerRole, before: index)  // footers before `index`
+      if rank > 0 { lower = Swift.max(lower, roleRow(Self._footerRole, rank: rank &- 1) &+ 1) }
+      if rank < footers { upper = Swift.min(upper, roleRow(Self._footerRole, rank: rank) &+ 1) }
+    }
     return lower ..< upper
   }
 
