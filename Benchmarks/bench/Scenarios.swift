@@ -122,6 +122,23 @@ func realMeasurements<S: BenchSubject>(_ layout: S, _ n: Int, _ rng: inout Seede
   }
 }
 
+/// User scrolls by 1 to 40 pt either way (never 0: every call moves), back
+/// to the middle past either end: the frame of `scroll` and `pinned_rows`.
+/// A call scrolls with the `k`-th delta and returns whether the offset moved.
+func smallScrolls<S: BenchSubject>(_: S.Type, from start: CGFloat, height: CGFloat,
+                                   _ rng: inout SeededRNG) -> (inout S, Int) -> Bool {
+  let deltas = table { CGFloat(Int.random(in: 1 ... 40, using: &rng) * (Bool.random(using: &rng) ? 1 : -1)) }
+  let y = Box(start)
+  let maxY = Swift.max(0, height - viewport.height)
+  return { layout, k in
+    let before = y.value
+    y.value += deltas[k]
+    if y.value < 0 || y.value > maxY { y.value = maxY / 2 }
+    layout.userScroll(to: CGPoint(x: 0, y: y.value))
+    return layout.contentOffset.y != before
+  }
+}
+
 /// Sets scenario `name` up for `n` rows of variant `S`; the inputs come from
 /// a generator seeded by the scenario and size, so two processes (or two
 /// versions of the library) prepare the same inputs.
@@ -206,20 +223,14 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
       }
     }, tally: tally)
   case "scroll":
-    // Deltas of 1 to 40 pt either way (never 0: every call moves).
-    let deltas = table { CGFloat(Int.random(in: 1 ... 40, using: &rng) * (Bool.random(using: &rng) ? 1 : -1)) }
-    let y = Box(box.value.contentOffset.y)
-    let maxY = Swift.max(0, height - viewport.height)
+    let scroll = smallScrolls(S.self, from: box.value.contentOffset.y, height: height, &rng)
     let tally = Tally(name)
     return Prepared(operation: {
       box.with { layout in
-        let before = y.value
-        y.value += deltas[next()]
-        if y.value < 0 || y.value > maxY { y.value = maxY / 2 }
-        layout.userScroll(to: CGPoint(x: 0, y: y.value))
+        let moved = scroll(&layout, next())
         blackHole(layout.visibleIndices)
         blackHole(layout.trackedID)
-        tally.record(changed: layout.contentOffset.y != before)
+        tally.record(changed: moved)
       }
     }, tally: tally)
   case "pinned_rows":
@@ -229,19 +240,14 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
       layout.makeSections(every: 100)
       layout.pinnedViews = .sectionHeaders
     }
-    let deltas = table { CGFloat(Int.random(in: 1 ... 40, using: &rng) * (Bool.random(using: &rng) ? 1 : -1)) }
-    let y = Box(box.value.contentOffset.y)
-    let maxY = Swift.max(0, height - viewport.height)
+    let scroll = smallScrolls(S.self, from: box.value.contentOffset.y, height: height, &rng)
     let tally = Tally(name)
     return Prepared(operation: {
       box.with { layout in
-        let before = y.value
-        y.value += deltas[next()]
-        if y.value < 0 || y.value > maxY { y.value = maxY / 2 }
-        layout.userScroll(to: CGPoint(x: 0, y: y.value))
+        let moved = scroll(&layout, next())
         let pinned = layout.pinnedRows
         blackHole(pinned)
-        tally.record(changed: layout.contentOffset.y != before && !pinned.isEmpty)
+        tally.record(changed: moved && !pinned.isEmpty)
       }
     }, tally: tally)
   case "jump":
