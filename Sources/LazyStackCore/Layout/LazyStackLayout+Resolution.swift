@@ -17,6 +17,11 @@ extension LazyStackLayout {
   ///   offset is clamped. With no anchor (and no `scrollAnchor`, R7), it scrolls
   ///   as little as possible (R4). The row is then kept there through
   ///   measurements and data changes (R6, §6).
+  /// - With `pinnedViews` holding `.sectionHeaders`, an id lands under its
+  ///   section's pinned header (and above its pinned footer), and stays
+  ///   exactly there as the header is measured, until the user scrolls
+  ///   (H6); where the pinned rows leave the row no room, the whole
+  ///   viewport is used.
   /// - An unknown id (or one of another type) changes nothing: `position` is
   ///   put back and `lastPositionResult` is `.unknownID` (R5).
   /// - A position with `isPositionedByUser == true` is stored, not resolved (T1).
