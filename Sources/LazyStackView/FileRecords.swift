@@ -204,6 +204,61 @@ public struct FileRecords: RecordSource {
     return text
   }
 
+  /// The prefixes of the records of `records` from their bytes, read in
+  /// runs of about `chunkBytes` (one `pread` a run, not one a record, and
+  /// no `String` a record): the first `length` bytes when they are ASCII,
+  /// else the first `length` characters decoded.
+  public func sectionStarts(in records: Range<Int>, length: Int,
+                            after previous: [UInt8]?) -> (starts: [Int], last: [UInt8]?) {
+    var result: [Int] = []
+    var last = previous
+    let window = max(1, length) * 4  // enough bytes for `length` characters
+    var record = records.lowerBound
+    while record < records.upperBound {
+      // A run of records that fits one read (at least one record).
+      let first = starts[record]
+      var end = record + 1
+      while end < records.upperBound && lineEnd(end) - first <= Self.chunkBytes { end += 1 }
+      // One record alone (a line longer than a chunk): only its first bytes.
+      let span = bytes(first, end - record == 1 ? min(lineEnd(record), first + window) : lineEnd(end - 1))
+      span.withUnsafeBufferPointer { buffer in
+        for r in record ..< end {
+          let lower = starts[r] - first
+          let upper = min(lineEnd(r) - first, lower + window, buffer.count)
+          let line = UnsafeBufferPointer(rebasing: buffer[min(lower, buffer.count) ..< max(upper, min(lower, buffer.count))])
+          let key = Self.prefixKey(line, length: length)
+          if key.elementsEqual(last ?? []) && last != nil { continue }
+          result.append(r)
+          last = Array(key)
+        }
+      }
+      record = end
+    }
+    return (result, last)
+  }
+
+  /// Where record `index` ends (its newline, or the end of the file).
+  func lineEnd(_ index: Int) -> Int { index + 1 < starts.count ? starts[index + 1] - 1 : fileSize }
+
+  /// The UTF-8 of the first `length` characters of a line's first bytes
+  /// (a carriage return at the end left out).
+  static func prefixKey(_ line: UnsafeBufferPointer<UInt8>, length: Int) -> ArraySlice<UInt8> {
+    var n = 0
+    while n < min(length, line.count) && line[n] < 0x80 && line[n] != 0x0D { n += 1 }
+    if n == min(length, line.count) || (n < line.count && line[n] == 0x0D) {
+      return ArraySlice(line[0 ..< n])  // ASCII: bytes are characters
+    }
+    var text = String(decoding: line, as: UTF8.self)
+    if text.hasSuffix("\r") { text.removeLast() }
+    return ArraySlice(text.prefix(length).utf8)
+  }
+
+  public func prefix(at index: Int, length: Int) -> String {
+    let start = starts[index]
+    let data = bytes(start, min(lineEnd(index), start + max(1, length) * 4))
+    return data.withUnsafeBufferPointer { String(decoding: Self.prefixKey($0, length: length), as: UTF8.self) }
+  }
+
   /// Searches the file's bytes (not decoded text) with `memmem`, from record
   /// `start` to the end, then from the beginning; indexes as far as the
   /// match to name its record.

@@ -33,6 +33,11 @@ public protocol RecordSource {
   /// The first `length` characters of record `index` (what `--sections`
   /// groups records by).
   func prefix(at index: Int, length: Int) -> String
+  /// The records of `records` whose first `length` characters differ from
+  /// the record's before them (the first one compared with `previous`, the
+  /// UTF-8 of the prefix before the range; `nil`: a section starts there),
+  /// and the UTF-8 of the last record's prefix.
+  func sectionStarts(in records: Range<Int>, length: Int, after previous: [UInt8]?) -> (starts: [Int], last: [UInt8]?)
 }
 
 extension RecordSource {
@@ -43,6 +48,19 @@ extension RecordSource {
   public mutating func takeChangedRecord() -> Int? { nil }
   public mutating func takeNotice() -> String? { nil }
   public func prefix(at index: Int, length: Int) -> String { String(record(at: index).prefix(length)) }
+
+  /// One `prefix(at:length:)` a record.
+  public func sectionStarts(in records: Range<Int>, length: Int,
+                            after previous: [UInt8]?) -> (starts: [Int], last: [UInt8]?) {
+    var starts: [Int] = []
+    var last = previous
+    for record in records {
+      let key = Array(prefix(at: record, length: length).utf8)
+      if key != last { starts.append(record) }
+      last = key
+    }
+    return (starts, last)
+  }
 
   /// Searches the records' text, one record at a time.
   public mutating func find(_ text: String, from start: Int) -> Int? {

@@ -32,7 +32,7 @@ public struct Viewer<Source: RecordSource> {
   /// The number of records that have rows in the layout.
   public private(set) var recordsInLayout = 0
   /// The prefix of the last record in the layout (sections only).
-  var lastPrefix: String?
+  var lastPrefix: [UInt8]?
 
   /// A viewer of `source`, `columns` x `rows` characters (the last row is
   /// the status line); `sections` groups records by their first N characters.
@@ -57,12 +57,22 @@ public struct Viewer<Source: RecordSource> {
 
   // MARK: Rows and sections
 
-  /// The row id of the header of the section that starts at `record`.
-  /// Records are rows with their own number as id; headers have negative ids.
-  static func headerID(startingAt record: Int) -> Int { -(record + 1) }
+  /// The row id of record `record`: the record number itself, or with
+  /// sections `2 record + 1`, so that the header before it can be
+  /// `2 record` and the ids still ascend (the layout then keeps no hash
+  /// index: 13 bytes a row rather than 19).
+  func rowID(ofRecord record: Int) -> Int { sectionPrefix == nil ? record : 2 &* record &+ 1 }
 
-  /// The record a section header row stands before, or `nil` for a record row.
-  static func sectionStart(ofRow id: Int) -> Int? { id < 0 ? -(id + 1) : nil }
+  /// The record of a row id, or `nil` for a section header.
+  func record(ofRow id: Int) -> Int? {
+    sectionPrefix == nil ? id : (id & 1 == 1 ? id >> 1 : nil)
+  }
+
+  /// The row id of the header of the section that starts at `record`.
+  static func headerID(startingAt record: Int) -> Int { 2 &* record }
+
+  /// The record a section header row stands before.
+  static func sectionStart(ofHeader id: Int) -> Int { id >> 1 }
 
   /// Appends rows for records `recordsInLayout ..< count`: with sections, a
   /// header before every record whose prefix differs from the one before.
@@ -73,20 +83,20 @@ public struct Viewer<Source: RecordSource> {
       recordsInLayout = count
       return
     }
+    let (starts, last) = source.sectionStarts(in: recordsInLayout ..< count, length: length, after: lastPrefix)
     var ids: [Int] = []
-    var headers: [Int] = []
-    ids.reserveCapacity(count - recordsInLayout + 16)
+    ids.reserveCapacity(count - recordsInLayout + starts.count)
+    var next = 0
     for record in recordsInLayout ..< count {
-      let prefix = source.prefix(at: record, length: length)
-      if prefix != lastPrefix {
-        headers.append(Self.headerID(startingAt: record))
-        ids.append(headers[headers.count - 1])
-        lastPrefix = prefix
+      if next < starts.count && starts[next] == record {
+        ids.append(Self.headerID(startingAt: record))
+        next += 1
       }
-      ids.append(record)
+      ids.append(2 &* record &+ 1)
     }
     _ = try? layout.insert(ids, at: layout.count)
-    for header in headers { layout.setRole(.sectionHeader, for: header) }
+    for record in starts { layout.setRole(.sectionHeader, for: Self.headerID(startingAt: record)) }
+    lastPrefix = last
     recordsInLayout = count
   }
 
@@ -105,8 +115,8 @@ public struct Viewer<Source: RecordSource> {
 
   /// The text of a row: a record, or a section header showing its prefix.
   func text(ofRow id: Int) -> String {
-    guard let record = Self.sectionStart(ofRow: id), let length = sectionPrefix else { return source.record(at: id) }
-    let title = "── " + source.prefix(at: record, length: length) + " "
+    if let record = record(ofRow: id) { return source.record(at: record) }
+    let title = "── " + source.prefix(at: Self.sectionStart(ofHeader: id), length: sectionPrefix ?? 0) + " "
     return String((title + String(repeating: "─", count: max(0, columns - title.count))).prefix(columns))
   }
 
@@ -151,12 +161,14 @@ public struct Viewer<Source: RecordSource> {
     var wrapping: UInt64 = 0
     let columns = self.columns
     let source = self.source
+    let sectioned = sectionPrefix != nil
     clock.time {
       layout.measureVisibleRows { _, id in
         let t0 = DispatchTime.now().uptimeNanoseconds
         defer { wrapping &+= DispatchTime.now().uptimeNanoseconds - t0 }
-        guard id >= 0 else { return 1 }  // a section header: one line
-        return CGFloat(Self.lineCount(of: source.record(at: id), columns: columns))
+        // A section header (an even id with sections) is one line.
+        guard !sectioned || id & 1 == 1 else { return 1 }
+        return CGFloat(Self.lineCount(of: source.record(at: sectioned ? id >> 1 : id), columns: columns))
       }
     }
     clock.nanoseconds &-= Swift.min(clock.nanoseconds, wrapping)
@@ -203,9 +215,9 @@ public struct Viewer<Source: RecordSource> {
     if let header = layout.pinnedRows.first, header.frame.minY <= y { y = header.frame.maxY }
     guard var row = layout.index(atOffset: y) else { return nil }
     // A header row at the top: the record after it (or before it, at the very end).
-    while row < layout.count - 1 && layout.id(at: row) < 0 { row += 1 }
+    while row < layout.count - 1 && record(ofRow: layout.id(at: row)) == nil { row += 1 }
     let id = layout.id(at: row)
-    return id >= 0 ? id : Self.sectionStart(ofRow: id).map { max(0, $0 - 1) }
+    return record(ofRow: id) ?? max(0, Self.sectionStart(ofHeader: id) - 1)
   }
 
   func statusLine() -> String {
@@ -275,7 +287,7 @@ public struct Viewer<Source: RecordSource> {
         changed = true
       }
       if let record = source.takeChangedRecord(), record < known {
-        layout.invalidateMeasurement(for: record)
+        layout.invalidateMeasurement(for: rowID(ofRecord: record))
         changed = true
       }
     }
@@ -307,7 +319,8 @@ public struct Viewer<Source: RecordSource> {
     // With sections, the record lands just under its pinned header (SPEC H6).
     let index = min(max(1, number), recordsInLayout) - 1
     message = ""
-    clock.time { layout.position.scrollTo(id: index, anchor: .top) }
+    let id = rowID(ofRecord: index)
+    clock.time { layout.position.scrollTo(id: id, anchor: .top) }
   }
 
   /// Finds the next record after the top one containing `text` (wrapping
@@ -318,7 +331,8 @@ public struct Viewer<Source: RecordSource> {
     let found = source.find(text, from: start % max(1, source.count))
     syncRows()  // the search may have indexed further
     if let i = found {
-      clock.time { layout.position.scrollTo(id: i, anchor: .top) }
+      let id = rowID(ofRecord: i)
+      clock.time { layout.position.scrollTo(id: id, anchor: .top) }
       message = "found \"\(text)\" in record \(i + 1)"
     } else {
       message = "\"\(text)\" not found"

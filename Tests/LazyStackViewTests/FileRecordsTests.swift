@@ -137,4 +137,48 @@ final class FileRecordsTests: XCTestCase {
     try Data("fr".utf8).write(to: url)
     XCTAssertEqual(cut.record(at: 1), "")
   }
+
+  /// `--sections N` on a file: the batched scan (one read a run of records)
+  /// finds the same sections as comparing each record's first N characters,
+  /// with CRLF, short and empty lines, non-ASCII text and a line longer than
+  /// a read; across two batches too.
+  func testSectionStartsMatchThePrefixesOfEachRecord() throws {
+    var lines: [String] = []
+    var rng = SplitMix(state: 3)
+    let stems = ["2026-11-22T10:00", "2026-11-22T10:01", "Überschrift ÄÖÜ", "é", "", "2026-11-22T10:0"]
+    for k in 0 ..< 3_000 {
+      var line = stems[Int.random(in: 0 ..< stems.count, using: &rng)] + (Bool.random(using: &rng) ? ":00 x" : "")
+      if k % 7 == 0 { line += "\r" }
+      if k == 1_234 { line += String(repeating: "long ", count: 1_000_000) }  // 5 MB: longer than a read
+      lines.append(line)
+    }
+    let records = try FileRecords(path: file(lines.joined(separator: "\n") + "\n").path)
+    XCTAssertEqual(records.count, 3_000)
+    for length in [1, 4, 16, 18] {
+      var expected: [Int] = []
+      var previous: String?
+      for r in 0 ..< 3_000 {
+        let key = String(records.record(at: r).prefix(length))
+        if key != previous { expected.append(r) }
+        previous = key
+        XCTAssertEqual(records.prefix(at: r, length: length), key, "record \(r)")
+      }
+      let first = records.sectionStarts(in: 0 ..< 1_500, length: length, after: nil)
+      let second = records.sectionStarts(in: 1_500 ..< 3_000, length: length, after: first.last)
+      XCTAssertEqual(first.starts + second.starts, expected, "length \(length)")
+      XCTAssertEqual(second.last, Array(String(records.record(at: 2_999).prefix(length)).utf8))
+    }
+  }
+}
+
+/// A seeded generator (this test target does not depend on the test support module).
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
 }
