@@ -3,7 +3,8 @@
 // duplicate and unknown ids, empty lists), applied to LazyStackLayout and to
 // LazyStackReference; after every step the internal invariants and SPEC S13
 // (the anchor row stays on screen) are checked
-// and everything observable is compared. Any difference traps.
+// and everything observable is compared (roles, sections and pinned rows
+// included). Any difference traps.
 // Built and run by Tests/Fuzz/run.sh (not part of the SwiftPM package).
 
 import Foundation
@@ -81,7 +82,7 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     step += 1
     let ids = pair.reference.ids
     let op: LayoutOperation
-    switch r.byte() % 22 {
+    switch r.byte() % 25 {
     case 0: op = .viewport(CGSize(width: r.extent(), height: r.extent()))
     case 1, 2: op = .userScroll(r.extent() * (r.byte() % 2 == 0 ? 1 : -1))
     case 3: op = .scrollToID(r.id(ids), r.anchor())
@@ -100,7 +101,10 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       }
       op = .snapshot(list)
     case 11:
-      var new = (0 ..< 1 + Int(r.byte() % 5)).map { _ in nextID += 1; return nextID }
+      // Now and then many rows at once (a first large insert into an empty
+      // layout once corrupted the heap: the id index grew for room wrongly).
+      let k = r.byte() % 8 == 0 ? 1 + Int(r.byte() % 120) : 1 + Int(r.byte() % 5)
+      var new = (0 ..< k).map { _ in nextID += 1; return nextID }
       if r.byte() % 9 == 0 { new.append(r.id(ids)) }
       op = .insert(new, at: ids.isEmpty ? 0 : Int(r.byte()) % (ids.count + 1))
     case 12:
@@ -122,6 +126,8 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case 18: op = .overscan([.none, .rows(3), .points(50), .points(.nan), .rows(-2)][Int(r.byte()) % 5])
     case 20: op = r.byte() % 3 == 0 ? .invalidateAll : .invalidate(r.id(ids))
     case 21: op = .measureVisible(Int(r.byte()))
+    case 22, 23: op = .setRole(r.id(ids), [RowRole.sectionHeader, .sectionFooter, .row][Int(r.byte()) % 3])  // SPEC §11
+    case 24: op = .pinnedViews(PinnedScrollableViews(rawValue: UInt32(r.byte() % 4)))
     default:
       let limits: [ViewAlignedScrollTargetBehavior.LimitBehavior?] = [nil, .automatic, .always, .alwaysByOne, .alwaysByFew, .never]
       op = .snap(release: r.extent(), velocity: r.extent() * (r.byte() % 2 == 0 ? 40 : -40), limit: limits[Int(r.byte()) % 6])
