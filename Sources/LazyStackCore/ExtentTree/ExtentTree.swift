@@ -85,6 +85,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     /// holds one role a row.
     @inlinable
     package init(ids: ContiguousArray<ID>, extents: ContiguousArray<Int32>, roles: ContiguousArray<UInt8> = []) {
+      precondition(roles.isEmpty || roles.count == ids.count, "ExtentTree: one role per row, or none")
       self.ids = ids
       self.extents = extents
       rowCount = ids.count
