@@ -169,6 +169,37 @@ final class FileRecordsTests: XCTestCase {
       XCTAssertEqual(second.last, Array(String(records.record(at: 2_999).prefix(length)).utf8))
     }
   }
+
+  /// `--sections` on a file that grows, is searched and is truncated: new
+  /// records join the last section or open a new one, `/text` lands just
+  /// under the pinned header, and a truncation rebuilds the sections.
+  func testSectionsFollowSearchAndTruncation() throws {
+    let lines = (0 ..< 300).map { "10:0\($0 / 100) line \($0)" }
+    let url = try file(lines.joined(separator: "\n") + "\n")
+    var v = try Viewer(source: FileRecords(path: url.path), columns: 40, rows: 6, sections: 5)
+    XCTAssertEqual(v.layout.count, 300 + 3)
+    var screen = v.perform(script: "/line 150\n")
+    XCTAssertTrue(screen[0].hasPrefix("── 10:01 "), screen[0])
+    XCTAssertTrue(screen[1].hasPrefix("10:01 line 150"), screen[1])
+    XCTAssertEqual(v.topRecord, 150)
+    // Appended: two more of the last minute, then a new one.
+    let handle = try FileHandle(forWritingTo: url)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("10:02 line 300\n10:02 line 301\n10:03 line 302\n".utf8))
+    try handle.close()
+    screen = v.perform(script: "F<tick 1>")
+    XCTAssertEqual(v.recordsInLayout, 303)
+    XCTAssertEqual(v.layout.count, 303 + 4, "one new header, for 10:03")
+    XCTAssertTrue(screen[v.pageRows - 1].hasPrefix("10:03 line 302"), screen[v.pageRows - 1])
+    XCTAssertTrue(screen[v.pageRows - 2].hasPrefix("── 10:03 "), screen[v.pageRows - 2])
+    // Truncated and written again: sections from the new text.
+    try Data("11:00 a\n11:00 b\n11:01 c\n".utf8).write(to: url)
+    screen = v.perform(script: "F<tick 1>")
+    XCTAssertEqual(v.recordsInLayout, 3)
+    XCTAssertEqual(v.layout.count, 3 + 2)
+    XCTAssertEqual((0 ..< v.layout.count).map { v.layout.role(at: $0) },
+                   [.sectionHeader, .row, .row, .sectionHeader, .row])
+  }
 }
 
 /// A seeded generator (this test target does not depend on the test support module).
