@@ -226,16 +226,8 @@ extension ExtentTree {
     let handle = Int(_order[location.position])
     if _hasIndex { try _register(ids, in: Int32(truncatingIfNeeded: handle)) }
     let added = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles)
-    if added.roleCounts != 0 || !_blocks[handle].roles.isEmpty {
-      _blocks[handle]._materializeRoles()
-      if added.roles.isEmpty {
-        _blocks[handle].roles.insert(contentsOf: repeatElement(0, count: ids.count), at: location.slot)
-      } else {
-        _blocks[handle].roles.insert(contentsOf: added.roles, at: location.slot)
-      }
-      _blocks[handle].roleCounts &+= added.roleCounts
-      _roleAdd(added.roleCounts, at: location.position)
-    }
+    _blocks[handle]._insertRoles(of: added, at: location.slot)
+    _roleAdd(added.roleCounts, at: location.position)
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].rowCount &+= ids.count
     _blocks[handle].extents.insert(contentsOf: newExtents, at: location.slot)
@@ -453,15 +445,7 @@ extension ExtentTree {
         // Merge this block into the previous one.
         let moving = _blocks[h]
         let target = Int(last)
-        if !moving.roles.isEmpty || !_blocks[target].roles.isEmpty {
-          _blocks[target]._materializeRoles()
-          if moving.roles.isEmpty {
-            _blocks[target].roles.append(contentsOf: repeatElement(0, count: moving.rowCount))
-          } else {
-            _blocks[target].roles.append(contentsOf: moving.roles)
-          }
-          _blocks[target].roleCounts &+= moving.roleCounts
-        }
+        _blocks[target]._insertRoles(of: moving, at: _blocks[target].rowCount)
         _blocks[target].ids.append(contentsOf: moving.ids)
         _blocks[target].rowCount &+= moving.rowCount
         let oldCount = _blocks[target].extents.count

@@ -61,33 +61,35 @@ extension ExtentTree {
     let roleTotal = _order.reduce(0) { $0 &+ _blocks[Int($1)].roleCounts }
     precondition(roleTotal == _roleTotal, "role total mismatch")
     precondition(_roleTotal == 0 || _roleFenwick.count == _fenwick.count, "roles without a role tree")
+    precondition(_lead >= 0 && _fenwickSize == _lead + _order.count, "Fenwick size mismatch")
+    _checkFenwick(_fenwick, "Fenwick") { $0.summary }
     if !_roleFenwick.isEmpty {
       precondition(_roleFenwick.count == _fenwick.count, "role tree size mismatch")
-      var prefix = [0]
-      for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
-        prefix.append(prefix[i - 1] &+ (i > _lead ? _blocks[Int(_order[i - _lead - 1])].roleCounts : 0))
-      }
-      for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
-        precondition(_roleFenwick[i] == prefix[i] &- prefix[i - (i & -i)], "role Fenwick node \(i) does not hold its range")
-      }
-    }
-    // Every Fenwick node holds the sum of its range of nodes, the first
-    // `_lead` of which hold no block.
-    precondition(_lead >= 0 && _fenwickSize == _lead + _order.count, "Fenwick size mismatch")
-    var prefixes = [_Summary()]
-    for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
-      var p = prefixes[i - 1]
-      if i > _lead { p += _blocks[Int(_order[i - _lead - 1])].summary }
-      prefixes.append(p)
-    }
-    for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
-      var expected = prefixes[i]
-      expected -= prefixes[i - (i & -i)]
-      precondition(_fenwick[i] == expected, "Fenwick node \(i) does not hold its range")
+      _checkFenwick(_roleFenwick, "role Fenwick") { $0.roleCounts }
     }
     for handle in _freeHandles {
       precondition(_positions[Int(handle)] == -1 && _blocks[Int(handle)].ids.isEmpty, "free handle in use")
     }
     precondition(_freeHandles.count + _order.count == _blocks.count, "handles leaked")
+  }
+
+  /// Checks that every node of a Fenwick tree laid out like `_fenwick`
+  /// holds the sum of its range of nodes, the first `_lead` of which hold no
+  /// block and the others `leaf` of their block.
+  /// - Complexity: O(n/B).
+  package func _checkFenwick<T: _FenwickValue & Equatable>(
+    _ tree: ContiguousArray<T>, _ name: String, leaf: (_Block) -> T
+  ) {
+    var prefixes = [T()]
+    for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
+      var p = prefixes[i - 1]
+      if i > _lead { p += leaf(_blocks[Int(_order[i - _lead - 1])]) }
+      prefixes.append(p)
+    }
+    for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
+      var expected = prefixes[i]
+      expected -= prefixes[i - (i & -i)]
+      precondition(tree[i] == expected, "\(name) node \(i) does not hold its range")
+    }
   }
 }

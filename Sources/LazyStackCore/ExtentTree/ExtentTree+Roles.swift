@@ -129,24 +129,6 @@ extension ExtentTree {
     }
   }
 
-  /// The last `role` row at or before row `index`, or `nil`.
-  /// - Complexity: O(log(n/B) + B).
-  @inlinable
-  package func lastRoleRow(_ role: UInt8, atOrBefore index: Int) -> Int? {
-    guard index >= 0 else { return nil }
-    let rank = roleRank(role, before: Swift.min(index &+ 1, count))
-    return rank == 0 ? nil : roleRow(role, rank: rank &- 1)
-  }
-
-  /// The first `role` row at or after row `index`, or `nil`.
-  /// - Complexity: O(log(n/B) + B).
-  @inlinable
-  package func firstRoleRow(_ role: UInt8, atOrAfter index: Int) -> Int? {
-    guard index < count else { return nil }
-    let rank = roleRank(role, before: Swift.max(index, 0))
-    return rank == roleCount(role) ? nil : roleRow(role, rank: rank)
-  }
-
   /// The section holding row `index` (SPEC H2): it starts at a header, at
   /// the first row, or right after a footer, and ends before the next
   /// header, with its footer, or at the last row.

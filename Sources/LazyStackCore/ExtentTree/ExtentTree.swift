@@ -66,6 +66,22 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       if roles.isEmpty { roles = ContiguousArray(repeating: 0, count: rowCount) }
     }
 
+    /// Takes the roles of `added`'s rows, which are about to be inserted at
+    /// `slot` (call it before `rowCount` counts them). Plain rows joining a
+    /// block of plain rows leave it without roles.
+    /// - Complexity: O(B).
+    @inlinable
+    package mutating func _insertRoles(of added: _Block, at slot: Int) {
+      guard added.roleCounts != 0 || !roles.isEmpty else { return }
+      _materializeRoles()
+      if added.roles.isEmpty {
+        roles.insert(contentsOf: repeatElement(0, count: added.rowCount), at: slot)
+      } else {
+        roles.insert(contentsOf: added.roles, at: slot)
+      }
+      roleCounts &+= added.roleCounts
+    }
+
     /// Recomputes the chunk summaries from the chunk holding `slot` on.
     /// - Complexity: O(B).
     @inlinable
