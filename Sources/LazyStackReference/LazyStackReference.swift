@@ -28,6 +28,15 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   var roleByID: [ID: RowRole] = [:]
   /// Which section rows are pinned (SPEC H3–H6).
   public var pinnedViews: PinnedScrollableViews = []
+  /// SPEC §12: the phase, its last change, and the motion in progress
+  /// (see LazyStackReference+Motion.swift).
+  public internal(set) var phase: ScrollPhase = .idle
+  public internal(set) var lastPhaseChange: ScrollPhaseChange?
+  var motionTarget: MotionTarget = .point(0)
+  var motionTargetOffset: Int64 = 0
+  var curve = _MotionCurve(cubicFrom: 0, velocity: 0, at: 0, end: 0)
+  var motionRate: Double = 0
+  var clock: Double = 0
   var givenEstimate: Int64
   var policy: EstimatePolicy = .fixed
   public var estimatePolicy: EstimatePolicy {
@@ -71,8 +80,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   public var overscan: Overscan = .none
   public var crossAxisContentExtent: CGFloat? { didSet { clampCross() } }
   public var pinnedToEndTolerance: CGFloat = 1
-  public private(set) var lastCorrection: ScrollCorrection = .none
-  public private(set) var lastPositionResult: PositionResult = .none
+  public internal(set) var lastCorrection: ScrollCorrection = .none
+  public internal(set) var lastPositionResult: PositionResult = .none
   /// Whether the last stabilization could not put the anchor where it
   /// wanted: the offset was clamped (S10) or pinned to the end (D4). The
   /// model checks exempt such steps from S13.
@@ -384,13 +393,13 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   /// Where the row anchor puts the offset: R3's formula; for a pending
   /// programmatic target (not a user position), in the viewport less the
   /// pinned header and footer of H6.
-  func target(row id: ID, fraction f: CGFloat, delta d: Int64) -> Int64 {
+  func target(row id: ID, fraction f: CGFloat, delta d: Int64, programmatic: Bool? = nil) -> Int64 {
     let i = index(of: id)!
     let s = starts()[i]
     let e = extent(i)
     let v = viewportUnits
     let plain = s + _FixedPoint.scale(e, by: f) - _FixedPoint.scale(v, by: f) - d
-    let (lead, trail) = storedPosition.isPositionedByUser ? (0, 0) : pinnedInsets(i)
+    let (lead, trail) = (programmatic ?? !keepsPlaceOnScreen) ? pinnedInsets(i) : (0, 0)
     if lead == 0 && trail == 0 { return plain }
     let t = s + _FixedPoint.scale(e, by: f) - lead - _FixedPoint.scale(v - lead - trail, by: f) - d
     // H6 gives way when the row would land outside the viewport (no room
@@ -495,7 +504,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       t = before.offset
     case .row(let id, let f, var d):
       let i = index(of: id)!
-      if storedPosition.isPositionedByUser, let row = before.anchorRow, row.id != id || row.extent != extent(i),
+      if keepsPlaceOnScreen, let row = before.anchorRow, row.id != id || row.extent != extent(i),
          case .place(let place) = placeInAnchorRow(before: before, row: row, fraction: f, newExtent: extent(i),
                                                    newState: state(i), survivor: row.id != id) {
         d = _FixedPoint.scale(extent(i), by: f) - place
@@ -511,6 +520,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     clampCross()
     // SPEC T1: a user position reads as the row now at the viewport's anchor point.
     if storedPosition.isPositionedByUser { positionStale = true }
+    if phase == .animating || phase == .decelerating { motionDidSettle(shift: offset - before.offset) }
     lastCorrection = ScrollCorrection(offsetDelta: _FixedPoint.points(offset - before.offset),
                                       contentOffset: contentOffset, cause: cause)
     return lastCorrection
@@ -534,6 +544,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   }
 
   public mutating func setPosition(_ p: ScrollPosition) {
+    stopMotion()
     if p.isPositionedByUser {
       storedPosition = p
       lastPositionResult = .userPositionStored
@@ -584,6 +595,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   }
 
   public mutating func userScroll(to point: CGPoint) {
+    stopMotion()
     let main = axis == .vertical ? point.y : point.x
     let cross = axis == .vertical ? point.x : point.y
     if !main.isNaN { offset = main == .infinity ? maxOffsetUnits : clamp(_FixedPoint.units(main)) }
@@ -605,12 +617,16 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     return min(max(indexAt(low + _FixedPoint.scale(v, by: f)), vis.lowerBound), vis.upperBound - 1)
   }
 
-  mutating func track() {
+  /// SPEC T1, T3; without `setPosition` (an animation's steps, M5) only
+  /// the kept row is chosen.
+  mutating func track(setPosition: Bool = true) {
     let f = _FixedPoint.fraction(scrollAnchorValue?.fraction(along: axis) ?? 0)
     guard let i = trackedRow() else {
       anchor = .automatic
-      storedPosition = ScrollPosition(idType: ID.self)
-      storedPosition.isPositionedByUser = true
+      if setPosition {
+        storedPosition = ScrollPosition(idType: ID.self)
+        storedPosition.isPositionedByUser = true
+      }
       return
     }
     // SPEC T3: keep the tracked row if it is measured, else the measured
@@ -630,6 +646,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       if let best { kept = best.row }
     }
     anchor = .row(ids[kept], fraction: f, delta: delta(ofRow: kept, fraction: f))
+    guard setPosition else { return }
     storedPosition = ScrollPosition(id: ids[i])
     storedPosition.isPositionedByUser = true
   }
@@ -708,19 +725,28 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     var kept: [ID: Int64] = [:]
     for (i, id) in ids.enumerated() { if let m = measured[i] { kept[id] = m } }
     let before = snapshotBefore()
-    if case .row(let id, let f, let d) = anchor, !seen.contains(id) {
+    func survivor(of id: ID) -> ID? {
       let old = index(of: id)!
-      let next = ids[(old + 1)...].first { seen.contains($0) }
-      let previous = ids[..<old].last { seen.contains($0) }
-      let user = storedPosition.isPositionedByUser
-      if let r = next ?? previous {
-        anchor = .row(r, fraction: f, delta: d)
+      return ids[(old + 1)...].first { seen.contains($0) } ?? ids[..<old].last { seen.contains($0) }
+    }
+    // SPEC M4: an animation's target row gone: its survivor (S5), or the animation stops.
+    if phase == .animating, case .row(let id, let f, let d) = motionTarget, !seen.contains(id) {
+      if let r = survivor(of: id) {
+        motionTarget = .row(r, fraction: f, delta: d)
         storedPosition = ScrollPosition(id: r, anchor: storedPosition.anchor)
       } else {
-        anchor = .automatic
+        setPhase(.idle)
         storedPosition = ScrollPosition(idType: ID.self)
       }
-      storedPosition.isPositionedByUser = user
+    }
+    if case .row(let id, let f, let d) = anchor, !seen.contains(id) {
+      let user = storedPosition.isPositionedByUser
+      let r = survivor(of: id)
+      anchor = r.map { .row($0, fraction: f, delta: d) } ?? .automatic
+      if phase != .animating {  // during an animation `position` holds its target
+        storedPosition = r.map { ScrollPosition(id: $0, anchor: storedPosition.anchor) } ?? ScrollPosition(idType: ID.self)
+        storedPosition.isPositionedByUser = user
+      }
     }
     ids = list
     measured = list.map { kept[$0] }

@@ -35,6 +35,17 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
   case setRole(Int, RowRole)
   /// `pinnedViews = ...` (SPEC H3–H6).
   case pinnedViews(PinnedScrollableViews)
+  /// `beginInteraction()` (SPEC M2).
+  case beginInteraction
+  /// `endInteraction(velocity:behavior:decelerationRate:at:)` at the pair's
+  /// clock (SPEC M3): `.paging`, `.viewAligned(limitBehavior:)`, or no
+  /// snapping (`snap == nil`: B2's natural end).
+  case endInteraction(velocity: CGFloat, snap: ReferenceSnap?, fast: Bool)
+  /// `scroll(to:animation:at:)` at the pair's clock (SPEC M4), with the
+  /// position of a `.scrollToID`, `.scrollToEdge` or `.scrollToOffset`.
+  indirect case animated(LayoutOperation, ScrollAnimation)
+  /// `advance(to:)` the pair's clock plus this many seconds (SPEC M1).
+  case advance(Double)
 
   public var description: String {
     switch self {
@@ -62,6 +73,11 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
     case .snap(let r, let v, let l): "snap(release: \(r), velocity: \(v), \(l.map { "viewAligned(\($0))" } ?? "paging"))"
     case .setRole(let id, let role): "setRole(.\(role), for: \(id))"
     case .pinnedViews(let p): "pinnedViews = \(p.rawValue)"
+    case .beginInteraction: "beginInteraction()"
+    case .endInteraction(let v, let snap, let fast):
+      "endInteraction(velocity: \(v), \(snap.map { "\($0)" } ?? "no snapping")\(fast ? ", .fast" : ""))"
+    case .animated(let op, let a): "animated(\(op), \(a))"
+    case .advance(let dt): "advance(+\(dt))"
     }
   }
 }
@@ -79,14 +95,49 @@ public struct OperationGenerator: Sendable {
   /// the generator draws exactly what it drew before sections existed, so
   /// seeds recorded in regression tests still replay the same steps.
   public var includeSections: Bool
+  /// Whether to generate interactions, releases, animated scrolls and clock
+  /// steps (SPEC §12); off, seeds replay as before, like `includeSections`.
+  public var includeMotion: Bool
 
   public init(seed: UInt64, firstNewID: Int = 1_000_000, includeEdits: Bool = true, maxRows: Int = 300,
-              includeSections: Bool = false) {
+              includeSections: Bool = false, includeMotion: Bool = false) {
     rng = SeededRNG(seed: seed)
     nextID = firstNewID
     self.includeEdits = includeEdits
     self.maxRows = maxRows
     self.includeSections = includeSections
+    self.includeMotion = includeMotion
+  }
+
+  /// A motion operation, or nil (about half the time) for any other one.
+  mutating func motion(ids: [Int], contentExtent: CGFloat) -> LayoutOperation? {
+    switch Int.random(in: 0 ..< 24, using: &rng) {
+    case 0 ..< 8:
+      // Frames of 1/120 s to 1/20 s; now and then a long pause.
+      let dt = Int.random(in: 0 ..< 15, using: &rng) == 0 ? Double(Int.random(in: 1 ... 30, using: &rng)) / 10
+        : Double(Int.random(in: 1 ... 6, using: &rng)) / 120
+      return .advance(dt)
+    case 8:
+      return .beginInteraction
+    case 9, 10:
+      let snaps: [ReferenceSnap?] = [nil, .paging, .viewAligned(.never), .viewAligned(.alwaysByOne), .viewAligned(.always)]
+      var v = CGFloat(Int.random(in: -5000 ... 5000, using: &rng))
+      if Int.random(in: 0 ..< 6, using: &rng) == 0 { v = 0 }
+      if Int.random(in: 0 ..< 30, using: &rng) == 0 { v = .nan }
+      return .endInteraction(velocity: v, snap: snaps.randomElement(using: &rng)!, fast: Bool.random(using: &rng))
+    case 11 ..< 14:
+      let animations: [ScrollAnimation] = [.easeInOut(duration: 0.15), .easeInOut(duration: 0.4), .smooth,
+                                           .spring(response: 0.2), .easeInOut(duration: 0)]
+      let target: LayoutOperation
+      switch Int.random(in: 0 ..< 8, using: &rng) {
+      case 0: target = .scrollToEdge(Edge.allCases.randomElement(using: &rng)!)
+      case 1: target = .scrollToOffset(CGFloat(Int.random(in: -100 ... max(0, Int(contentExtent)) + 100, using: &rng)))
+      default: target = .scrollToID(pickID(from: ids), Self.anchors.randomElement(using: &rng)!)
+      }
+      return .animated(target, animations.randomElement(using: &rng)!)
+    default:
+      return nil
+    }
   }
 
   static let anchors: [UnitPoint?] = [nil, .top, .center, .bottom, .leading, .trailing, UnitPoint(x: 0.3, y: 0.25)]
@@ -122,6 +173,7 @@ public struct OperationGenerator: Sendable {
   /// The next operation for a list with these ids and this content extent.
   public mutating func next(ids: [Int], contentExtent: CGFloat) -> LayoutOperation {
     let n = ids.count
+    if includeMotion, let op = motion(ids: ids, contentExtent: contentExtent) { return op }
     if includeSections {
       switch Int.random(in: 0 ..< 16, using: &rng) {
       case 0, 1:
@@ -224,6 +276,8 @@ public struct OperationGenerator: Sendable {
 public struct ModelPair: Sendable {
   public var core: LazyStackLayout<Int>
   public var reference: LazyStackReference<Int>
+  /// The clock both are driven with (SPEC M1), in seconds.
+  public var time: Double = 0
 
   public init(ids: [Int], estimate: CGFloat, spacing: CGFloat = 0, axis: Axis = .vertical,
               insets: EdgeInsets = EdgeInsets(), blockCapacity: Int = 4) throws {
@@ -354,6 +408,40 @@ public struct ModelPair: Sendable {
     case .pinnedViews(let p):
       core.pinnedViews = p
       reference.pinnedViews = p
+    case .beginInteraction:
+      core.beginInteraction()
+      reference.beginInteraction()
+    case .endInteraction(let velocity, let snap, let fast):
+      let vertical = core.axis == .vertical
+      let vector = vertical ? CGVector(dx: 0, dy: velocity) : CGVector(dx: velocity, dy: 0)
+      let rate: ScrollDecelerationRate = fast ? .fast : .normal
+      switch snap {
+      case .paging?: core.endInteraction(velocity: vector, behavior: .paging, decelerationRate: rate, at: time)
+      case .viewAligned(let limit)?:
+        core.endInteraction(velocity: vector, behavior: .viewAligned(limitBehavior: limit), decelerationRate: rate,
+                            at: time)
+      case nil: core.endInteraction(velocity: vector, behavior: FreeScrolling(), decelerationRate: rate, at: time)
+      }
+      reference.endInteraction(velocity: vector, snap: snap, decelerationRate: rate, at: time)
+    case .animated(let op, let animation):
+      let position: ScrollPosition
+      switch op {
+      case .scrollToID(let id, let a):
+        var p = reference.position
+        p.scrollTo(id: id, anchor: a)
+        position = p
+      case .scrollToEdge(let e): position = ScrollPosition(idType: Int.self, edge: e)
+      case .scrollToOffset(let y):
+        position = core.axis == .vertical ? ScrollPosition(idType: Int.self, y: y) : ScrollPosition(idType: Int.self, x: y)
+      default: return "animated(\(op)) is not a programmatic scroll"
+      }
+      core.scroll(to: position, animation: animation, at: time)
+      reference.scroll(to: position, animation: animation, at: time)
+    case .advance(let dt):
+      time += dt
+      let a = core.advance(to: time)
+      let b = reference.advance(to: time)
+      if a != b { return "advance results differ: core \(a), reference \(b)" }
     }
     return nil
   }
@@ -369,7 +457,8 @@ public struct ModelPair: Sendable {
   public mutating func step(_ op: LayoutOperation) -> String? {
     let watched: Bool
     switch op {
-    case .viewport, .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .scrollAnchor:
+    case .viewport, .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .scrollAnchor,
+         .animated, .advance, .endInteraction, .beginInteraction:
       watched = false
     default:
       watched = reference.anchorRowIntersectsViewport == true
@@ -419,6 +508,14 @@ public struct ModelPair: Sendable {
       }
     }
     if core.pinnedRows != reference.pinnedRows { return "pinnedRows: \(core.pinnedRows) vs \(reference.pinnedRows)" }
+    if core.phase != reference.phase { return "phase: \(core.phase) vs \(reference.phase)" }
+    if core.lastPhaseChange != reference.lastPhaseChange {
+      return "lastPhaseChange: \(String(describing: core.lastPhaseChange)) vs \(String(describing: reference.lastPhaseChange))"
+    }
+    for threshold in [0, 0.5, 1] where core.visibleIDs(threshold: threshold) != reference.visibleIDs(threshold: threshold) {
+      return "visibleIDs(threshold: \(threshold)): \(core.visibleIDs(threshold: threshold)) vs "
+        + "\(reference.visibleIDs(threshold: threshold))"
+    }
     for y in probes {
       let a = core.index(atOffset: y)
       let b = reference.index(atOffset: y)
@@ -436,8 +533,9 @@ public struct SoakFailure: Error, CustomStringConvertible {
 }
 
 public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical,
-                 sections: Bool = true) throws -> Int {
-  var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: sections)
+                 sections: Bool = true, motion: Bool = true) throws -> Int {
+  var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: sections,
+                                     includeMotion: motion)
   var rng = SeededRNG(seed: seed ^ 0xA5A5)
   let initial = Array(0 ..< Int.random(in: 0 ... maxRows / 2, using: &rng))
   var pair = try ModelPair(ids: initial, estimate: CGFloat(Int.random(in: 1 ... 80, using: &rng)),
@@ -456,4 +554,10 @@ public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis =
     }
   }
   return operations
+}
+
+/// A behaviour that keeps the natural end of a fling (SPEC B2): no snapping.
+public struct FreeScrolling: ScrollTargetBehavior {
+  public init() {}
+  public func updateTarget(_ target: inout ScrollTarget, context: TargetContext) {}
 }

@@ -14,10 +14,11 @@ final class ModelCheckTests: XCTestCase {
   }
 
   func run(seeds: Range<UInt64>, steps: Int, edits: Bool, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets(),
-           axis: Axis = .vertical, sections: Bool = false,
+           axis: Axis = .vertical, sections: Bool = false, motion: Bool = false,
            file: StaticString = #filePath, line: UInt = #line) throws {
     for seed in seeds {
-      var generator = OperationGenerator(seed: seed, includeEdits: edits, maxRows: 120, includeSections: sections)
+      var generator = OperationGenerator(seed: seed, includeEdits: edits, maxRows: 120, includeSections: sections,
+                                         includeMotion: motion)
       let initial = Array(0 ..< Int(seed % 60))
       var pair = try ModelPair(ids: initial, estimate: CGFloat(seed % 7) * 9 + 1, spacing: spacing, axis: axis,
                                insets: insets, blockCapacity: 4 + Int(seed % 5))
@@ -68,5 +69,21 @@ final class ModelCheckTests: XCTestCase {
             insets: EdgeInsets(top: 7, leading: 11, bottom: 3, trailing: 2), sections: true)
     try run(seeds: 530 ..< 560, steps: 200, edits: true, spacing: 2,
             insets: EdgeInsets(top: 1, leading: 9, bottom: 2, trailing: 5), axis: .horizontal, sections: true)
+  }
+
+  /// SPEC §12: interactions, releases under every behaviour, animated
+  /// scrolls (ease and spring) and clock steps of 1/120 s to 3 s among every
+  /// other operation; phase, last phase change and `visibleIDs` are
+  /// compared after every step, with the offsets of every frame.
+  func testModelCheck_motion() throws {
+    try run(seeds: 600 ..< 660, steps: 250, edits: true, motion: true)
+  }
+
+  func testModelCheck_motionWithSectionsSpacingInsetsHorizontal() throws {
+    try run(seeds: 700 ..< 730, steps: 250, edits: true, spacing: 3.5,
+            insets: EdgeInsets(top: 5, leading: 2, bottom: 8, trailing: 1), sections: true, motion: true)
+    try run(seeds: 730 ..< 760, steps: 250, edits: true, spacing: 2,
+            insets: EdgeInsets(top: 1, leading: 9, bottom: 2, trailing: 5), axis: .horizontal, sections: true,
+            motion: true)
   }
 }

@@ -466,6 +466,35 @@ extension ExtentTree {
     return _rowInfo(at: _locate(index))
   }
 
+  /// Calls `body` with the id, start (relative to the leading inset) and
+  /// extent of each row in `range`, in order: one search, then a walk.
+  /// - Precondition: `range` lies in `0 ..< count`.
+  /// - Complexity: O(log(n/B) + B + k) for k rows.
+  @inlinable
+  package func _forEachRow(in range: Range<Int>, _ body: (ID, Int64, Int64) -> Void) {
+    guard !range.isEmpty else { return }
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "Rows \(range) out of range 0..<\(count)")
+    let l = _locate(range.lowerBound)
+    var position = l.position
+    var slot = l.slot
+    var start = _pitch(l.before) &+ _withBlock(handle: Int(_order[position])) { _slotPitchPrefix($0, slot) }
+    var remaining = range.count
+    while remaining > 0 {
+      _withBlock(handle: Int(_order[position])) { block in
+        let rows = block.pointee.ids.count
+        while slot < rows && remaining > 0 {
+          let extent = _extent(block.pointee.extents[slot])
+          body(block.pointee.ids[slot], start, extent)
+          start &+= extent &+ spacing
+          slot &+= 1
+          remaining &-= 1
+        }
+      }
+      position &+= 1
+      slot = 0
+    }
+  }
+
   /// The row with `id` described (see `_RowInfo`), or `nil`.
   /// - Complexity: O(log(n/B) + B).
   @inlinable

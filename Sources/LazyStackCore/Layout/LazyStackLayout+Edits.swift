@@ -70,24 +70,33 @@ extension LazyStackLayout {
   /// - Complexity: O(k (log n + B)).
   @inlinable
   internal mutating func _replaceRemovedAnchor(removing indices: [Int], reinserted: Set<ID>) {
-    guard let anchorID = _anchorRowID, !reinserted.contains(anchorID),
-          let anchorIndex = _tree.index(of: anchorID) else { return }
-    var position = _lowerBound(indices, anchorIndex)
-    guard position < indices.count, indices[position] == anchorIndex else { return }
+    if let anchorID = _anchorRowID, case .some(let survivor) = _survivor(ofRemoved: anchorID, indices, reinserted) {
+      _replaceAnchorRow(with: survivor)
+    }
+    if _slowPath(_motion.phase == .animating), let target = _animationTargetID {
+      _replaceRemovedTarget(with: _survivor(ofRemoved: target, indices, reinserted))  // M4
+    }
+  }
+
+  /// If row `id` is among the sorted `indices` about to be removed (and
+  /// not in `reinserted`), the nearest row that stays (SPEC S5), looking
+  /// forward first then backward (`.some(nil)`: none); `.none` if it stays.
+  /// - Complexity: O(k (log n + B)).
+  @inlinable
+  internal func _survivor(ofRemoved id: ID, _ indices: [Int], _ reinserted: Set<ID>) -> ID?? {
+    guard !reinserted.contains(id), let anchorIndex = _tree.index(of: id) else { return .none }
+    let position = _lowerBound(indices, anchorIndex)
+    guard position < indices.count, indices[position] == anchorIndex else { return .none }
     func survives(_ i: Int) -> Bool {
       let p = _lowerBound(indices, i)
       return !(p < indices.count && indices[p] == i) || reinserted.contains(_tree.id(at: i))
     }
     var candidate = anchorIndex &+ 1
     while candidate < count && !survives(candidate) { candidate &+= 1 }
-    if candidate < count {
-      _replaceAnchorRow(with: _tree.id(at: candidate))
-      return
-    }
+    if candidate < count { return .some(_tree.id(at: candidate)) }
     candidate = anchorIndex &- 1
     while candidate >= 0 && !survives(candidate) { candidate &-= 1 }
-    position = candidate
-    _replaceAnchorRow(with: position >= 0 ? _tree.id(at: position) : nil)
+    return .some(candidate >= 0 ? _tree.id(at: candidate) : nil)
   }
 
   @inlinable

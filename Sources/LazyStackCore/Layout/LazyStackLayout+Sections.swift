@@ -202,7 +202,7 @@ extension LazyStackLayout {
   /// (H6, R6).
   @inlinable @inline(__always)
   internal func _anchorTarget(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat, delta: Int64) -> Int64 {
-    _position.isPositionedByUser || _pinnedViews.isEmpty
+    _pinnedViews.isEmpty || _keepsPlaceOnScreen
       ? _rowTarget(row, fraction: fraction, delta: delta)
       : _programmaticTarget(row, fraction: fraction, delta: delta)
   }

@@ -21,6 +21,9 @@ extension LazyStackLayout {
     if let anchorID = _anchorRowID, !newTree.contains(anchorID) {
       replacement = .some(_survivor(of: anchorID) { newTree.contains($0) })
     }
+    if _slowPath(_motion.phase == .animating), let target = _animationTargetID, !newTree.contains(target) {
+      _replaceRemovedTarget(with: .some(_survivor(of: target) { newTree.contains($0) }))  // M4
+    }
     let before = _capture()
     _tree = newTree
     if case .some(let survivor) = replacement { _replaceAnchorRow(with: survivor) }

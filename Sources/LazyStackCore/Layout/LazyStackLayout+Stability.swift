@@ -157,7 +157,7 @@ extension LazyStackLayout {
       anchorRow = row
       // SPEC S12, S1: the anchor row's own extent changed (a pending
       // programmatic target is re-resolved instead: its delta stands).
-      if _position.isPositionedByUser && (row.extent != _seen.extent || _seen.survivor),
+      if _keepsPlaceOnScreen && (row.extent != _seen.extent || _seen.survivor),
          let place = _placeAfterOwnChange(row, fraction: fraction, delta: delta, viewport: before.viewport) {
         delta = _FixedPoint.scale(row.extent, by: fraction) &- place
         _anchor = .row(id, fraction: fraction, delta: delta)
@@ -173,6 +173,7 @@ extension LazyStackLayout {
     }
     _clampCrossOffset()
     if _position.isPositionedByUser { _viewIDStale = true }  // T1: re-derived when read
+    if _slowPath(_motion.phase._isMoving) { _motionDidSettle(from: before) }  // M4, M5
     let correction = ScrollCorrection(
       offsetDelta: _FixedPoint.points(_offset &- before.offset), contentOffset: contentOffset, cause: cause)
     _lastCorrection = correction
@@ -224,14 +225,26 @@ extension LazyStackLayout {
   internal mutating func _replaceAnchorRow(with replacement: ID?) {
     guard case .row(_, let fraction, let delta) = _anchor else { return }
     let user = _position.isPositionedByUser
+    // During an animation `position` holds its target, not this row (M4).
+    let names = _motion.phase != .animating
     if let replacement {
       _anchor = .row(replacement, fraction: fraction, delta: delta)
       _seen.survivor = true
-      _position = ScrollPosition(_target: .id(replacement, anchor: _position.anchor), isPositionedByUser: user)
+      if names {
+        _position = ScrollPosition(_target: .id(replacement, anchor: _position.anchor), isPositionedByUser: user)
+      }
     } else {
       _anchor = .automatic
-      _position = ScrollPosition(_target: .automatic, isPositionedByUser: user)
+      if names { _position = ScrollPosition(_target: .automatic, isPositionedByUser: user) }
     }
+  }
+
+  /// Whether the row anchor keeps a row where it is on screen (a user's
+  /// place, T1, T3; or the rows under an animation, M5) rather than a
+  /// pending programmatic target (R6).
+  @inlinable @inline(__always)
+  internal var _keepsPlaceOnScreen: Bool {
+    _position.isPositionedByUser || _motion.phase == .animating
   }
 
   /// The row anchor's id, if the layout keeps a row.

@@ -15,6 +15,7 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   public mutating func userScroll(to offset: CGPoint) {
+    if _slowPath(_motion.phase._isMoving) { _stopMotion() }  // T1, M4
     let (main, cross) = axis == .vertical ? (offset.y, offset.x) : (offset.x, offset.y)
     if !main.isNaN {
       _offset = main == .infinity ? _maxOffset : _clamp(_FixedPoint.units(main))
@@ -86,6 +87,15 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   internal mutating func _track() {
+    _track(position: true)
+  }
+
+  /// Chooses the kept row at the current offset (T3) and, if `position`,
+  /// makes the tracked row the user's position (T1). An animated scroll
+  /// keeps rows on screen this way while `position` holds its target (M5).
+  /// - Complexity: O(log n + B).
+  @inlinable @inline(__always)
+  internal mutating func _track(position: Bool) {
     let fraction = _trackingFraction
     var fast: ExtentTree<ID>._RowInfo?
     if let (span, low) = _trackedSpan(fraction: fraction) {
@@ -96,21 +106,21 @@ extension LazyStackLayout {
       if tracked.stored >= 0 || _tree._blockHoldsNoMeasuredRow(
         span, from: low &- _leadingInset, to: low &+ _viewportUnits &- _leadingInset) {
         _anchor(to: tracked, fraction: fraction, delta: _rowDelta(tracked, fraction: fraction))
-        _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
+        if position { _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true) }
         return
       }
       fast = tracked
     }
     guard let (visible, point, low) = _tracking(fraction: fraction) else {
       _anchor = .automatic
-      _position = ScrollPosition(_target: .automatic, isPositionedByUser: true)
+      if position { _position = ScrollPosition(_target: .automatic, isPositionedByUser: true) }
       return
     }
     let tracked = fast ?? _tree.rowInfo(at: _trackedRow(at: point, in: visible))
     let kept = tracked.stored >= 0 ? tracked
       : _nearestMeasuredRow(to: point, in: visible, top: point == low) ?? tracked
     _anchor(to: kept, fraction: fraction, delta: _rowDelta(kept, fraction: fraction))
-    _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
+    if position { _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true) }
   }
 
   /// A position the user scrolled to, as it reads after a stabilization: the

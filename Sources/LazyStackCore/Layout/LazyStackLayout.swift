@@ -88,6 +88,8 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   @usableFromInline internal var _pinnedViews: PinnedScrollableViews
   /// `LazyStackInternalChecks.isEnabled` when the layout was created.
   @usableFromInline internal var _checks: Bool
+  /// The phase and any motion the layout drives (SPEC §12).
+  @usableFromInline internal var _motion: _Motion
 
   /// The main axis. - Complexity: O(1).
   public let axis: Axis
@@ -185,6 +187,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     _pinnedViews = []
     crossAxisContentExtent = nil
     _checks = _internalChecksSwitch()
+    _motion = _Motion()
     _checkInvariants()
   }
 
@@ -361,5 +364,10 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     if case .row(let id, _, _) = _anchor {
       precondition(_tree.contains(id), "anchor row \(id) is not a row")
     }
+    if _motion.phase == .animating, case .row(let id, _, _) = _motion.target {
+      precondition(_tree.contains(id), "animation target \(id) is not a row")
+    }
+    precondition(_motion.phase._isMoving || _motion.phase == .idle || _motion.phase == .interacting,
+                 "phase \(_motion.phase) is never entered")
   }
 }
