@@ -35,6 +35,8 @@ func prepared<S: BenchSubject>(_: S.Type, _ n: Int, _ rng: inout SeededRNG) -> S
 
 /// Random values reused cyclically, so generating them is not timed.
 func table<T>(_ count: Int = 4096, _ make: () -> T) -> [T] { (0 ..< count).map { _ in make() } }
+/// `table` with the index of each value.
+func table<T>(_ count: Int = 4096, _ make: (Int) -> T) -> [T] { (0 ..< count).map(make) }
 
 typealias CoreSubject = LazyStackLayout<Int>
 typealias NaiveSubject = LazyStackReference<Int>
@@ -260,6 +262,36 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
         tally.record(changed: layout.contentOffset.y != before)
       }
     }, tally: tally)
+  case "animate_frame":
+    // Animated scrolls of 10 s (600 frames at 60 Hz) between rows in the
+    // first and the last quarter, so every frame moves; each timed call is
+    // one frame: advance the clock by 1/60 s, then measure one row on
+    // screen with an extent no call gave it before (a real change, which
+    // moves the target: the motion re-resolves it). Every 600th call also
+    // starts the next animation.
+    let targets = table { k in Int.random(in: 0 ..< Swift.max(1, n / 4), using: &rng) + (k & 1 == 0 ? 0 : n - n / 4) }
+    let frame = Box((time: 0.0, animation: 0, count: 0))
+    let tally = Tally(name)
+    box.with { $0.animate(to: targets[0], duration: 10, at: 0) }
+    return Prepared(operation: {
+      box.with { layout in
+        frame.value.time += 1.0 / 60
+        frame.value.count &+= 1
+        let before = layout.contentOffset.y
+        var moving = layout.advance(to: frame.value.time)
+        let moved = layout.contentOffset.y != before
+        let visible = layout.visibleIndices
+        let row = visible.lowerBound + frame.value.count % Swift.max(1, visible.count)
+        let extent = CGFloat(20 + frame.value.count % 1447) + 0.25
+        let measured = layout.setMeasuredExtent(extent, for: row).isApplied  // ids are 0 ..< n
+        if !moving {
+          frame.value.animation = (frame.value.animation &+ 1) & 4095
+          layout.animate(to: targets[frame.value.animation], duration: 10, at: frame.value.time)
+          moving = true
+        }
+        tally.record(changed: moved && measured && moving)
+      }
+    }, tally: tally)
   case "reorder_move":
     // Never to where the row is (destination s or s + 1 would be no move).
     let sources = table { Int.random(in: 0 ..< Swift.max(1, n / 4), using: &rng) }
@@ -351,6 +383,7 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
   ("estimate_change", .logarithmic, "change the estimate for unmeasured rows, with stabilization"),
   ("scroll", .logarithmic, "userScroll by a small delta + visible range + tracked id"),
   ("jump", .logarithmic, "position.scrollTo(id:anchor:) to a random id"),
+  ("animate_frame", .logarithmic, "one frame of an animated scroll: advance(to:) by 1/60 s + one real measurement of a row on screen (the target re-resolved)"),
   ("pinned_rows", .logarithmic, "userScroll by a small delta + pinnedRows (sections of 100 rows under pinned headers)"),
   ("reorder_move", .logarithmic, "move one row (above the anchor) to a random index, stabilized"),
   ("reorder_prepend", .logarithmic, "insert 100 new rows at index 0, stabilized"),

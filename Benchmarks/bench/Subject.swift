@@ -40,6 +40,10 @@ protocol BenchSubject {
   var pinnedRows: [PinnedRow] { get }
   /// Makes every `every`-th row (from row 0) a section header (an untimed setup).
   mutating func makeSections(every: Int)
+  /// An animated scroll to row `id` at its top, eased over `duration` s (SPEC M4).
+  mutating func animate(to id: Int, duration: Double, at time: Double)
+  /// `advance(to:)` (SPEC M1): whether the motion is still moving.
+  mutating func advance(to time: Double) -> Bool
 }
 
 extension LazyStackLayout: BenchSubject where ID == Int {
@@ -50,6 +54,9 @@ extension LazyStackLayout: BenchSubject where ID == Int {
   var trackedID: Int? { position.viewID(type: Int.self) }
   var heapBytes: Int { _heapBytes }
   mutating func scrollTo(id: Int, anchor: UnitPoint) { position.scrollTo(id: id, anchor: anchor) }
+  mutating func animate(to id: Int, duration: Double, at time: Double) {
+    scroll(to: ScrollPosition(id: id, anchor: .top), animation: .easeInOut(duration: duration), at: time)
+  }
   mutating func makeSections(every: Int) {
     for row in stride(from: 0, to: count, by: every) { setRole(.sectionHeader, for: id(at: row)) }
   }
@@ -76,6 +83,9 @@ extension LazyStackReference: BenchSubject where ID == Int {
     var p = position
     p.scrollTo(id: id, anchor: anchor)
     setPosition(p)
+  }
+  mutating func animate(to id: Int, duration: Double, at time: Double) {
+    scroll(to: ScrollPosition(id: id, anchor: .top), animation: .easeInOut(duration: duration), at: time)
   }
   func pagingTarget(release: CGFloat, velocity: CGFloat) -> CGFloat {
     targetContentOffset(forReleaseAt: CGPoint(x: 0, y: release), velocity: CGVector(dx: 0, dy: velocity), snap: .paging).y

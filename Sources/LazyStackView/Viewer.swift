@@ -22,6 +22,23 @@ public struct Viewer<Source: RecordSource> {
   public private(set) var coreNanoseconds: UInt64 = 0
   var prompt: String?
 
+  /// How long `:N`, a search hit and a page key animate, in seconds (SPEC
+  /// M4); 0 moves at once (`--no-animation`).
+  public var animationDuration: Double = 0.15
+  /// The viewer's clock, in seconds: the terminal sets it from its
+  /// monotonic clock before each key and frame; headless runs step it by
+  /// `frameInterval` while an animation runs.
+  public var time: Double = 0
+  /// The headless frame rate's interval (60 Hz).
+  public var frameInterval: Double = 1.0 / 60
+  /// The frames the last headless animation took.
+  public private(set) var lastAnimationFrames = 0
+  /// A page animation ends as a user scroll: where it lands is the reader's place.
+  var pageInFlight = false
+
+  /// Whether an animated jump or page is moving.
+  public var isAnimating: Bool { layout.phase == .animating }
+
   /// The text rows available for records (the last row is the status line).
   public var pageRows: Int { max(1, rows - 1) }
 
@@ -247,14 +264,67 @@ public struct Viewer<Source: RecordSource> {
     clock.time { layout.userScroll(to: CGPoint(x: 0, y: layout.contentOffset.y + CGFloat(lines))) }
   }
 
-  /// One page with the `.paging` behaviour (SPEC B4): the next page boundary.
+  /// One page with the `.paging` behaviour (SPEC B4): the next page
+  /// boundary, animated over `animationDuration`; where it lands is the
+  /// reader's place (a user scroll), as without animation.
   public mutating func page(_ direction: Int) {
     message = ""
     let target = clock.time {
       layout.targetContentOffset(forReleaseAt: layout.contentOffset,
                                  velocity: CGVector(dx: 0, dy: CGFloat(direction) * 1e6), behavior: .paging)
     }
-    clock.time { layout.userScroll(to: target) }
+    guard animationDuration > 0 else {
+      clock.time { layout.userScroll(to: target) }
+      return
+    }
+    go(to: ScrollPosition(y: target.y))
+    pageInFlight = isAnimating
+    if !isAnimating { clock.time { layout.userScroll(to: target) } }
+  }
+
+  /// Scrolls to `position`, animated over `animationDuration` if it is positive.
+  mutating func go(to position: ScrollPosition) {
+    pageInFlight = false
+    let duration = animationDuration
+    let now = time
+    clock.time {
+      if duration > 0 {
+        layout.scroll(to: position, animation: .easeInOut(duration: duration), at: now)
+      } else {
+        layout.position = position
+      }
+    }
+  }
+
+  /// Moves an animation to `time` (SPEC M1); returns whether it is still
+  /// moving. A page that lands becomes the reader's place.
+  @discardableResult
+  public mutating func advance(to time: Double) -> Bool {
+    self.time = max(self.time, time)
+    let now = self.time
+    let moving = clock.time { layout.advance(to: now) }
+    if !moving && pageInFlight {
+      pageInFlight = false
+      clock.time { layout.userScroll(to: layout.contentOffset) }
+    }
+    return moving
+  }
+
+  /// Headless: steps the clock by `frameInterval` and renders every frame
+  /// until the animation lands; returns the last frame, or `nil` if nothing
+  /// was animating.
+  public mutating func finishAnimation() -> [String]? {
+    guard isAnimating else { return nil }
+    var frames = 0
+    var screen: [String] = []
+    var moving = true
+    while moving && frames < 100_000 {
+      frames += 1
+      moving = advance(to: time + frameInterval)
+      screen = render()
+    }
+    lastAnimationFrames = frames
+    return screen
   }
 
   // MARK: Indexing
@@ -319,8 +389,7 @@ public struct Viewer<Source: RecordSource> {
     // With sections, the record lands just under its pinned header (SPEC H6).
     let index = min(max(1, number), recordsInLayout) - 1
     message = ""
-    let id = rowID(ofRecord: index)
-    clock.time { layout.position.scrollTo(id: id, anchor: .top) }
+    go(to: ScrollPosition(id: rowID(ofRecord: index), anchor: .top))
   }
 
   /// Finds the next record after the top one containing `text` (wrapping
@@ -331,8 +400,7 @@ public struct Viewer<Source: RecordSource> {
     let found = source.find(text, from: start % max(1, source.count))
     syncRows()  // the search may have indexed further
     if let i = found {
-      let id = rowID(ofRecord: i)
-      clock.time { layout.position.scrollTo(id: id, anchor: .top) }
+      go(to: ScrollPosition(id: rowID(ofRecord: i), anchor: .top))
       message = "found \"\(text)\" in record \(i + 1)"
     } else {
       message = "\"\(text)\" not found"
@@ -384,12 +452,14 @@ public struct Viewer<Source: RecordSource> {
   // MARK: Keys
 
   /// Runs a script the way the terminal loop does, a frame rendered after
-  /// every key, and returns the last frame (headless mode, tests).
+  /// every key and every animation run to its end at `frameInterval`, and
+  /// returns the last frame (headless mode, tests).
   public mutating func perform(script: String) -> [String] {
     var screen = render()
     for key in ViewerKey.parse(script: script) {
       let goOn = handle(key)
       screen = render()
+      if let last = finishAnimation() { screen = last }
       if !goOn { break }
     }
     return screen

@@ -37,7 +37,10 @@ enum Terminal {
     write("\u{1B}[?25h\u{1B}[?1049l")
   }
 
-  static func run<S: RecordSource>(_ source: S, sections: Int? = nil) throws {
+  /// The monotonic clock, in seconds.
+  static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+  static func run<S: RecordSource>(_ source: S, sections: Int? = nil, animated: Bool = true) throws {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       FileHandle.standardError.write("lazystack-view: needs a terminal (or use --script for headless output)\n".data(using: .utf8)!)
       exit(1)
@@ -45,6 +48,7 @@ enum Terminal {
     let (columns, rows) = size()
     var viewer = try Viewer(source: source, columns: columns, rows: rows, sections: sections)
     viewer.backgroundIndexing = true
+    if !animated { viewer.animationDuration = 0 }
     tcgetattr(STDIN_FILENO, &savedTerminal)
     var raw = savedTerminal
     raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
@@ -61,9 +65,16 @@ enum Terminal {
       // While a file is being indexed, keys are checked between slices of
       // about 30 ms of scanning; after that, the loop waits for keys.
       let indexing = !viewer.sourceIsComplete
+      // While an animation runs, a frame every 1/60 s (SPEC M1: the clock is ours).
+      let animating = viewer.isAnimating
       var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&fds, 1, indexing ? 0 : 100)
+      let ready = poll(&fds, 1, indexing || animating ? (animating ? 16 : 0) : 100)
       var redraw = false
+      viewer.time = now()
+      if animating {
+        viewer.advance(to: viewer.time)
+        redraw = true
+      }
       if indexing {
         viewer.indexMore(seconds: 0.03)
         redraw = true  // the progress in the status line

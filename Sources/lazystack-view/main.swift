@@ -17,12 +17,14 @@ import Foundation
 import LazyStackView
 
 let usage = """
-usage: lazystack-view [FILE | --generate N] [--sections N] [--script KEYS --size COLSxROWS]
+usage: lazystack-view [FILE | --generate N] [--sections N] [--no-animation] [--script KEYS --size COLSxROWS]
   FILE            a text file, one record per line
   --generate N    N generated log records (default 1000000 when no FILE)
   --sections N    group consecutive records whose first N characters are equal under a
                   header row showing them, pinned at the top (--sections 16: by minute
                   for ISO timestamps)
+  --no-animation  :N, searches and pages move at once (by default they animate over 150 ms,
+                  landing exactly on the record however many heights change on the way)
   --script KEYS   headless: run KEYS, then print the screen to stdout
                   (tokens: <up> <down> <pgup> <pgdn> <home> <end> <enter> <esc> <bs>
                    <resize 100x30> <tick N>; \\n is enter)
@@ -33,6 +35,7 @@ var path: String?
 var generate: Int?
 var script: String?
 var sections: Int?
+var animated = true
 var size = (80, 24)
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
@@ -44,6 +47,7 @@ while !args.isEmpty {
   case "--sections" where !args.isEmpty:
     guard let n = Int(args.removeFirst()), n > 0 else { print(usage); exit(2) }
     sections = n
+  case "--no-animation": animated = false
   case "--script" where !args.isEmpty: script = args.removeFirst().replacingOccurrences(of: "\\n", with: "\n")
   case "--size" where !args.isEmpty:
     let parts = args.removeFirst().split(separator: "x").compactMap { Int($0) }
@@ -60,10 +64,11 @@ while !args.isEmpty {
 func run<S: RecordSource>(_ source: S) throws {
   if let script {
     var viewer = try Viewer(source: source, columns: size.0, rows: size.1, sections: sections)
+    if !animated { viewer.animationDuration = 0 }
     print(viewer.perform(script: script).joined(separator: "\n"))
     return
   }
-  try Terminal.run(source, sections: sections)
+  try Terminal.run(source, sections: sections, animated: animated)
 }
 
 do {

@@ -207,4 +207,44 @@ final class ViewerTests: XCTestCase {
     XCTAssertEqual(v.layout.count, 200_000 + (200_000 + 419) / 420)
     XCTAssertTrue(v.statusLine().contains("of 200000"))
   }
+
+  /// `:N` and the page keys animate over 150 ms at the frame rate (SPEC
+  /// M4), the records on the way measured as they come into view, and land
+  /// exactly: record N's first line on the top row, a page on its boundary.
+  func testJumpsAndPagesAnimateAndLandExactly() throws {
+    var v = try viewer(200_000, columns: 60, rows: 20)
+    _ = v.render()
+    for key in ViewerKey.parse(script: ":150000\n") { XCTAssertTrue(v.handle(key)) }
+    XCTAssertTrue(v.isAnimating)
+    var tops: [Int] = []
+    var screen: [String] = []
+    var frames = 0
+    while v.advance(to: v.time + v.frameInterval) {
+      frames += 1
+      screen = v.render()  // measures the records in view, as the terminal's frame does
+      tops.append(v.topRecord ?? -1)
+      XCTAssertLessThan(frames, 100)
+    }
+    screen = v.render()
+    XCTAssertEqual(frames, 8, "150 ms at 60 Hz: 8 frames in motion, the 9th (at 150 ms) lands")
+    XCTAssertEqual(v.topRecord, 149_999)
+    XCTAssertTrue(screen[0].contains("#150000 "), screen[0])
+    XCTAssertEqual(v.layout.contentOffset.y, v.layout.frame(of: 149_999)!.minY, "exactly on its first line")
+    XCTAssertEqual(tops, tops.sorted(), "every frame further on")
+    XCTAssertGreaterThan(Set(tops).count, 5, "it moved through the file")
+
+    // A page animates too, and lands on the boundary as the user's place.
+    let before = v.layout.contentOffset.y
+    _ = v.perform(script: "<pgdn>")
+    XCTAssertEqual(v.lastAnimationFrames, 9)
+    XCTAssertEqual(v.layout.contentOffset.y, (before / 19).rounded(.down) * 19 + 19)
+    XCTAssertTrue(v.layout.position.isPositionedByUser)
+
+    // --no-animation: at once.
+    var still = try viewer(200_000, columns: 60, rows: 20)
+    still.animationDuration = 0
+    screen = still.perform(script: ":150000\n")
+    XCTAssertFalse(still.isAnimating)
+    XCTAssertTrue(screen[0].contains("#150000 "), screen[0])
+  }
 }
