@@ -17,6 +17,13 @@ if CommandLine.arguments.dropFirst().first == "--scale" {
   exit(scaleTest(rows: n) ? 0 : 1)
 }
 
+// `lazystack-soak --animated-jump N`: animated jumps over N rows (default
+// 1M) measured as they travel must land exactly (SPEC M4, issue #17).
+if CommandLine.arguments.dropFirst().first == "--animated-jump" {
+  let n = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? 1_000_000
+  exit(animatedJumpTest(rows: n) ? 0 : 1)
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 let total = arguments.first.flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? 1_000_000
 let firstSeed = arguments.dropFirst().first.flatMap { UInt64($0) } ?? 1

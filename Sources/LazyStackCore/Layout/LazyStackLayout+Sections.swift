@@ -72,7 +72,10 @@ extension LazyStackLayout {
   @inlinable
   public var pinnedViews: PinnedScrollableViews {
     get { _pinnedViews }
-    set { _pinnedViews = newValue }
+    set {
+      _pinnedViews = newValue
+      _motion.resolved = false  // an animation's target under its pinned header (H6, M4)
+    }
   }
 
   /// Gives a row a role (SPEC H1). Roles follow ids through edits and
@@ -90,6 +93,7 @@ extension LazyStackLayout {
   public mutating func setRole(_ role: RowRole, for id: ID) -> Bool {
     guard let location = _tree._locate(id: id) else { return false }
     _tree._setRole(role._code, at: location)
+    _motion.resolved = false  // an animation's target under its pinned header (H6, M4)
     _checkInvariants()
     return true
   }

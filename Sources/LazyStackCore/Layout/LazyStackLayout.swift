@@ -71,7 +71,12 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// to: `position` names the row now at the anchor point, derived when
   /// read (SPEC T1), rather than `_position`'s row.
   @usableFromInline internal var _viewIDStale = false
-  @usableFromInline internal var _viewport: CGSize
+  @usableFromInline internal var _viewport: CGSize {
+    didSet { _viewportMain = _FixedPoint.units(axis == .vertical ? _viewport.height : _viewport.width) }
+  }
+  /// The main-axis viewport extent in units, kept with `_viewport` (read
+  /// by every query near the viewport: no rounding on each read).
+  @usableFromInline internal var _viewportMain: Int64 = 0
   /// The main-axis content offset in units, always in `0 ... _maxOffset`.
   @usableFromInline internal var _offset: Int64
   @usableFromInline internal var _crossOffset: CGFloat
@@ -236,9 +241,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
 
   /// The main-axis viewport extent in units.
   @inlinable @inline(__always)
-  internal var _viewportUnits: Int64 {
-    _FixedPoint.units(axis == .vertical ? _viewport.height : _viewport.width)
-  }
+  internal var _viewportUnits: Int64 { _viewportMain }
 
   /// The cross-axis viewport extent in points.
   @inlinable @inline(__always)

@@ -27,6 +27,10 @@ extension LazyStackLayout {
     @usableFromInline var rate: Double = 0
     /// The clock's latest reading (seconds).
     @usableFromInline var time: Double = 0
+    /// Whether `targetOffset` is the target's offset now: every
+    /// stabilization re-resolves it; a role or pinned-view change (which
+    /// moves no row) marks it for the next `advance`.
+    @usableFromInline var resolved = true
 
     @inlinable
     init() {}
@@ -56,7 +60,7 @@ extension LazyStackLayout {
 
   /// Ends any motion where it is (a user scroll or a programmatic scroll
   /// without animation cancels it: SPEC T1, M4).
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   internal mutating func _stopMotion() {
     if _motion.phase._isMoving { _setPhase(.idle) }
   }
@@ -122,6 +126,7 @@ extension LazyStackLayout {
     let rate = _MotionCurve.decelerationRate(Double(decelerationRate.rawValue))
     _motion.target = .content(target)
     _motion.targetOffset = target
+    _motion.resolved = true
     _motion.rate = rate
     _motion.curve = _MotionCurve(exponentialFrom: Double(_offset &- target), velocity: v, at: _motion.time,
                                  rate: rate)
@@ -175,6 +180,7 @@ extension LazyStackLayout {
     _track(position: false)  // the rows on screen stay in place as they are measured (M5)
     _motion.target = target
     _motion.targetOffset = end
+    _motion.resolved = true
     _motion.curve = animation._curve(from: Double(start &- end), velocity: velocity, at: now)
     _motion.rate = animation._baseRate
     _motion.phase = .animating
@@ -204,16 +210,22 @@ extension LazyStackLayout {
       _motion.time = now
       return false
     }
-    guard _retarget(force: false) else { return false }
+    // M4: the target as it is now (every stabilization has re-resolved it).
+    if !_motion.resolved { guard _retarget(force: false) else { return false } }
     _motion.time = now
-    if _motion.curve.hasEnded(at: now) {
+    // Read into locals first: reading `self` while `_offset` is assigned
+    // makes the compiler copy the whole layout.
+    let curve = _motion.curve
+    if curve.hasEnded(at: now) {
       _land()
       _checkInvariants()
       return false
     }
-    let y = _motion.curve.value(at: now).y
-    _offset = _clamp(_motion.targetOffset &+ Int64(y.rounded()))
-    _track(position: _motion.phase == .decelerating)  // T1, T3 (M3); M5
+    let maxOffset = _maxOffset
+    let unclamped = _motion.targetOffset &+ Int64(curve.value(at: now).y.rounded())
+    let tracksPosition = _motion.phase == .decelerating
+    _offset = Swift.min(Swift.max(0, unclamped), maxOffset)
+    _track(position: tracksPosition)  // T1, T3 (M3); M5
     _checkInvariants()
     return true
   }
@@ -241,6 +253,7 @@ extension LazyStackLayout {
       _setPhase(.idle)
       return false
     }
+    _motion.resolved = true
     guard force || target != _motion.targetOffset else { return true }
     let velocity = _motion.curve.value(at: _motion.time).velocity
     _motion.curve = _motion.curve.rebased(y: Double(_offset &- target), velocity: velocity, at: _motion.time,
@@ -266,7 +279,7 @@ extension LazyStackLayout {
   /// After a stabilization moved the content under a motion (SPEC M5): a
   /// deceleration's target moves with the offset, a row target is
   /// re-resolved, and the motion continues from where the offset is now.
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   internal mutating func _motionDidSettle(from before: _Before) {
     let shift = _offset &- before.offset
     if case .content(let offset) = _motion.target { _motion.target = .content(_clamp(offset &+ shift)) }
@@ -283,7 +296,7 @@ extension LazyStackLayout {
   /// Replaces an animation's target row that an edit or a snapshot removes
   /// by `survivor`, as S5 replaces an anchor row (`.none`: the row stays;
   /// `.some(nil)`: no row survives, and the animation stops).
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   internal mutating func _replaceRemovedTarget(with survivor: ID??) {
     guard case .row(_, let fraction, let delta) = _motion.target, case .some(let replacement) = survivor else {
       return
