@@ -163,10 +163,10 @@ extension LazyStackLayout {
   /// ends at or after `low`), so a caller can walk on from it; `nil` when
   /// no row does.
   @inlinable @inline(__always)
-  internal func _firstVisibleSpan(from low: Int64, hint: Int? = nil) -> (first: Int, hit: ExtentTree<ID>._Span)? {
+  internal func _firstVisibleSpan(from low: Int64) -> (first: Int, hit: ExtentTree<ID>._Span)? {
     // The first row with end >= low ...
     guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing,
-                                        hint: hint ?? _nearHint) else { return nil }
+                                        hint: _nearHint) else { return nil }
     // ... unless it is a non-empty row that ends exactly at `low`.
     let endsAtLow = hit.extent > 0 && _leadingInset &+ hit.start &+ hit.extent == low
     return (endsAtLow ? hit.row &+ 1 : hit.row, hit)
@@ -180,12 +180,11 @@ extension LazyStackLayout {
     return -1
   }
 
-  /// The rows visible in `[low, high)` (unshifted content units); the
-  /// search starts from the block at position `hint` (default: `_nearHint`).
+  /// The rows visible in `[low, high)` (unshifted content units).
   @inlinable
-  internal func _rows(intersecting low: Int64, _ high: Int64, hint: Int? = nil) -> Range<Int> {
+  internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
     // The end is walked to from the row the first search found.
-    guard let (first, hit) = _firstVisibleSpan(from: low, hint: hint) else { return count ..< count }
+    guard let (first, hit) = _firstVisibleSpan(from: low) else { return count ..< count }
     let end = _tree._rowsStarting(before: high &- _leadingInset, from: hit)
     return end > first ? first ..< end : first ..< first
   }

@@ -38,11 +38,11 @@ extension LazyStackLayout {
   /// overscan) and the viewport's anchor point; `nil` when no row is visible.
   /// - Complexity: O(log n + B).
   @inlinable
-  internal func _tracking(fraction: CGFloat, hint: Int? = nil) -> (visible: Range<Int>, point: Int64, low: Int64)? {
+  internal func _tracking(fraction: CGFloat) -> (visible: Range<Int>, point: Int64, low: Int64)? {
     let viewport = _viewportUnits
     guard count > 0, viewport > 0 else { return nil }
     let low = _offset &- _alignmentShift
-    let visible = _rows(intersecting: low, low &+ viewport, hint: hint)
+    let visible = _rows(intersecting: low, low &+ viewport)
     guard !visible.isEmpty else { return nil }
     return (visible, low &+ _FixedPoint.scale(viewport, by: fraction), low)
   }
@@ -111,8 +111,7 @@ extension LazyStackLayout {
       }
       fast = tracked
     }
-    // The first visible row is near the tracked one the descent found.
-    guard let (visible, point, low) = _tracking(fraction: fraction, hint: fast?.position) else {
+    guard let (visible, point, low) = _tracking(fraction: fraction) else {
       _anchor = .automatic
       if position { _position = ScrollPosition(_target: .automatic, isPositionedByUser: true) }
       return
