@@ -149,7 +149,7 @@ extension LazyStackReference {
       setPhase(.idle)
       return false
     }
-    offset = clamp(motionTargetOffset + Int64(curve.value(at: t).y.rounded()))
+    offset = clamp(curve.offset(at: t, target: motionTargetOffset))
     track(setPosition: phase == .decelerating)
     return true
   }

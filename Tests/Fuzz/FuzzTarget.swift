@@ -82,7 +82,34 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     step += 1
     let ids = pair.reference.ids
     let op: LayoutOperation
-    switch r.byte() % 25 {
+    let kind = r.byte()
+    if kind >= 250 {
+      // SPEC §12 (bytes 250...255, which older inputs rarely hold): clock
+      // steps (NaN, negative, infinite too), interactions, releases with
+      // hostile velocities, animated scrolls with hostile durations.
+      let times: [Double] = [1.0 / 60, 1.0 / 120, 0.05, 0.5, 3, 0, -1, .nan, .infinity]
+      let animations: [ScrollAnimation] = [.easeInOut(duration: 0.15), .smooth, .spring(response: 0.05),
+                                           .easeInOut(duration: 0), .easeInOut(duration: .nan),
+                                           .spring(response: -1), .easeInOut(duration: .infinity),
+                                           .easeInOut(duration: 1e9)]
+      switch kind {
+      case 250, 251: op = .advance(times[Int(r.byte()) % times.count])
+      case 252: op = .beginInteraction
+      case 253:
+        let snaps: [ReferenceSnap?] = [nil, .paging, .viewAligned(.never), .viewAligned(.alwaysByFew)]
+        op = .endInteraction(velocity: r.extent() * (r.byte() % 2 == 0 ? 40 : -40),
+                             snap: snaps[Int(r.byte()) % snaps.count], fast: r.byte() % 2 == 0)
+      default:
+        let target: LayoutOperation
+        switch r.byte() % 4 {
+        case 0: target = .scrollToEdge(Edge.allCases[Int(r.byte()) % 4])
+        case 1: target = .scrollToOffset(r.extent())
+        default: target = .scrollToID(r.id(ids), r.anchor())
+        }
+        op = .animated(target, animations[Int(r.byte()) % animations.count])
+      }
+    } else {
+    switch kind % 25 {
     case 0: op = .viewport(CGSize(width: r.extent(), height: r.extent()))
     case 1, 2: op = .userScroll(r.extent() * (r.byte() % 2 == 0 ? 1 : -1))
     case 3: op = .scrollToID(r.id(ids), r.anchor())
@@ -131,6 +158,7 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     default:
       let limits: [ViewAlignedScrollTargetBehavior.LimitBehavior?] = [nil, .automatic, .always, .alwaysByOne, .alwaysByFew, .never]
       op = .snap(release: r.extent(), velocity: r.extent() * (r.byte() % 2 == 0 ? 40 : -40), limit: limits[Int(r.byte()) % 6])
+    }
     }
     if let problem = pair.step(op) { fatalError("step \(step) \(op): \(problem)") }
     pair.core._checkInvariants()

@@ -222,7 +222,7 @@ extension LazyStackLayout {
       return false
     }
     let maxOffset = _maxOffset
-    let unclamped = _motion.targetOffset &+ Int64(curve.value(at: now).y.rounded())
+    let unclamped = curve.offset(at: now, target: _motion.targetOffset)
     let tracksPosition = _motion.phase == .decelerating
     _offset = Swift.min(Swift.max(0, unclamped), maxOffset)
     _track(position: tracksPosition)  // T1, T3 (M3); M5

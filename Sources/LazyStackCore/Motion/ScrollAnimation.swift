@@ -208,6 +208,19 @@ package struct _MotionCurve: Hashable, Sendable {
     return (linear * e, (c2 - k * linear) * e)
   }
 
+  /// The offset at `time` for a target at `target` units, unclamped: `y`
+  /// rounded to whole units, and bounded to ±2^61 so that a far curve (a
+  /// huge velocity away from the target over a long duration) cannot
+  /// overflow; the caller clamps to `0 ... maxOffset` (`target` is in
+  /// `0 ... 2^60`).
+  /// - Complexity: O(1).
+  @inlinable
+  package func offset(at time: Double, target: Int64) -> Int64 {
+    let y = value(at: time).y
+    let bound = Double(1 << 61)
+    return target &+ Int64(y.isNaN ? 0 : Swift.min(Swift.max(y, -bound), bound).rounded())
+  }
+
   /// Whether the segment has ended by `time`: the cubic at its end time,
   /// the exponential within `restDistance` at under `restSpeed`.
   /// - Complexity: O(1).
