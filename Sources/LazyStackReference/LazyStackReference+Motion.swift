@@ -39,6 +39,7 @@ extension LazyStackReference {
   public mutating func endInteraction(velocity: CGVector, snap: ReferenceSnap?,
                                       decelerationRate: ScrollDecelerationRate = .normal, at time: TimeInterval) {
     clock = now(time)
+    if phase == .animating { track() }
     let target: CGPoint
     if let snap {
       target = targetContentOffset(forReleaseAt: contentOffset, velocity: velocity, snap: snap,
@@ -113,6 +114,7 @@ extension LazyStackReference {
   mutating func retarget(force: Bool) -> Bool {
     guard let x = resolvedTarget() else {
       setPhase(.idle)
+      track()
       return false
     }
     if !force && x == motionTargetOffset { return true }

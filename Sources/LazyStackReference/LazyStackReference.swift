@@ -544,7 +544,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   }
 
   public mutating func setPosition(_ p: ScrollPosition) {
-    stopMotion()
+    // SPEC R5: an unknown id changes nothing, not even a motion.
+    if p.isPositionedByUser || p.viewID == nil || (p.viewID as? ID).flatMap(index(of:)) != nil { stopMotion() }
     if p.isPositionedByUser {
       storedPosition = p
       lastPositionResult = .userPositionStored

@@ -313,6 +313,35 @@ final class MotionTests: XCTestCase {
     XCTAssertEqual(layout.contentOffset.y, y)
   }
 
+  /// Found by the soak: an animation ended other than by landing must leave
+  /// the user's place behind (T1), not a programmatic position over the
+  /// rows the animation was keeping on screen; and an unknown id changes
+  /// nothing, the animation included (R5).
+  func testM4_anAnimationEndedByAReleaseOrGoingOnPastAnUnknownIDKeepsAConsistentPlace() throws {
+    var layout = try make()
+    layout.scroll(to: ScrollPosition(id: 600, anchor: .center), animation: .easeInOut(duration: 0.4), at: 0)
+    layout.advance(to: 0.1)
+    layout.endInteraction(velocity: CGVector(dx: 0, dy: 0), behavior: FreeScrolling(), at: 0.1)
+    XCTAssertEqual(layout.phase, .idle)
+    XCTAssertTrue(layout.position.isPositionedByUser, "a release ends the animation where it is: the user's place")
+    let y = layout.contentOffset.y
+    let top = layout.index(atOffset: y)!
+    let onScreen = layout.frame(at: top + 1).minY - y
+    try layout.setEstimatedExtent(90)  // rows above change: the place is kept (S2), on screen (S13)
+    XCTAssertEqual(layout.frame(at: top + 1).minY - layout.contentOffset.y, onScreen)
+
+    layout.scroll(to: ScrollPosition(id: 900, anchor: .top), animation: .easeInOut(duration: 0.4), at: 1)
+    layout.advance(to: 1.1)
+    layout.scroll(to: ScrollPosition(id: -1), animation: .smooth, at: 1.1)
+    XCTAssertEqual(layout.lastPositionResult, .unknownID("-1"))
+    XCTAssertEqual(layout.phase, .animating, "R5: nothing changes, the animation goes on")
+    XCTAssertEqual(layout.position, ScrollPosition(id: 900, anchor: .top))
+    layout.position = ScrollPosition(id: -2)
+    XCTAssertEqual(layout.phase, .animating)
+    run(&layout, from: 1.1)
+    XCTAssertEqual(layout.contentOffset.y, layout.frame(of: 900)!.minY)
+  }
+
   func testM4_aDeletedTargetRowHandsTheAnimationToItsSurvivor() throws {
     var layout = try make()
     layout.scroll(to: ScrollPosition(id: 600, anchor: .top), animation: .easeInOut(duration: 0.3), at: 0)

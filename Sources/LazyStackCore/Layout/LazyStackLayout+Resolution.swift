@@ -40,7 +40,7 @@ extension LazyStackLayout {
 
   @inlinable
   internal mutating func _setPosition(_ newValue: ScrollPosition) {
-    if _slowPath(_motion.phase._isMoving) { _stopMotion() }  // M4: a scroll without animation
+    if _slowPath(_motion.phase._isMoving) { _stopMotion(writing: newValue) }  // M4: a scroll without animation
     if newValue.isPositionedByUser {
       _position = newValue
       _lastPositionResult = .userPositionStored

@@ -65,6 +65,15 @@ extension LazyStackLayout {
     if _motion.phase._isMoving { _setPhase(.idle) }
   }
 
+  /// Ends any motion for a write of `position` (M4), unless the write
+  /// names an unknown id: that changes nothing (R5), and the motion goes on.
+  @inlinable @inline(never)
+  internal mutating func _stopMotion(writing position: ScrollPosition) {
+    if !position.isPositionedByUser, case .id(let anyID, _) = position._target,
+       !((anyID as? ID).map { _tree.contains($0) } ?? false) { return }
+    _stopMotion()
+  }
+
   /// A caller's clock reading, kept monotonic (NaN: the last reading).
   @inlinable
   internal func _clock(_ time: TimeInterval) -> Double {
@@ -112,6 +121,8 @@ extension LazyStackLayout {
     decelerationRate: ScrollDecelerationRate = .normal, at time: TimeInterval
   ) {
     _motion.time = _clock(time)
+    // A release during an animation ends it where it is: the user's place (T1).
+    if _motion.phase == .animating { _track() }
     let released = targetContentOffset(forReleaseAt: contentOffset, velocity: velocity, behavior: behavior,
                                        decelerationRate: decelerationRate)
     let target = _clamp(_FixedPoint.units(axis == .vertical ? released.y : released.x))
@@ -250,7 +261,10 @@ extension LazyStackLayout {
   @inlinable
   internal mutating func _retarget(force: Bool) -> Bool {
     guard let target = _resolvedTargetOffset() else {
+      // No target row left (edits replace it by its survivor first): the
+      // motion ends where it is, the user's place.
       _setPhase(.idle)
+      _track()
       return false
     }
     _motion.resolved = true
