@@ -434,9 +434,12 @@ public struct Viewer<Source: RecordSource> {
   public mutating func resize(columns: Int, rows: Int) {
     let columns = max(1, columns), rows = max(2, rows)
     guard columns != self.columns || rows != self.rows else { return }
+    let animating = isAnimating
     clock.time {
-      if !layout.position.isPositionedByUser, case nil = layout.position.edge {
-        // Track what is at the top now, so it is what stays put.
+      // Track what is at the top now, so it is what stays put; an animated
+      // jump goes on instead, to its target re-resolved at the new width
+      // (SPEC M4; the rows it shows stay put meanwhile, M5).
+      if !animating, !layout.position.isPositionedByUser, case nil = layout.position.edge {
         layout.userScroll(to: layout.contentOffset)
       }
       if columns != self.columns { layout.invalidateAllMeasurements() }

@@ -240,6 +240,18 @@ final class ViewerTests: XCTestCase {
     XCTAssertEqual(v.layout.contentOffset.y, (before / 19).rounded(.down) * 19 + 19)
     XCTAssertTrue(v.layout.position.isPositionedByUser)
 
+    // A resize in the middle of a jump: it still lands on the record's
+    // first line, re-wrapped at the new width.
+    for key in ViewerKey.parse(script: ":120000\n") { XCTAssertTrue(v.handle(key)) }
+    v.advance(to: v.time + 0.05)
+    _ = v.render()
+    v.resize(columns: 45, rows: 16)
+    XCTAssertTrue(v.isAnimating)
+    screen = v.finishAnimation() ?? []
+    XCTAssertEqual(v.topRecord, 119_999)
+    XCTAssertEqual(screen[0], v.wrapped(id: 119_999)[0].padding(toLength: 45, withPad: " ", startingAt: 0))
+    XCTAssertEqual(v.layout.contentOffset.y, v.layout.frame(of: 119_999)!.minY)
+
     // --no-animation: at once.
     var still = try viewer(200_000, columns: 60, rows: 20)
     still.animationDuration = 0
