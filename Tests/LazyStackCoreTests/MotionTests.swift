@@ -49,6 +49,20 @@ final class MotionTests: XCTestCase {
     return (offsets, t)
   }
 
+  /// Measures the rows this frame revealed, and checks that the rows
+  /// already measured on screen (what the user has seen in an earlier
+  /// frame) do not move (T3, S1, M5).
+  func measureKeepingWhatWasSeen(_ layout: inout LazyStackLayout<Int>, file: StaticString = #filePath,
+                                 line: UInt = #line) {
+    let seen = layout.visibleIndices.filter { layout.isMeasured(at: $0) }.map {
+      (layout.id(at: $0), layout.frame(at: $0).minY - layout.contentOffset.y)
+    }
+    layout.measureVisibleRows { _, id in Self.truth(id) }
+    for (id, top) in seen {
+      XCTAssertEqual(layout.frame(of: id)!.minY - layout.contentOffset.y, top, accuracy: 1 / 256, file: file, line: line)
+    }
+  }
+
   // MARK: M1
 
   func testM1_timeIsTheCallersAndTheSameCallsGiveTheSameOffsets() throws {
@@ -226,15 +240,7 @@ final class MotionTests: XCTestCase {
       t += Self.frame
       layout.advance(to: t)
       XCTAssertEqual(layout.position.viewID(type: Int.self), layout.index(atOffset: layout.contentOffset.y))
-      // The rows this step revealed are measured: the rows already measured
-      // on screen (what the user has seen) do not move (T3, S1).
-      let seen = layout.visibleIndices.filter { layout.isMeasured(at: $0) }.map {
-        (layout.id(at: $0), layout.frame(at: $0).minY - layout.contentOffset.y)
-      }
-      layout.measureVisibleRows { _, id in Self.truth(id) }
-      for (id, top) in seen {
-        XCTAssertEqual(layout.frame(of: id)!.minY - layout.contentOffset.y, top, accuracy: 1 / 256)
-      }
+      measureKeepingWhatWasSeen(&layout)
     }
   }
 
@@ -422,15 +428,7 @@ final class MotionTests: XCTestCase {
     for _ in 0 ..< 20 {
       t += Self.frame
       layout.advance(to: t)
-      // The rows on screen already measured (seen in an earlier frame) stay
-      // where they are while this frame's new rows are measured (T3, S1).
-      let seen = layout.visibleIndices.filter { layout.isMeasured(at: $0) }.map {
-        (layout.id(at: $0), layout.frame(at: $0).minY - layout.contentOffset.y)
-      }
-      layout.measureVisibleRows { _, id in Self.truth(id) }
-      for (id, top) in seen {
-        XCTAssertEqual(layout.frame(of: id)!.minY - layout.contentOffset.y, top, accuracy: 1 / 256)
-      }
+      measureKeepingWhatWasSeen(&layout)
     }
   }
 
