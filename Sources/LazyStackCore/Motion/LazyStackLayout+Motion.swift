@@ -247,8 +247,7 @@ extension LazyStackLayout {
     switch _motion.target {
     case .row(let id, let fraction, let delta):
       guard let row = _tree.rowInfo(of: id) else { return nil }
-      return _clamp(_pinnedViews.isEmpty ? _rowTarget(row, fraction: fraction, delta: delta)
-                      : _programmaticTarget(row, fraction: fraction, delta: delta))
+      return _clamp(_programmaticTarget(row, fraction: fraction, delta: delta))  // R3, R4, H6
     case .edge(let edge): return edge.isLeadingEdge ? 0 : _maxOffset
     case .point(let offset), .content(let offset): return _clamp(offset)
     }

@@ -114,7 +114,7 @@ public struct ScrollAnimation: Hashable, Sendable {
   package func _curve(from y0: Double, velocity v0: Double, at time: Double) -> _MotionCurve {
     switch _kind {
     case .easeInOut(let d): _MotionCurve(cubicFrom: y0, velocity: v0, at: time, end: time + d)
-    case .spring(let r): _MotionCurve(exponentialFrom: y0, velocity: v0, at: time, rate: 2 * Double.pi / r)
+    case .spring: _MotionCurve(exponentialFrom: y0, velocity: v0, at: time, rate: _baseRate)
     }
   }
 }
