@@ -247,7 +247,11 @@ extension LazyStackLayout {
     switch _motion.target {
     case .row(let id, let fraction, let delta):
       guard let row = _tree.rowInfo(of: id) else { return nil }
-      return _clamp(_programmaticTarget(row, fraction: fraction, delta: delta))  // R3, R4, H6
+      // R3, R4, H6. `_programmaticTarget` alone gives the same value, but
+      // this branch keeps the common path small: without it the paired
+      // benchmark read pinned_rows +7.5 % at 1e4 (code placement in `_settle`).
+      return _clamp(_pinnedViews.isEmpty ? _rowTarget(row, fraction: fraction, delta: delta)
+                      : _programmaticTarget(row, fraction: fraction, delta: delta))
     case .edge(let edge): return edge.isLeadingEdge ? 0 : _maxOffset
     case .point(let offset), .content(let offset): return _clamp(offset)
     }
