@@ -257,6 +257,35 @@ final class ExtentTreeTests: XCTestCase {
     for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
   }
 
+  /// Chunk prefixes hold a block's counts in 12 bits: an insert of more
+  /// than 4,096 rows into one block makes a block that keeps none until its
+  /// split, and every piece gets exact prefixes (X3).
+  func testX3_insertOfThousandsOfMeasuredRowsIntoOneBlockKeepsExactPrefixes() throws {
+    var tree = try ExtentTree(ids: 0 ..< 1000, estimate: 50 * 256, spacing: 3, blockCapacity: 512)
+    var extents = [Int64](repeating: 50 * 256, count: 1000)
+    for i in stride(from: 0, to: 1000, by: 7) {
+      tree.setMeasuredExtent(Int64(i % 200 + 1) * 256, at: i)
+      extents[i] = Int64(i % 200 + 1) * 256
+    }
+    let added: [Int32] = (0 ..< 9000).map { (k: Int) -> Int32 in
+      let points = k % 180 + 20
+      return Int32(points * 256 + k % 3)
+    }
+    try tree.insert(10_000 ..< 19_000, extents: added, at: 600)
+    extents.insert(contentsOf: added.map(Int64.init), at: 600)
+    tree._checkInvariants()
+    var start: Int64 = 0
+    for (i, extent) in extents.enumerated() {
+      XCTAssertEqual(tree.pitchPrefix(i), start, "row \(i)")
+      XCTAssertEqual(tree.firstRow(withPitchPrefixAfterAbove: start), i, "row \(i)")
+      start += extent + 3
+    }
+    // A measurement after the split moves every later row by its change.
+    tree.setMeasuredExtent(7 * 256, at: 5000)
+    XCTAssertEqual(tree.pitchPrefix(5001) - tree.pitchPrefix(5000), 7 * 256 + 3)
+    tree._checkInvariants()
+  }
+
   func testE3_insertingADuplicateLeavesTheTreeUnchanged() throws {
     var tree = try ExtentTree(ids: 0 ..< 10, estimate: 256, blockCapacity: 4)
     XCTAssertThrowsError(try tree.insert([100, 3], at: 2)) { error in

@@ -7,26 +7,37 @@ extension ExtentTree {
   @discardableResult
   package mutating func _setStored(_ stored: Int32, at location: _Location) -> Int32 {
     let handle = Int(_order[location.position])
-    let old = _blocks[handle].extents[location.slot]
+    let slot = location.slot
+    // One exclusive access to the block: its buffers are made unique once
+    // each, and no field access re-checks `_blocks`.
+    let (old, delta) = _blocks.withUnsafeMutableBufferPointer { blocks -> (Int32, _Summary) in
+      let block = blocks.baseAddress.unsafelyUnwrapped + handle
+      let old = block.pointee.extents[slot]
+      guard old != stored else { return (old, _Summary()) }
+      var delta = _Summary()
+      if old >= 0 {
+        delta.measuredSum &-= Int64(old)
+        delta.measuredCount &-= 1
+        if old == 0 { delta.measuredZeroCount &-= 1 }
+      }
+      if stored >= 0 {
+        delta.measuredSum &+= Int64(stored)
+        delta.measuredCount &+= 1
+        if stored == 0 { delta.measuredZeroCount &+= 1 }
+      }
+      block.pointee.extents[slot] = stored
+      // Packed words add as pairs: the sum's change over the count's, added
+      // to the prefix of the row's chunk and of every chunk after it.
+      let packed = delta.measuredSum &<< 12 &- Int64(delta.measuredCount)
+      block.pointee.chunks.withUnsafeMutableBufferPointer { chunks in
+        for c in (slot >> 4) ..< chunks.count { chunks[c] &+= packed }
+      }
+      block.pointee.measuredSum &+= delta.measuredSum
+      block.pointee.measuredCount &+= delta.measuredCount
+      block.pointee.measuredZeroCount &+= delta.measuredZeroCount
+      return (old, delta)
+    }
     guard old != stored else { return old }
-    var delta = _Summary()
-    if old >= 0 {
-      delta.measuredSum &-= Int64(old)
-      delta.measuredCount &-= 1
-      if old == 0 { delta.measuredZeroCount &-= 1 }
-    }
-    if stored >= 0 {
-      delta.measuredSum &+= Int64(stored)
-      delta.measuredCount &+= 1
-      if stored == 0 { delta.measuredZeroCount &+= 1 }
-    }
-    _blocks[handle].extents[location.slot] = stored
-    let chunk = location.slot >> 4
-    // Packed words add as pairs: the sum's change over the count's.
-    _blocks[handle].chunks[chunk] &+= delta.measuredSum &<< 12 &- Int64(delta.measuredCount)
-    _blocks[handle].measuredSum &+= delta.measuredSum
-    _blocks[handle].measuredCount &+= delta.measuredCount
-    _blocks[handle].measuredZeroCount &+= delta.measuredZeroCount
     _fenwickAdd(delta, at: location.position)
     return old
   }
@@ -67,10 +78,7 @@ extension ExtentTree {
         blocks[handle].measuredSum = 0
         blocks[handle].measuredCount = 0
         blocks[handle].measuredZeroCount = 0
-        let rows = blocks[handle].rowCount
-        blocks[handle].chunks.withUnsafeMutableBufferPointer { chunks in
-          for c in chunks.indices { chunks[c] = Self._packChunk(0, Swift.min(16, rows &- (c << 4))) }
-        }
+        blocks[handle]._rebuildEstimatedChunks()
       }
       _touchedSink = sink
     }

@@ -156,15 +156,11 @@ extension ExtentTree {
   }
 
   /// The sum of the pitches of slots `0 ..< slot` of the block at `block`:
-  /// whole chunks from their summaries, then at most 15 slots.
+  /// whole chunks from one chunk prefix, then at most 15 slots.
   @inlinable @inline(__always)
   package func _slotPitchPrefix(_ block: UnsafePointer<_Block>, _ slot: Int) -> Int64 {
     let whole = slot >> 4
-    let packed = block.pointee.chunks.withUnsafeBufferPointer { chunks in
-      var sum: Int64 = 0
-      for c in 0 ..< whole { sum &+= chunks[c] }
-      return sum
-    }
+    let packed = whole == 0 ? 0 : block.pointee.chunks.withUnsafeBufferPointer { $0[whole &- 1] }
     var (measured, estimated) = ExtentTree._unpackChunk(packed)
     let (m, e) = block.pointee.extents.withUnsafeBufferPointer { ExtentTree._sum($0, (whole << 4) ..< slot) }
     measured &+= m
@@ -262,17 +258,19 @@ extension ExtentTree {
     let blockStart = accumulated
     return _withBlock(handle: Int(_order[position])) { block -> _Span? in
       var slot = 0
-      // Skip whole chunks, by their summaries, while they end at or before the threshold.
+      // Skip whole chunks, by their prefixes, while they end at or before the threshold.
       let full = block.pointee.extents.count >> 4
       block.pointee.chunks.withUnsafeBufferPointer { chunks in
         var c = 0
+        var skipped: Int64 = 0
         while c < full {
           let (measured, estimated) = ExtentTree._unpackChunk(chunks[c])
-          let pitch = measured &+ Int64(estimated) &* estimate &+ Int64(chunk) &* spacing
-          if accumulated &+ pitch > threshold { break }
-          accumulated &+= pitch
+          let through = measured &+ Int64(estimated) &* estimate &+ Int64((c &+ 1) &* chunk) &* spacing
+          if blockStart &+ through > threshold { break }
+          skipped = through
           c &+= 1
         }
+        accumulated = blockStart &+ skipped
         slot = c << 4
       }
       return block.pointee.extents.withUnsafeBufferPointer { extents -> _Span? in

@@ -35,9 +35,13 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     @usableFromInline package var measuredCount: Int
     @usableFromInline package var measuredZeroCount: Int
     /// Per chunk of `_chunk` (16) slots: the measured sum and the number of
-    /// estimated slots, packed in one word (`ExtentTree._packChunk`), so
-    /// in-block searches skip 16 rows at a step and a prefix over chunks is
-    /// one sum over one buffer.
+    /// estimated slots of the block's slots up to the chunk's end (an
+    /// inclusive prefix), packed in one word (`ExtentTree._packChunk`), so
+    /// a slot's offset in its block is one load and at most 15 slots, and
+    /// in-block searches skip 16 rows at a step. A measurement adds its
+    /// change to the chunks from its own on (at most `B/16` words). Empty
+    /// in a block of 4,096 rows or more, which only exists between an
+    /// insert and the split that follows it.
     @usableFromInline package var chunks: ContiguousArray<Int64>
     /// Each slot's role (`ExtentTree._role`: 0 a row, 1 a section header,
     /// 2 a section footer, SPEC H1), or empty while every row of the block
@@ -82,17 +86,22 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       roleCounts &+= added.roleCounts
     }
 
-    /// Recomputes the chunk summaries from the chunk holding `slot` on.
+    /// Recomputes the chunk prefixes from the chunk holding `slot` on.
     /// - Complexity: O(B).
     @inlinable
     package mutating func _rebuildChunks(from slot: Int = 0) {
+      // Packed counts need fewer than 4,096 slots: a larger block is about
+      // to be split, and its pieces get their own chunks.
+      guard extents.count < 4096 else { chunks = []; return }
       let wanted = (extents.count &+ 15) >> 4
-      let first = Swift.min(slot >> 4, wanted)
-      chunks.removeLast(chunks.count &- Swift.min(chunks.count, first))
+      let first = Swift.min(slot >> 4, wanted, chunks.count)
+      chunks.removeLast(chunks.count &- first)
+      var running = first == 0 ? 0 : chunks[first &- 1]
       extents.withUnsafeBufferPointer { e in
         for c in first ..< wanted {
           let (measured, estimated) = ExtentTree._sum(e, (c << 4) ..< Swift.min(e.count, (c &+ 1) << 4))
-          chunks.append(ExtentTree._packChunk(measured, estimated))
+          running &+= ExtentTree._packChunk(measured, estimated)
+          chunks.append(running)
         }
       }
     }
@@ -134,9 +143,20 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       measuredZeroCount = 0
       roles = []
       roleCounts = 0
+      chunks = []
+      _rebuildEstimatedChunks()
+    }
+
+    /// The chunk prefixes of a block whose rows are all estimated.
+    /// - Complexity: O(B).
+    @inlinable
+    package mutating func _rebuildEstimatedChunks() {
+      let n = extents.count
+      guard n < 4096 else { chunks = []; return }
       let count = (n &+ 15) >> 4
-      chunks = ContiguousArray(repeating: ExtentTree._packChunk(0, 16), count: count)
-      if n & 15 != 0 { chunks[count &- 1] = ExtentTree._packChunk(0, n & 15) }
+      chunks.removeAll(keepingCapacity: true)
+      chunks.reserveCapacity(count)
+      for c in 0 ..< count { chunks.append(ExtentTree._packChunk(0, Swift.min((c &+ 1) << 4, n))) }
     }
 
     @inlinable @inline(__always)
