@@ -258,8 +258,12 @@ extension ExtentTree {
     let blockStart = accumulated
     return _withBlock(handle: Int(_order[position])) { block -> _Span? in
       var slot = 0
+      // The block's row count from the block itself: the buffers' headers
+      // are cache lines of their own, and the loads of the chunk and of the
+      // extents need not wait for them.
+      let rowCount = block.pointee.rowCount
       // Skip whole chunks, by their prefixes, while they end at or before the threshold.
-      let full = block.pointee.extents.count >> 4
+      let full = rowCount >> 4
       block.pointee.chunks.withUnsafeBufferPointer { chunks in
         var c = 0
         var skipped: Int64 = 0
@@ -274,7 +278,7 @@ extension ExtentTree {
         slot = c << 4
       }
       return block.pointee.extents.withUnsafeBufferPointer { extents -> _Span? in
-      while slot < extents.count {
+      while slot < rowCount {
         let e = extents[slot]
         let extent = e < 0 ? estimate : Int64(e)
         if accumulated &+ extent &+ spacing > threshold {
@@ -302,7 +306,7 @@ extension ExtentTree {
       block.pointee.extents.withUnsafeBufferPointer { extents -> Int? in
         var start = span.start
         var slot = span.slot
-        let end = Swift.min(extents.count, slot &+ 64)
+        let end = Swift.min(block.pointee.rowCount, slot &+ 64)
         while slot < end {
           if start >= limit { return span.row &+ (slot &- span.slot) }
           let e = extents[slot]

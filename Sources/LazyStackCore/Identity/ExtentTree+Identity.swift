@@ -69,7 +69,7 @@ extension ExtentTree {
       block.pointee.ids.withUnsafeBufferPointer { ids in
         guard let base = ids.baseAddress else { return nil }
         let ints = UnsafeRawPointer(base).assumingMemoryBound(to: Int.self)
-        let n = ids.count
+        let n = block.pointee.rowCount  // not the buffer's header: one cache miss fewer in a row
         // Dense ids (every integer from the first to the last): the slot is
         // the distance from the first, in integers.
         if ints[n &- 1] &- ints[0] == n &- 1 {
