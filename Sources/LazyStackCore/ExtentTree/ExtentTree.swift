@@ -154,9 +154,12 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       let n = extents.count
       guard n < 4096 else { chunks = []; return }
       let count = (n &+ 15) >> 4
-      chunks.removeAll(keepingCapacity: true)
-      chunks.reserveCapacity(count)
-      for c in 0 ..< count { chunks.append(ExtentTree._packChunk(0, Swift.min((c &+ 1) << 4, n))) }
+      if chunks.count != count { chunks = ContiguousArray(repeating: 0, count: count) }
+      // In place (a block's chunk count is the same before and after
+      // `invalidateAll`), so the loop is a plain store per chunk.
+      chunks.withUnsafeMutableBufferPointer { chunks in
+        for c in chunks.indices { chunks[c] = ExtentTree._packChunk(0, Swift.min((c &+ 1) << 4, n)) }
+      }
     }
 
     @inlinable @inline(__always)
