@@ -143,8 +143,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       measuredZeroCount = 0
       roles = []
       roleCounts = 0
-      chunks = []
-      _rebuildEstimatedChunks()
+      chunks = ExtentTree._estimatedChunks(n)
     }
 
     /// The chunk prefixes of a block whose rows are all estimated.
@@ -154,9 +153,8 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       let n = extents.count
       guard n < 4096 else { chunks = []; return }
       let count = (n &+ 15) >> 4
-      if chunks.count != count { chunks = ContiguousArray(repeating: 0, count: count) }
-      // In place (a block's chunk count is the same before and after
-      // `invalidateAll`), so the loop is a plain store per chunk.
+      guard chunks.count == count else { chunks = ExtentTree._estimatedChunks(n); return }
+      // In place (`invalidateAll`: the block keeps its rows).
       chunks.withUnsafeMutableBufferPointer { chunks in
         for c in chunks.indices { chunks[c] = ExtentTree._packChunk(0, Swift.min((c &+ 1) << 4, n)) }
       }
@@ -166,6 +164,19 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     package var summary: _Summary {
       _Summary(count: rowCount, measuredSum: measuredSum,
                measuredCount: measuredCount, measuredZeroCount: measuredZeroCount)
+    }
+  }
+
+  /// The chunk prefixes of `n` estimated rows (none from 4,096 rows on,
+  /// see `_Block.chunks`): one allocation, each word written once.
+  /// - Complexity: O(n).
+  @inlinable @inline(__always)
+  package static func _estimatedChunks(_ n: Int) -> ContiguousArray<Int64> {
+    guard n < 4096 else { return [] }
+    let count = (n &+ 15) >> 4
+    return ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
+      for c in 0 ..< count { buffer[c] = _packChunk(0, Swift.min((c &+ 1) << 4, n)) }
+      initialized = count
     }
   }
 
