@@ -286,6 +286,63 @@ final class ExtentTreeTests: XCTestCase {
     tree._checkInvariants()
   }
 
+  /// A fresh build's blocks of estimated rows share one extents buffer and
+  /// one chunk-prefix buffer; a measurement gives its block its own copy
+  /// and changes no other block; `invalidateAll` and a reload that restores
+  /// measured ids keep the sharing of blocks they do not touch.
+  func testEstimatedBlocksShareTheirBuffersUntilARowIsWritten() throws {
+    func buffers<ID>(_ tree: ExtentTree<ID>) -> [UnsafeRawPointer?] {
+      tree._order.map { handle in
+        tree._blocks[Int(handle)].extents.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+      }
+    }
+    var rng = SeededRNG(seed: 11)
+    let shuffled = Array(0 ..< 4000).shuffled(using: &rng)
+    for (name, ids) in [("range", Array(0 ..< 4000)), ("shuffled", shuffled)] {
+      var tree = name == "range"
+        ? try ExtentTree(ids: 0 ..< 4000, estimate: 40 * 256, spacing: 2, blockCapacity: 64)
+        : try ExtentTree(ids: ids, estimate: 40 * 256, spacing: 2, blockCapacity: 64)
+      var extents = [Int64?](repeating: nil, count: 4000)
+      // 4000 rows in blocks of 48: 83 full blocks share one buffer, the last (16 rows) has its own.
+      XCTAssertEqual(Set(buffers(tree)).count, 2, name)
+      let fresh = tree._heapBytes
+      tree.setMeasuredExtent(77 * 256, at: 1000)
+      extents[1000] = 77 * 256
+      let after = buffers(tree)
+      XCTAssertEqual(Set(after).count, 3, "\(name): only the measured row's block got its own buffer")
+      XCTAssertLessThanOrEqual(tree._heapBytes - fresh, 2 * 32 + 48 * 4 + 3 * 8 + 64, name)
+      assertPrefixes(tree, extents, name)
+      for i in stride(from: 0, to: 4000, by: 97) {
+        tree.setMeasuredExtent(Int64(i % 50 + 1) * 256, at: i)
+        extents[i] = Int64(i % 50 + 1) * 256
+      }
+      tree._checkInvariants()
+      assertPrefixes(tree, extents, name)
+      tree.invalidateAll()
+      tree._checkInvariants()
+      assertPrefixes(tree, [Int64?](repeating: nil, count: 4000), "\(name) invalidated")
+      for i in 0 ..< 4000 {
+        XCTAssertEqual(tree._storedExtent(at: tree._locate(i)), extents[i] == nil ? -1 : -2, "\(name) row \(i)")
+      }
+      // Reloads that restore measured ids, few (one lookup an id) and many
+      // (one pass over the rows): the blocks without one still share.
+      for rows in [[5, 3990], Array(0 ..< 70) + [3990]] {
+        var measured = _IDTable<Int>()
+        var restored = [Int64?](repeating: nil, count: 4000)
+        for row in rows {
+          measured[ids[row]] = Int32(row % 9 + 1) * 256
+          restored[row] = Int64(row % 9 + 1) * 256
+        }
+        try tree._fill(ids: ids, measured: measured)
+        tree._checkInvariants()
+        assertPrefixes(tree, restored, "\(name) reloaded")
+        // The shared buffer, the last block's, and one for each block with a
+        // restored row other than the last (rows 0..<70 span two blocks).
+        XCTAssertEqual(Set(buffers(tree)).count, rows.count == 2 ? 3 : 4, "\(name) reloaded \(rows.count)")
+      }
+    }
+  }
+
   func testE3_insertingADuplicateLeavesTheTreeUnchanged() throws {
     var tree = try ExtentTree(ids: 0 ..< 10, estimate: 256, blockCapacity: 4)
     XCTAssertThrowsError(try tree.insert([100, 3], at: 2)) { error in
@@ -384,9 +441,25 @@ final class ExtentTreeTests: XCTestCase {
     }
   }
 
-  func testDuplicateIDsInInitAreATypedError() {
+  func testDuplicateIDsInInitAreATypedError() throws {
     XCTAssertThrowsError(try ExtentTree(ids: [1, 2, 3, 2], estimate: 1)) { error in
       XCTAssertEqual(error as? LazyStackError, .duplicateID("2", index: 3))
     }
+    // Ids that ascend through their first blocks and then repeat one: the
+    // order is found broken after the blocks are built, the index finds
+    // the repeat, and a reload with them leaves the tree empty.
+    let ids = Array(0 ..< 100) + [7] + Array(200 ..< 300)
+    XCTAssertThrowsError(try ExtentTree(ids: ids, estimate: 1, blockCapacity: 8)) { error in
+      XCTAssertEqual(error as? LazyStackError, .duplicateID("7", index: 100))
+    }
+    var tree = try ExtentTree(ids: 0 ..< 50, estimate: 1, blockCapacity: 8)
+    XCTAssertThrowsError(try tree._fill(ids: ids, measured: nil))
+    tree._checkInvariants()
+    XCTAssertEqual(tree.count, 0)
+    // Out of order after the first block, without a repeat: indexed lookups.
+    let late = Array(0 ..< 100) + [-5] + Array(200 ..< 300)
+    tree = try ExtentTree(ids: late, estimate: 1, blockCapacity: 8)
+    tree._checkInvariants()
+    for (row, id) in late.enumerated() { XCTAssertEqual(tree.index(of: id), row) }
   }
 }
