@@ -163,6 +163,11 @@ final class LayoutRuleTests: XCTestCase {
     let p = ScrollPosition(id: 42)
     XCTAssertEqual(p.viewID(type: Int.self), 42)
     XCTAssertNil(p.viewID(type: String.self))
+    XCTAssertNil(p.viewID(type: Int32.self))
+    XCTAssertEqual(p.viewID(type: AnyHashable.self), AnyHashable(42), "a cast the runtime makes still works")
+    XCTAssertEqual(ScrollPosition(id: "row").viewID(type: String.self), "row")
+    XCTAssertNil(ScrollPosition(id: "row").viewID(type: Int.self))
+    XCTAssertNil(ScrollPosition(idType: Int.self).viewID(type: Int.self))
     XCTAssertEqual(p, ScrollPosition(id: 42))
     XCTAssertNotEqual(p, ScrollPosition(id: "42"))
   }

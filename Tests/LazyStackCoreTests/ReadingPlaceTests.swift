@@ -81,6 +81,31 @@ final class ReadingPlaceTests: XCTestCase {
     XCTAssertFalse(programmatic.position.isPositionedByUser)
   }
 
+  func testT1_aUserScrollBackToTheRowTrackingLastWroteNamesItAgain() throws {
+    var layout = try make()
+    layout.setMeasuredExtent(50, for: 22)
+    layout.userScroll(to: CGPoint(x: 0, y: 1010))  // tracked 20
+    layout.setMeasuredExtent(5, for: 20)  // re-derived: row 19 at the top
+    XCTAssertEqual(layout.position.viewID(type: Int.self), 19)
+    // Tracking finds row 20 again, the row it last wrote: the position
+    // names it again, not the re-derived row.
+    layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: 20).minY))
+    XCTAssertFalse(layout._viewIDStale)
+    var expected = ScrollPosition(id: 20)
+    expected.isPositionedByUser = true
+    XCTAssertEqual(layout.position, expected)
+    layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: 20).minY + 1))  // the same row again
+    XCTAssertEqual(layout.position, expected)
+    layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: 19).minY))
+    XCTAssertEqual(layout.position.viewID(type: Int.self), 19)
+    layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: 20).minY))
+    XCTAssertEqual(layout.position, expected)
+    // A programmatic position in between: tracking writes the row again.
+    layout.position.scrollTo(id: 5, anchor: .top)
+    layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: 20).minY))
+    XCTAssertEqual(layout.position, expected)
+  }
+
   // MARK: S12
 
   func testS12a_invalidationKeepsTheRelativePlaceInTheRow() throws {

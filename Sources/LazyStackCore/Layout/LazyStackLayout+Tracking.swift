@@ -106,7 +106,7 @@ extension LazyStackLayout {
       if tracked.stored >= 0 || _tree._blockHoldsNoMeasuredRow(
         span, from: low &- _leadingInset, to: low &+ _viewportUnits &- _leadingInset) {
         _anchor(to: tracked, fraction: fraction, delta: _rowDelta(tracked, fraction: fraction))
-        if position { _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true) }
+        if position { _setTrackedPosition(tracked.id) }
         return
       }
       fast = tracked
@@ -120,7 +120,17 @@ extension LazyStackLayout {
     let kept = tracked.stored >= 0 ? tracked
       : _nearestMeasuredRow(to: point, in: visible, top: point == low) ?? tracked
     _anchor(to: kept, fraction: fraction, delta: _rowDelta(kept, fraction: fraction))
-    if position { _position = ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true) }
+    if position { _setTrackedPosition(tracked.id) }
+  }
+
+  /// Makes the tracked row `id` the user's position (T1), unless the
+  /// position already is that row as tracking wrote it and is current.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  internal mutating func _setTrackedPosition(_ id: ID) {
+    if !_viewIDStale, let current = _trackedPositionID, current == id { return }
+    _position = ScrollPosition(_target: .id(id, anchor: nil), isPositionedByUser: true)
+    _trackedPositionID = id
   }
 
   /// A position the user scrolled to, as it reads after a stabilization: the

@@ -65,8 +65,16 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// scroll's tracking or a position written back); any write makes it
   /// current again (see `_viewIDStale`).
   @usableFromInline internal var _position: ScrollPosition {
-    didSet { _viewIDStale = false }
+    didSet {
+      _viewIDStale = false
+      _trackedPositionID = nil
+    }
   }
+  /// The id of `_position` while it is the one a user scroll's tracking
+  /// wrote (`.id(id)`, positioned by the user), else `nil`: a scroll frame
+  /// that tracks the same row as the last one compares two ids instead of
+  /// writing a position (an existential) again (`_setTrackedPosition`).
+  @usableFromInline internal var _trackedPositionID: ID?
   /// A stabilization changed the layout under a position the user scrolled
   /// to: `position` names the row now at the anchor point, derived when
   /// read (SPEC T1), rather than `_position`'s row.

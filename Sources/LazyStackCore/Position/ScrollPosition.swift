@@ -143,7 +143,16 @@ public struct ScrollPosition: Equatable, Sendable, CustomStringConvertible {
   /// The id, if it has type `type`, else `nil` (SPEC P3).
   /// - Complexity: O(1).
   public func viewID<T: Hashable>(type: T.Type) -> T? {
-    viewID as? T
+    guard case .id(let id, _) = _target else { return nil }
+    return Self._cast(id, to: T.self)
+  }
+
+  /// `value as? T`, without the runtime's general cast when `value` is a
+  /// `T` (the common case: a layout's own ids): one metadata comparison.
+  @inline(__always)
+  internal static func _cast<V: Hashable, T>(_ value: V, to _: T.Type) -> T? {
+    if V.self == T.self { return unsafeBitCast(value, to: T.self) }
+    return value as? T
   }
 
   /// Scrolls to an edge (SPEC P2, R1).
