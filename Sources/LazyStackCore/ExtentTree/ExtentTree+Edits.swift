@@ -314,6 +314,7 @@ extension ExtentTree {
       _order.insert(contentsOf: handles, at: 0)
       _shiftPositions(by: moved)
       for (k, h) in handles.enumerated() { _positions[Int(h)] = Int32(truncatingIfNeeded: k) }
+      _refreshRowGuess()
       return true
     }
     // The first piece keeps this handle; the others follow it.
@@ -331,6 +332,7 @@ extension ExtentTree {
         if roles { Self._appendNode(&_roleFenwick, block.roleCounts) }
         if _ordered { _firstIDs.append(unsafeBitCast(block.ids[0], to: Int.self)) }
       }
+      _refreshRowGuess()
       return true
     }
     _order.insert(contentsOf: handles, at: position &+ 1)

@@ -40,6 +40,7 @@ extension ExtentTree {
       }
     }
     _total = total
+    _refreshRowGuess()
     _roleTotal = roleTotal
     if roleTotal != 0 || !_roleFenwick.isEmpty { _rebuildRoleFenwick() }
   }
@@ -156,6 +157,7 @@ extension ExtentTree {
   package mutating func _fenwickAdd(_ delta: _Summary, at position: Int) {
     _fenwickNodeAdd(delta, at: position &+ _lead &+ 1)
     _total += delta
+    if delta.count != 0 { _refreshRowGuess() }
   }
 
   /// Subtracts `delta` from the summary of the block at `position`.
@@ -164,6 +166,15 @@ extension ExtentTree {
   package mutating func _fenwickSubtract(_ delta: _Summary, at position: Int) {
     _fenwickNodeSubtract(delta, at: position &+ _lead &+ 1)
     _total -= delta
+    if delta.count != 0 { _refreshRowGuess() }
+  }
+
+  /// Recomputes `_rowGuessScale` from the row and block counts.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package mutating func _refreshRowGuess() {
+    let rows = UInt64(truncatingIfNeeded: _total.count)
+    _rowGuessScale = rows == 0 ? 0 : (UInt64(truncatingIfNeeded: _order.count) << 32) / rows
   }
 
   /// The summary of the first `index` Fenwick nodes (leading nodes included).

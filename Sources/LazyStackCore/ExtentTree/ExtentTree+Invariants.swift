@@ -58,6 +58,8 @@ extension ExtentTree {
       _index._checkInvariants()
     }
     precondition(total == _total, "total mismatch")
+    let guessScale = seen == 0 ? 0 : (UInt64(_order.count) << 32) / UInt64(seen)
+    precondition(_rowGuessScale == guessScale, "row guess scale stale: \(_rowGuessScale), expected \(guessScale)")
     let roleTotal = _order.reduce(0) { $0 &+ _blocks[Int($1)].roleCounts }
     precondition(roleTotal == _roleTotal, "role total mismatch")
     precondition(_roleTotal == 0 || _roleFenwick.count == _fenwick.count, "roles without a role tree")

@@ -64,7 +64,8 @@ extension ExtentTree {
   package func _locate(_ index: Int) -> _Location {
     let blocks = _order.count
     if blocks > 1 && index < count {
-      let guess = Int(Double(index) * Double(blocks) / Double(count))
+      // index < 2^31 and the scale <= 2^32: no overflow.
+      let guess = Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: index) &* _rowGuessScale) >> 32)
       if let hit = _guessBlock(guess, target: Int64(index), metric: { Int64($0.count) }) {
         return _Location(position: hit.position, slot: index &- hit.before.count, before: hit.before)
       }

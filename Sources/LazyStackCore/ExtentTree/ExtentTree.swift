@@ -341,6 +341,11 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// Where reads made only to start cache misses early are kept, so the
   /// optimizer does not drop them (`invalidateAll`).
   @usableFromInline package var _touchedSink: Int32 = 0
+  /// Blocks per row, times 2^32 (`_refreshRowGuess`): `_locate`'s guess
+  /// of a row's block is a multiplication and a shift, not a division.
+  /// Refreshed whenever the row or block count changes; a stale value only
+  /// makes the (checked) guess miss, and the search descends.
+  @usableFromInline package var _rowGuessScale: UInt64 = 0
 
   /// The block capacity used when none is given: 512, in every build
   /// configuration (an app's debug build gets the same layout as its
