@@ -223,6 +223,15 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B) + B).
   @inlinable
   package func _firstRowSpan(withPitchPrefixAfterAbove threshold: Int64, hint: Int = -1) -> _Span? {
+    _firstRowSpanInline(withPitchPrefixAfterAbove: threshold, hint: hint)
+  }
+
+  /// `_firstRowSpan`, inlined into its caller: the scroll frame's search,
+  /// which would otherwise copy the whole tree (176 bytes) to the stack to
+  /// pass it to the call.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable @inline(__always)
+  package func _firstRowSpanInline(withPitchPrefixAfterAbove threshold: Int64, hint: Int = -1) -> _Span? {
     guard count > 0 else { return nil }
     if threshold < 0 {
       let block = _blocks[Int(_order[0])]

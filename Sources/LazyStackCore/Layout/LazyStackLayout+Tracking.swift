@@ -75,8 +75,8 @@ extension LazyStackLayout {
     let low = _offset &- _alignmentShift
     let point = low &+ _FixedPoint.scale(viewport, by: fraction)
     // The row whose [start, end + spacing) holds the point: G4's row when it is not empty.
-    guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: point &- _leadingInset &+ _tree.spacing,
-                                        hint: _nearHint),
+    guard let hit = _tree._firstRowSpanInline(withPitchPrefixAfterAbove: point &- _leadingInset &+ _tree.spacing,
+                                              hint: _nearHint),
           hit.extent > 0 else { return nil }
     let start = _leadingInset &+ hit.start
     guard start < low &+ viewport && start &+ hit.extent > low else { return nil }
