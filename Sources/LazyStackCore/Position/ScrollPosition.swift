@@ -142,6 +142,7 @@ public struct ScrollPosition: Equatable, Sendable, CustomStringConvertible {
 
   /// The id, if it has type `type`, else `nil` (SPEC P3).
   /// - Complexity: O(1).
+  @inlinable
   public func viewID<T: Hashable>(type: T.Type) -> T? {
     guard case .id(let id, _) = _target else { return nil }
     return Self._cast(id, to: T.self)
@@ -149,7 +150,7 @@ public struct ScrollPosition: Equatable, Sendable, CustomStringConvertible {
 
   /// `value as? T`, without the runtime's general cast when `value` is a
   /// `T` (the common case: a layout's own ids): one metadata comparison.
-  @inline(__always)
+  @inlinable @inline(__always)
   internal static func _cast<V: Hashable, T>(_ value: V, to _: T.Type) -> T? {
     if V.self == T.self { return unsafeBitCast(value, to: T.self) }
     return value as? T
