@@ -92,7 +92,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     package mutating func _rebuildChunks(from slot: Int = 0) {
       // Packed counts need fewer than 4,096 slots: a larger block is about
       // to be split, and its pieces get their own chunks.
-      guard extents.count < 4096 else { chunks = []; return }
+      guard extents.count < ExtentTree._chunkedRowLimit else { chunks = []; return }
       let wanted = (extents.count &+ 15) >> 4
       let first = Swift.min(slot >> 4, wanted, chunks.count)
       chunks.removeLast(chunks.count &- first)
@@ -161,12 +161,13 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     @inlinable
     package mutating func _rebuildEstimatedChunks() {
       let n = extents.count
-      guard n < 4096 else { chunks = []; return }
-      let count = (n &+ 15) >> 4
-      guard chunks.count == count else { chunks = ExtentTree._estimatedChunks(n); return }
+      guard n < ExtentTree._chunkedRowLimit && chunks.count == (n &+ 15) >> 4 else {
+        chunks = ExtentTree._estimatedChunks(n)
+        return
+      }
       // In place (`invalidateAll`: the block keeps its rows).
       chunks.withUnsafeMutableBufferPointer { chunks in
-        for c in chunks.indices { chunks[c] = ExtentTree._packChunk(0, Swift.min((c &+ 1) << 4, n)) }
+        for c in chunks.indices { chunks[c] = ExtentTree._estimatedChunk(c, of: n) }
       }
     }
 
@@ -206,12 +207,19 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// - Complexity: O(n).
   @inlinable @inline(__always)
   package static func _estimatedChunks(_ n: Int) -> ContiguousArray<Int64> {
-    guard n < 4096 else { return [] }
+    guard n < _chunkedRowLimit else { return [] }
     let count = (n &+ 15) >> 4
     return ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
-      for c in 0 ..< count { buffer[c] = _packChunk(0, Swift.min((c &+ 1) << 4, n)) }
+      for c in 0 ..< count { buffer[c] = _estimatedChunk(c, of: n) }
       initialized = count
     }
+  }
+
+  /// Chunk `c`'s prefix in a block of `n` estimated rows: no measured sum,
+  /// and the estimated slots through the chunk's end.
+  @inlinable @inline(__always)
+  package static func _estimatedChunk(_ c: Int, of n: Int) -> Int64 {
+    _packChunk(0, Swift.min((c &+ 1) << 4, n))
   }
 
   /// A slot's role: a plain row.
@@ -245,8 +253,15 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// chunks is one addition a chunk.
   @inlinable @inline(__always)
   package static func _packChunk(_ measured: Int64, _ estimated: Int) -> Int64 {
+    // The count's 12 bits hold fewer than `_chunkedRowLimit` slots.
     measured &<< 12 | Int64(estimated)
   }
+
+  /// The rows a block may hold and still keep chunk prefixes: the packed
+  /// count has 12 bits (`_packChunk`). Only a block about to be split is
+  /// larger.
+  @inlinable @inline(__always)
+  package static var _chunkedRowLimit: Int { 4096 }
 
   /// The measured sum and the number of estimated slots of a packed word.
   @inlinable @inline(__always)
