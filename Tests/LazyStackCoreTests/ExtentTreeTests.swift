@@ -343,6 +343,35 @@ final class ExtentTreeTests: XCTestCase {
     }
   }
 
+  /// The visible range's end found from its first row (`_rowsStarting(before:from:)`):
+  /// in a block without measured rows it is a quotient, checked against
+  /// the search for every limit from the row's start to past its block's
+  /// end, with and without spacing, at the start and end of blocks; and a
+  /// block with a measured row walks.
+  func testG5_rowsStartingBeforeALimitFromARowMatchesTheSearch() throws {
+    for (estimate, spacing) in [(Int64(44 * 256), Int64(0)), (Int64(44 * 256 + 3), Int64(8 * 256 + 1)),
+                                (Int64(1), Int64(0)), (Int64(0), Int64(5)), (Int64(7), Int64(0))] {
+      var tree = try ExtentTree(ids: 0 ..< 500, estimate: estimate, spacing: spacing, blockCapacity: 64)
+      tree.setMeasuredExtent(13 * 256, at: 250)  // one block walks
+      let pitch = estimate + spacing
+      for row in [0, 1, 46, 47, 48, 100, 249, 251, 480, 499] {
+        guard let span = tree._firstRowSpan(withPitchPrefixAfterAbove: tree.pitchPrefix(row)) else {
+          XCTFail("no span for row \(row)")
+          continue
+        }
+        XCTAssertEqual(span.row, row)
+        for step in 1 ... 120 {
+          // Limits just before, at and after row starts: the off-by-one cases of the quotient.
+          for limit in [span.start + Int64(step) * pitch - 1, span.start + Int64(step) * pitch,
+                        span.start + Int64(step) * pitch + 1] where limit > span.start {
+            XCTAssertEqual(tree._rowsStarting(before: limit, from: span), tree.rowsStarting(before: limit),
+                           "estimate \(estimate), spacing \(spacing), row \(row), limit \(limit)")
+          }
+        }
+      }
+    }
+  }
+
   func testE3_insertingADuplicateLeavesTheTreeUnchanged() throws {
     var tree = try ExtentTree(ids: 0 ..< 10, estimate: 256, blockCapacity: 4)
     XCTAssertThrowsError(try tree.insert([100, 3], at: 2)) { error in

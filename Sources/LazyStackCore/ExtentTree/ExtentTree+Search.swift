@@ -313,7 +313,25 @@ extension ExtentTree {
     let estimate = self.estimate
     let spacing = self.spacing
     let walked: Int? = _withBlock(handle: Int(_order[span.position])) { block in
-      block.pointee.extents.withUnsafeBufferPointer { extents -> Int? in
+      let pitch = estimate &+ spacing
+      if block.pointee.measuredCount == 0 && pitch > 0 {
+        // Every row of the block has the same pitch: the rows from `span`'s
+        // on that start before the limit are a quotient (checked, as the
+        // division is in floating point), if they end inside the block.
+        let distance = limit &- span.start  // > 0
+        let remaining = block.pointee.rowCount &- span.slot
+        let quotient = (Double(distance) / Double(pitch)).rounded(.up)
+        // Far past the block (or too large for an `Int`): the search.
+        guard quotient <= Double(remaining &+ 1) else { return nil }
+        var k = Int(quotient)
+        if Int64(k &- 1) &* pitch >= distance {
+          k &-= 1
+        } else if Int64(k) &* pitch < distance {
+          k &+= 1
+        }
+        return k <= remaining ? span.row &+ k : nil
+      }
+      return block.pointee.extents.withUnsafeBufferPointer { extents -> Int? in
         var start = span.start
         var slot = span.slot
         let end = Swift.min(block.pointee.rowCount, slot &+ 64)
