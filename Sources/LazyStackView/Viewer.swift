@@ -35,6 +35,8 @@ public struct Viewer<Source: RecordSource> {
   public private(set) var lastAnimationFrames = 0
   /// A page animation ends as a user scroll: where it lands is the reader's place.
   var pageInFlight = false
+  /// Where the page in flight lands.
+  var pageTarget: CGFloat = 0
 
   /// Whether an animated jump or page is moving.
   public var isAnimating: Bool { layout.phase == .animating }
@@ -264,21 +266,28 @@ public struct Viewer<Source: RecordSource> {
     clock.time { layout.userScroll(to: CGPoint(x: 0, y: layout.contentOffset.y + CGFloat(lines))) }
   }
 
-  /// One page with the `.paging` behaviour (SPEC B4): the next page
-  /// boundary, animated over `animationDuration`; where it lands is the
-  /// reader's place (a user scroll), as without animation.
+  /// One screen further (`direction` 1) or back (-1), as a pager's Space
+  /// and `b` go: the line that was at the bottom is at the top after a page
+  /// down. Animated over `animationDuration`; a page pressed while one is
+  /// still moving goes one screen past that page's target. Where it lands
+  /// is the reader's place (a user scroll), as without animation.
+  ///
+  /// Not `.paging` (SPEC B4): that snaps to multiples of the viewport's
+  /// height, which is right for a paged scroll view but, from a reader's
+  /// place a few lines into a page, moves a pager only to the next
+  /// multiple.
   public mutating func page(_ direction: Int) {
     message = ""
-    let target = clock.time {
-      layout.targetContentOffset(forReleaseAt: layout.contentOffset,
-                                 velocity: CGVector(dx: 0, dy: CGFloat(direction) * 1e6), behavior: .paging)
-    }
+    let from = pageInFlight ? pageTarget : layout.contentOffset.y
+    let y = min(max(0, from + CGFloat(direction.signum()) * layout.viewportSize.height), layout.maxOffset)
+    let target = CGPoint(x: 0, y: y)
     guard animationDuration > 0 else {
       clock.time { layout.userScroll(to: target) }
       return
     }
     go(to: ScrollPosition(y: target.y))
     pageInFlight = isAnimating
+    pageTarget = target.y
     if !isAnimating { clock.time { layout.userScroll(to: target) } }
   }
 

@@ -5,7 +5,7 @@
 //   swift run -c release lazystack-view --generate 1000000 --sections 16   (a pinned header a minute)
 //   swift run -c release lazystack-view --generate 1000 --script ':500\nkkk' --size 80x24   (headless)
 //
-// Keys: ↑/↓ or k/j one line, PgUp/PgDn or b/space one page (.paging), g/G top/bottom,
+// Keys: ↑/↓ or k/j one line, PgUp/PgDn or b/space one screen, g/G top/bottom,
 // :N record N, /text find, F follow the end (tail -f), q quit.
 
 #if canImport(Glibc)

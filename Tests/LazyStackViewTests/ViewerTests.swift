@@ -33,15 +33,32 @@ final class ViewerTests: XCTestCase {
     }
   }
 
-  func testPagingMovesByWholePages() throws {
+  func testPagingMovesOneScreenFromWhereTheReaderIs() throws {
     var v = try viewer(1000, rows: 11)
     _ = v.render()  // the first frame measures the first records (and a page more)
     _ = run(&v, "<pgdn>")
     XCTAssertEqual(v.layout.contentOffset.y, 10)
-    _ = run(&v, "jjj ")
-    XCTAssertEqual(v.layout.contentOffset.y, 20, "from 13 lines the next page boundary is 20")
+    let reading = run(&v, "jjj")
+    let screen = run(&v, " ")
+    XCTAssertEqual(v.layout.contentOffset.y, 23, "one screen from 13 lines, not the next multiple of the page (20)")
+    XCTAssertFalse(screen.contains { reading.contains($0) && !$0.allSatisfy { $0 == " " } },
+                   "no line of the last screen is on the next one, and none between them was skipped")
     _ = run(&v, "b")
-    XCTAssertEqual(v.layout.contentOffset.y, 10)
+    XCTAssertEqual(v.layout.contentOffset.y, 13)
+    _ = run(&v, "bb")
+    XCTAssertEqual(v.layout.contentOffset.y, 0, "clamped at the top")
+    _ = run(&v, "G ")
+    XCTAssertEqual(v.layout.contentOffset.y, v.layout.maxOffset, "clamped at the end")
+  }
+
+  func testPagesPressedDuringAPageAddUp() throws {
+    var v = try viewer(1000, rows: 11)
+    _ = v.render()
+    for key in ViewerKey.parse(script: "  ") { XCTAssertTrue(v.handle(key)) }
+    XCTAssertTrue(v.isAnimating)
+    _ = v.finishAnimation()
+    XCTAssertEqual(v.layout.contentOffset.y, 20, "the second page goes on from where the first lands")
+    XCTAssertTrue(v.layout.position.isPositionedByUser)
   }
 
   func testFollowModeKeepsTheViewAtTheEndAsRecordsArrive() throws {
@@ -237,7 +254,7 @@ final class ViewerTests: XCTestCase {
     let before = v.layout.contentOffset.y
     _ = v.perform(script: "<pgdn>")
     XCTAssertEqual(v.lastAnimationFrames, 9)
-    XCTAssertEqual(v.layout.contentOffset.y, (before / 19).rounded(.down) * 19 + 19)
+    XCTAssertEqual(v.layout.contentOffset.y, before + 19, "one screen further")
     XCTAssertTrue(v.layout.position.isPositionedByUser)
 
     // A resize in the middle of a jump: it still lands on the record's
