@@ -8,6 +8,8 @@ extension LazyStackReference {
     case edge(Edge)
     case point(Int64)
     case content(Int64)
+    /// A view-aligned deceleration's row: its start as it is now.
+    case rowStart(ID)
   }
 
   var isMoving: Bool { phase == .animating || phase == .decelerating }
@@ -61,6 +63,7 @@ extension LazyStackReference {
     if !storedPosition.isPositionedByUser { track() }
     motionRate = _MotionCurve.decelerationRate(Double(decelerationRate.rawValue))
     motionTarget = .content(x)
+    if case .viewAligned? = snap, let i = starts().lastIndex(of: x) { motionTarget = .rowStart(ids[i]) }
     motionTargetOffset = x
     curve = _MotionCurve(exponentialFrom: Double(offset - x), velocity: v, at: clock, rate: motionRate)
     setPhase(.decelerating)
@@ -106,6 +109,9 @@ extension LazyStackReference {
       return clamp(target(row: id, fraction: f, delta: d, programmatic: true))
     case .edge(let e): return (e == .top || e == .leading) ? 0 : maxOffsetUnits
     case .point(let x), .content(let x): return clamp(x)
+    case .rowStart(let id):
+      guard let i = index(of: id) else { return clamp(motionTargetOffset) }
+      return clamp(starts()[i])
     }
   }
 
@@ -126,6 +132,7 @@ extension LazyStackReference {
 
   /// SPEC M5: a deceleration's target moves with the offset; a row target is re-resolved.
   mutating func motionDidSettle(shift: Int64) {
+    if case .rowStart(let id) = motionTarget, index(of: id) == nil { motionTarget = .content(motionTargetOffset) }
     if case .content(let x) = motionTarget { motionTarget = .content(clamp(x + shift)) }
     _ = retarget(force: shift != 0)
   }
@@ -146,7 +153,7 @@ extension LazyStackReference {
       case .row(let id, let f, let d): anchor = .row(id, fraction: f, delta: d)
       case .edge(let e): anchor = .edge(e)
       case .point: anchor = .point
-      case .content: track()
+      case .content, .rowStart: track()
       }
       setPhase(.idle)
       return false

@@ -207,6 +207,57 @@ final class MotionTests: XCTestCase {
     XCTAssertEqual(layout.contentOffset.y, 2000, "1998 to the nearest 80")
   }
 
+  /// Real use found it: with the target fixed at release, a view-aligned
+  /// fling over estimated rows measured as they came into view landed
+  /// 98 pt into row 48 (down, the rows measured lie between the viewport
+  /// and the target, so M5 does not move it) and 158 pt into row 370 (up).
+  /// The target is the chosen row's start, re-resolved as M4's is.
+  func testM3_aViewAlignedFlingLandsOnItsRowsEdgeWhileTheRowsOnTheWayAreMeasured() throws {
+    // The limited flings go at most a few rows, all on screen at the
+    // release: they are released before the first measurement.
+    for (release, velocity, limit) in [(1000.0, 6000.0, ViewAlignedScrollTargetBehavior.LimitBehavior.never),
+                                       (20000, -6000, .never), (1000, 6000, .alwaysByFew), (30000, 900, .alwaysByOne)] {
+      var layout = try make()
+      layout.userScroll(to: CGPoint(x: 0, y: release))
+      if limit == .never { layout.measureVisibleRows { _, id in Self.truth(id) } }
+      let behavior = ViewAlignedScrollTargetBehavior(limitBehavior: limit)
+      let expected = layout.targetContentOffset(forReleaseAt: layout.contentOffset,
+                                                velocity: CGVector(dx: 0, dy: velocity), behavior: behavior)
+      let row = try XCTUnwrap(layout.index(atOffset: expected.y))
+      XCTAssertEqual(layout.frame(at: row).minY, expected.y, "B5 chose a row's start")
+      let id = layout.id(at: row)
+      layout.endInteraction(velocity: CGVector(dx: 0, dy: velocity), behavior: behavior, at: 0)
+      let (offsets, _) = run(&layout, from: 0) { measureKeepingWhatWasSeen(&$0) }
+      XCTAssertEqual(layout.contentOffset.y, layout.frame(of: id)!.minY, "\(release), \(velocity): on row \(row)'s edge")
+      XCTAssertEqual(layout.phase, .idle)
+      XCTAssertEqual(layout.position.viewID(type: Int.self), id, "the user's place (T1)")
+      XCTAssertGreaterThan(offsets.count, 1, "it decelerated over frames")
+    }
+    // Paging stays on the multiples of the page (B4), whatever is measured.
+    var layout = try make()
+    layout.userScroll(to: CGPoint(x: 0, y: 1000))
+    layout.measureVisibleRows { _, id in Self.truth(id) }
+    layout.endInteraction(velocity: CGVector(dx: 0, dy: 6000), behavior: .paging, at: 0)
+    run(&layout, from: 0) { measureKeepingWhatWasSeen(&$0) }
+    XCTAssertEqual(layout.contentOffset.y, 1600)
+  }
+
+  func testM3_aViewAlignedFlingWhoseRowIsRemovedGoesOnToWhereTheRowWas() throws {
+    var layout = try make()
+    layout.userScroll(to: CGPoint(x: 0, y: 1000))
+    layout.endInteraction(velocity: CGVector(dx: 0, dy: 3000), behavior: .viewAligned, at: 0)
+    let target = layout.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 1000), velocity: CGVector(dx: 0, dy: 3000),
+                                            behavior: .viewAligned)
+    layout.advance(to: 0.1)
+    let row = try XCTUnwrap(layout.index(atOffset: target.y))
+    layout.measureVisibleRows { _, id in Self.truth(id) }
+    let start = layout.frame(at: row).minY
+    try layout.remove(ids: [layout.id(at: row)])
+    run(&layout, from: 0.1)
+    XCTAssertEqual(layout.contentOffset.y, start, "the offset where the row started")
+    XCTAssertEqual(layout.phase, .idle)
+  }
+
   func testM3_aSnapBehindTheReleaseGoesOnThenComesBack() throws {
     var layout = try make()
     layout.userScroll(to: CGPoint(x: 0, y: 1000))

@@ -12,6 +12,11 @@ extension LazyStackLayout {
     case point(Int64)
     /// A deceleration's snapped target: it moves with the content (M5).
     case content(Int64)
+    /// A view-aligned deceleration's row (B5): its start as it is now,
+    /// clamped, so that measurements before the row (between the viewport
+    /// and the row, too) move the target with it and the fling lands on
+    /// the row's edge (M3).
+    case rowStart(ID)
   }
 
   /// The phase, the last change of phase and the motion in progress.
@@ -107,6 +112,14 @@ extension LazyStackLayout {
   /// user scroll (T1, T3). With no velocity and nothing to snap to, `phase`
   /// becomes `.idle`. Drive it with `advance(to:)`.
   ///
+  /// A `.viewAligned` target is the chosen row's start (B5) as it is now,
+  /// re-resolved like an animation's (M4): the rows measured on the way
+  /// move it with the row, so the fling lands on the row's edge however
+  /// their true extents differ from the estimate. Other targets (paging,
+  /// free, custom) are offsets, which move only with the content before the
+  /// viewport (M5). If an edit removes the row, the target stays where the
+  /// row last put it.
+  ///
   ///     layout.endInteraction(velocity: CGVector(dx: 0, dy: -1800), behavior: .paging, at: now)
   ///
   /// - Parameters:
@@ -135,7 +148,7 @@ extension LazyStackLayout {
     }
     if !_position.isPositionedByUser { _track() }  // a release leaves the user's place
     let rate = _MotionCurve.decelerationRate(Double(decelerationRate.rawValue))
-    _motion.target = .content(target)
+    _motion.target = behavior is ViewAlignedScrollTargetBehavior ? _rowStartTarget(at: target) : .content(target)
     _motion.targetOffset = target
     _motion.resolved = true
     _motion.rate = rate
@@ -254,7 +267,22 @@ extension LazyStackLayout {
                       : _programmaticTarget(row, fraction: fraction, delta: delta))
     case .edge(let edge): return edge.isLeadingEdge ? 0 : _maxOffset
     case .point(let offset), .content(let offset): return _clamp(offset)
+    case .rowStart(let id):
+      // A removed row hands the target back to its last offset (`_motionDidSettle`).
+      guard let index = _tree.index(of: id) else { return _clamp(_motion.targetOffset) }
+      return _clamp(_rowStart(at: index))
     }
+  }
+
+  /// A view-aligned deceleration's target: the row that starts at `offset`
+  /// (the last one, when rows of zero extent share the start, as
+  /// `_bracket(atOrBefore:)` finds it), or the offset itself when no row
+  /// starts there (the target was clamped to `maxOffset`).
+  /// - Complexity: O(log n + B).
+  @inlinable @inline(never)
+  internal func _rowStartTarget(at offset: Int64) -> _MotionTarget {
+    let bracket = _bracket(atOrBefore: offset)
+    return bracket.index >= 0 && bracket.start == offset ? .rowStart(_tree.id(at: bracket.index)) : .content(offset)
   }
 
   /// Re-resolves the target and, if it moved (or `force`: the offset
@@ -288,7 +316,7 @@ extension LazyStackLayout {
       if let row = _tree.rowInfo(of: id) { _anchor(to: row, fraction: fraction, delta: delta) }  // R6 goes on
     case .edge(let edge): _anchor = .edge(edge)
     case .point: _anchor = .point
-    case .content: _track()
+    case .content, .rowStart: _track()
     }
     _setPhase(.idle)
   }
@@ -299,6 +327,8 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal mutating func _motionDidSettle(from before: _Before) {
     let shift = _offset &- before.offset
+    // A view-aligned target whose row an edit removed goes on as an offset.
+    if case .rowStart(let id) = _motion.target, !_tree.contains(id) { _motion.target = .content(_motion.targetOffset) }
     if case .content(let offset) = _motion.target { _motion.target = .content(_clamp(offset &+ shift)) }
     _ = _retarget(force: shift != 0)
   }
