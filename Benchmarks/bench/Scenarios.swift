@@ -20,14 +20,26 @@ struct Scenario {
 
 let viewport = CGSize(width: 390, height: 844)
 
+/// How many random rows (drawn with repetition) `prepared` measures in a
+/// layout of `n` rows: `--measured` (`LAZYSTACK_BENCH_MEASURED`, which the
+/// paired comparison's workers inherit), a count or a percentage of n such
+/// as `10%`; 50 by default.
+func measuredRows(_ n: Int) -> Int {
+  let given = ProcessInfo.processInfo.environment["LAZYSTACK_BENCH_MEASURED"] ?? "50"
+  if given.hasSuffix("%"), let percent = Double(given.dropLast()) {
+    return Swift.min(n, Int(Double(n) * percent / 100))
+  }
+  return Swift.min(n, Int(given) ?? 50)
+}
+
 /// A layout of `n` estimated rows (44 pt) in a phone-sized viewport,
 /// scrolled by the user to the middle (so the tracked anchor row is there),
-/// with 50 rows measured.
+/// with `measuredRows(n)` random rows measured (50 by default).
 func prepared<S: BenchSubject>(_: S.Type, _ n: Int, _ rng: inout SeededRNG) -> S {
   var subject = try! S(count: n, estimate: 44)
   subject.viewportSize = viewport
   subject.userScroll(to: CGPoint(x: 0, y: subject.contentSize.height / 2))
-  for _ in 0 ..< Swift.min(50, n) {
+  for _ in 0 ..< measuredRows(n) {
     _ = subject.setMeasuredExtent(CGFloat(Int.random(in: 20 ... 200, using: &rng)), for: Int.random(in: 0 ..< n, using: &rng))
   }
   return subject

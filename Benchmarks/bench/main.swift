@@ -13,6 +13,8 @@ usage: swift run -c release bench [options]
   --filter NAME      only scenarios whose name contains NAME (repeatable)
   --sizes N,N,...    row counts (default 1000,10000,100000,1000000)
   --variant NAME     only one variant (core or naive), for profiling
+  --measured N|P%    rows measured (random, 20-200 pt) in each prepared layout before timing:
+                     a count, or a percentage of the rows (default 50)
   --profile          sample for 4 s per case (for a profiler)
   --output DIR       where results.csv, meta.json and the SVG charts go (default Reports)
   --baseline FILE    the baseline for --check (default Reports/baseline.csv)
@@ -62,6 +64,13 @@ while !arguments.isEmpty {
     sizes = parsed
     sizesGiven = true
   case "--variant" where !arguments.isEmpty: variants = [arguments.removeFirst()]
+  case "--measured" where !arguments.isEmpty:
+    let value = arguments.removeFirst()
+    let number = value.hasSuffix("%") ? Double(value.dropLast()) : Double(value).flatMap { $0 == $0.rounded() ? $0 : nil }
+    guard let number, number >= 0, !value.hasSuffix("%") || number <= 100 else {
+      print("bench: --measured takes a count or a percentage such as 10%\n\(usage)"); exit(2)
+    }
+    setenv("LAZYSTACK_BENCH_MEASURED", value, 1)  // the paired comparison's workers inherit it
   case "--output" where !arguments.isEmpty: output = arguments.removeFirst()
   case "--baseline" where !arguments.isEmpty: baselinePath = arguments.removeFirst()
   case "--compare" where !arguments.isEmpty: compareRef = arguments.removeFirst()

@@ -372,6 +372,39 @@ final class ExtentTreeTests: XCTestCase {
     }
   }
 
+  /// The scroll frame's walk for T3's kept row under a top anchor: the
+  /// first measured row after a row, among those starting before a limit,
+  /// against a scan of every row; `nil` only past the block or 64 rows.
+  func testT3_theFirstMeasuredRowAfterARowMatchesAScan() throws {
+    var rng = SeededRNG(seed: 17)
+    for (estimate, spacing, density) in [(Int64(44 * 256), Int64(0), 10), (Int64(44 * 256 + 3), Int64(8 * 256 + 1), 3),
+                                         (Int64(0), Int64(5), 20), (Int64(7), Int64(0), 200)] {
+      var tree = try ExtentTree(ids: 0 ..< 600, estimate: estimate, spacing: spacing, blockCapacity: 128)
+      for row in 0 ..< 600 where Int.random(in: 0 ..< density, using: &rng) == 0 {
+        tree.setMeasuredExtent(Int64.random(in: 0 ... 3, using: &rng) == 0 ? 0 : Int64.random(in: 1 ... 60_000, using: &rng),
+                               at: row)
+      }
+      var walked = 0
+      for _ in 0 ..< 400 {
+        let row = Int.random(in: 0 ..< 600, using: &rng)
+        guard let span = tree._firstRowSpan(withPitchPrefixAfterAbove: tree.pitchPrefix(row) + tree.span(row).extent
+                                              + tree.spacing - 1), span.row == row else { continue }
+        let limit = span.start + Int64.random(in: 0 ... 400_000, using: &rng)
+        let expected = (row + 1 ..< 600).first { tree.pitchPrefix($0) >= limit || tree.rowInfo(at: $0).stored >= 0 }
+          .flatMap { tree.pitchPrefix($0) < limit ? $0 : nil }
+        guard let found = tree._firstMeasuredRow(after: span, before: limit) else { continue }
+        walked += 1
+        XCTAssertEqual(found?.index, expected, "estimate \(estimate), spacing \(spacing), row \(row), limit \(limit)")
+        if let found, let expected {
+          XCTAssertEqual(found.id, expected)
+          XCTAssertEqual(found.start, tree.pitchPrefix(expected))
+          XCTAssertEqual(found.extent, tree.span(expected).extent)
+        }
+      }
+      XCTAssertGreaterThan(walked, 40, "many walks end inside the block")
+    }
+  }
+
   func testE3_insertingADuplicateLeavesTheTreeUnchanged() throws {
     var tree = try ExtentTree(ids: 0 ..< 10, estimate: 256, blockCapacity: 4)
     XCTAssertThrowsError(try tree.insert([100, 3], at: 2)) { error in

@@ -216,6 +216,46 @@ extension ExtentTree {
     }
   }
 
+  /// The first measured row after the row `span` describes among the rows
+  /// that start before `limit` (relative to the leading inset), by walking
+  /// on through `span`'s block: `.some(nil)` when every row from `span`'s
+  /// to the limit is estimated, `nil` when the walk reaches the block's end
+  /// or 64 rows first (the caller searches).
+  /// - Complexity: O(1) (at most 64 slots, in cache since the search that
+  ///   found `span`).
+  @inlinable @inline(__always)
+  package func _firstMeasuredRow(after span: _Span, before limit: Int64) -> _RowInfo?? {
+    let estimate = self.estimate
+    let spacing = self.spacing
+    return _withBlock(handle: Int(_order[span.position])) { block -> _RowInfo?? in
+      block.pointee.extents.withUnsafeBufferPointer { extents -> _RowInfo?? in
+        var start = span.start &+ span.extent &+ spacing
+        var slot = span.slot &+ 1
+        let end = Swift.min(block.pointee.rowCount, slot &+ 64)
+        while slot < end {
+          if start >= limit { return .some(nil) }
+          let e = extents[slot]
+          if e >= 0 {
+            return _RowInfo(index: span.row &+ (slot &- span.slot), id: block.pointee.ids[slot], start: start,
+                            extent: Int64(e), stored: e, position: span.position)
+          }
+          start &+= estimate &+ spacing
+          slot &+= 1
+        }
+        return nil
+      }
+    }
+  }
+
+  /// Whether the row before the one `span` describes is in the same block
+  /// and not empty.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func _previousRowIsNonEmpty(_ span: _Span) -> Bool {
+    guard span.slot > 0 else { return false }
+    return _withBlock(handle: Int(_order[span.position])) { _extent($0.pointee.extents[span.slot &- 1]) > 0 }
+  }
+
   /// `firstRow(withPitchPrefixAfterAbove:)` with the row's start (pitch
   /// prefix), extent and place, found in the same descent. `hint`, a block
   /// position the row is likely in or next to (such as the anchor row's),

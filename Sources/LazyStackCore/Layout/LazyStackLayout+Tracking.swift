@@ -109,6 +109,16 @@ extension LazyStackLayout {
         if position { _setTrackedPosition(tracked.id) }
         return
       }
+      // A top anchor keeps the first measured visible row (T3). The tracked
+      // row is the first visible one unless an empty row starts where it
+      // does, at the viewport's edge: then (or past the block) the search.
+      if fraction == 0 && (_leadingInset &+ span.start < low || _tree._previousRowIsNonEmpty(span)),
+         let found = _tree._firstMeasuredRow(after: span, before: low &+ _viewportUnits &- _leadingInset) {
+        let kept = found ?? tracked
+        _anchor(to: kept, fraction: fraction, delta: _rowDelta(kept, fraction: fraction))
+        if position { _setTrackedPosition(tracked.id) }
+        return
+      }
       fast = tracked
     }
     guard let (visible, point, low) = _tracking(fraction: fraction) else {
