@@ -32,12 +32,24 @@ func measuredRows(_ n: Int) -> Int {
   return Swift.min(n, Int(given) ?? 50)
 }
 
+/// The scroll anchor of each prepared layout: `--anchor`
+/// (`LAZYSTACK_BENCH_ANCHOR`: top, center or bottom); none (top) by default.
+func benchAnchor() -> UnitPoint? {
+  switch ProcessInfo.processInfo.environment["LAZYSTACK_BENCH_ANCHOR"] {
+  case "center": .center
+  case "bottom": .bottom
+  default: nil
+  }
+}
+
 /// A layout of `n` estimated rows (44 pt) in a phone-sized viewport,
 /// scrolled by the user to the middle (so the tracked anchor row is there),
-/// with `measuredRows(n)` random rows measured (50 by default).
+/// with `measuredRows(n)` random rows measured (50 by default) and
+/// `benchAnchor()` as its scroll anchor.
 func prepared<S: BenchSubject>(_: S.Type, _ n: Int, _ rng: inout SeededRNG) -> S {
   var subject = try! S(count: n, estimate: 44)
   subject.viewportSize = viewport
+  subject.scrollAnchor = benchAnchor()
   subject.userScroll(to: CGPoint(x: 0, y: subject.contentSize.height / 2))
   for _ in 0 ..< measuredRows(n) {
     _ = subject.setMeasuredExtent(CGFloat(Int.random(in: 20 ... 200, using: &rng)), for: Int.random(in: 0 ..< n, using: &rng))

@@ -13,6 +13,8 @@ protocol BenchSubject {
   /// n rows with ids given as the range 0 ..< n.
   init(range count: Int, estimate: CGFloat) throws
   var viewportSize: CGSize { get set }
+  /// The scroll anchor: the viewport point tracked while the user scrolls (T1, T3).
+  var scrollAnchor: UnitPoint? { get set }
   var count: Int { get }
   var contentOffset: CGPoint { get }
   var contentSize: CGSize { get }

@@ -15,6 +15,8 @@ usage: swift run -c release bench [options]
   --variant NAME     only one variant (core or naive), for profiling
   --measured N|P%    rows measured (random, 20-200 pt) in each prepared layout before timing:
                      a count, or a percentage of the rows (default 50)
+  --anchor top|center|bottom
+                     the scroll anchor of each prepared layout (default none: the top)
   --profile          sample for 4 s per case (for a profiler)
   --output DIR       where results.csv, meta.json and the SVG charts go (default Reports)
   --baseline FILE    the baseline for --check (default Reports/baseline.csv)
@@ -71,6 +73,10 @@ while !arguments.isEmpty {
       print("bench: --measured takes a count or a percentage such as 10%\n\(usage)"); exit(2)
     }
     setenv("LAZYSTACK_BENCH_MEASURED", value, 1)  // the paired comparison's workers inherit it
+  case "--anchor" where !arguments.isEmpty:
+    let value = arguments.removeFirst()
+    guard ["top", "center", "bottom"].contains(value) else { print("bench: --anchor takes top, center or bottom\n\(usage)"); exit(2) }
+    setenv("LAZYSTACK_BENCH_ANCHOR", value, 1)
   case "--output" where !arguments.isEmpty: output = arguments.removeFirst()
   case "--baseline" where !arguments.isEmpty: baselinePath = arguments.removeFirst()
   case "--compare" where !arguments.isEmpty: compareRef = arguments.removeFirst()

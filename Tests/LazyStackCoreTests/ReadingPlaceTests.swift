@@ -55,6 +55,41 @@ final class ReadingPlaceTests: XCTestCase {
     XCTAssertEqual(none._anchorRowID, 40)
   }
 
+  /// The scroll frame finds T3's kept row by walking the tracked row's
+  /// block both ways; it must keep the row the search over the visible
+  /// rows keeps, for every anchor point, ties and empty rows included.
+  /// Blocks of 64 rows, so most walks stay inside one (the tests' default
+  /// of 8 rows sends most of them to the search).
+  func testT3_theWalkFromTheTrackedRowKeepsTheRowTheSearchKeeps() throws {
+    var rng = SeededRNG(seed: 3)
+    var walked = 0
+    for (spacing, insets, density) in [(CGFloat(0), EdgeInsets(), 10), (3, EdgeInsets(top: 7, leading: 0, bottom: 5, trailing: 0), 4),
+                                       (0, EdgeInsets(), 2), (0.5, EdgeInsets(top: 20, leading: 0, bottom: 0, trailing: 0), 30)] {
+      var layout = try LazyStackLayout(ids: 0 ..< 2000, estimatedExtent: 40, spacing: spacing, axis: .vertical,
+                                       insets: insets, blockCapacity: 64)
+      layout.viewportSize = CGSize(width: 300, height: 400)
+      for row in 0 ..< 2000 where Int.random(in: 0 ..< density, using: &rng) == 0 {
+        // Equal extents make ties; some rows are empty.
+        layout.setMeasuredExtent([0, 20, 40, 40, 55, 120][Int.random(in: 0 ..< 6, using: &rng)], for: row)
+      }
+      for _ in 0 ..< 3000 {
+        let fraction = [0, 0.5, 1, 0.3, 0.25][Int.random(in: 0 ..< 5, using: &rng)]
+        layout.scrollAnchor = UnitPoint(x: 0.5, y: fraction)
+        layout.userScroll(to: CGPoint(x: 0, y: CGFloat(Int.random(in: 0 ... 80_000, using: &rng)) / 4))
+        let f = layout._trackingFraction
+        guard let (span, low) = layout._trackedSpan(fraction: f), layout._tree._rowInfo(span).stored < 0,
+              let found = layout._nearestMeasuredRow(around: span, fraction: f, low: low),
+              let (visible, point, low2) = layout._tracking(fraction: f) else { continue }
+        walked += 1
+        let searched = layout._nearestMeasuredRow(to: point, in: visible, top: point == low2)
+        XCTAssertEqual(found?.index, searched?.index, "fraction \(fraction), offset \(layout.contentOffset.y), spacing \(spacing)")
+        XCTAssertEqual(found?.start, searched?.start)
+        XCTAssertEqual(layout._anchorRowID, (found ?? layout._tree._rowInfo(span)).id, "the kept row")
+      }
+    }
+    XCTAssertGreaterThan(walked, 3000)
+  }
+
   func testT1_viewIDIsRederivedAfterEveryStabilization() throws {
     var layout = try make()
     layout.setMeasuredExtent(50, for: 22)

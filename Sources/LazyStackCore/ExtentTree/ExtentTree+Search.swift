@@ -247,13 +247,40 @@ extension ExtentTree {
     }
   }
 
-  /// Whether the row before the one `span` describes is in the same block
-  /// and not empty.
-  /// - Complexity: O(1).
+  /// The last measured row before the row `span` describes among the rows
+  /// visible from `low` (relative to the leading inset: rows that end
+  /// after it, and empty rows that start on it), and the earliest measured
+  /// row before it that ends where that row does (`ties`): the rows at the
+  /// same distance from a point at or after their ends. Walks back through
+  /// `span`'s block: `.some(nil)` when no visible row before `span`'s is
+  /// measured, `nil` when the walk reaches the block's start or 64 rows
+  /// first (the caller searches).
+  /// - Complexity: O(1) (at most 64 slots).
   @inlinable @inline(__always)
-  package func _previousRowIsNonEmpty(_ span: _Span) -> Bool {
-    guard span.slot > 0 else { return false }
-    return _withBlock(handle: Int(_order[span.position])) { _extent($0.pointee.extents[span.slot &- 1]) > 0 }
+  package func _lastMeasuredRow(before span: _Span, visibleFrom low: Int64) -> _RowInfo?? {
+    let estimate = self.estimate
+    let spacing = self.spacing
+    return _withBlock(handle: Int(_order[span.position])) { block -> _RowInfo?? in
+      block.pointee.extents.withUnsafeBufferPointer { extents -> _RowInfo?? in
+        var start = span.start
+        var slot = span.slot
+        let end = Swift.max(0, slot &- 64)
+        var found: _RowInfo?
+        while slot > end {
+          slot &-= 1
+          let e = extents[slot]
+          let extent = e < 0 ? estimate : Int64(e)
+          start &-= extent &+ spacing
+          // Ends do not decrease: once a row is hidden, so are the earlier ones.
+          guard start &+ extent > low || (extent == 0 && start == low) else { return .some(found) }
+          guard e >= 0 else { continue }
+          if let kept = found, kept.start &+ kept.extent != start &+ extent { return .some(kept) }
+          found = _RowInfo(index: span.row &- (span.slot &- slot), id: block.pointee.ids[slot], start: start,
+                           extent: extent, stored: e, position: span.position)
+        }
+        return nil
+      }
+    }
   }
 
   /// `firstRow(withPitchPrefixAfterAbove:)` with the row's start (pitch

@@ -109,11 +109,7 @@ extension LazyStackLayout {
         if position { _setTrackedPosition(tracked.id) }
         return
       }
-      // A top anchor keeps the first measured visible row (T3). The tracked
-      // row is the first visible one unless an empty row starts where it
-      // does, at the viewport's edge: then (or past the block) the search.
-      if fraction == 0 && (_leadingInset &+ span.start < low || _tree._previousRowIsNonEmpty(span)),
-         let found = _tree._firstMeasuredRow(after: span, before: low &+ _viewportUnits &- _leadingInset) {
+      if let found = _nearestMeasuredRow(around: span, fraction: fraction, low: low) {
         let kept = found ?? tracked
         _anchor(to: kept, fraction: fraction, delta: _rowDelta(kept, fraction: fraction))
         if position { _setTrackedPosition(tracked.id) }
@@ -158,6 +154,28 @@ extension LazyStackLayout {
                             isPositionedByUser: true)
     }
     return ScrollPosition(_target: .automatic, isPositionedByUser: true)
+  }
+
+  /// T3's kept row near the tracked row `span` (the estimated row whose
+  /// `[start, end + spacing)` holds the tracking point): the measured
+  /// visible row nearest to the point, ties to the earlier, found by
+  /// walking its block both ways from it (rows before it start at or
+  /// before the point, rows after it after). `.some(nil)` when no visible
+  /// row is measured; `nil` when a walk leaves the block or passes 64 rows
+  /// (the caller searches: `_nearestMeasuredRow(to:in:top:)`).
+  /// - Complexity: O(1) (at most 128 slots, in cache since the search that
+  ///   found `span`).
+  @inlinable @inline(__always)
+  internal func _nearestMeasuredRow(around span: ExtentTree<ID>._Span, fraction: CGFloat,
+                                    low: Int64) -> ExtentTree<ID>._RowInfo?? {
+    let viewport = _viewportUnits
+    let relativeLow = low &- _leadingInset
+    guard let after = _tree._firstMeasuredRow(after: span, before: relativeLow &+ viewport),
+          let before = _tree._lastMeasuredRow(before: span, visibleFrom: relativeLow) else { return nil }
+    guard let earlier = before else { return .some(after) }
+    guard let later = after else { return .some(earlier) }
+    let point = relativeLow &+ _FixedPoint.scale(viewport, by: fraction)
+    return later.start &- point < Swift.max(0, point &- (earlier.start &+ earlier.extent)) ? later : earlier
   }
 
   /// The measured row in `visible` nearest to `point` (the distance from the
