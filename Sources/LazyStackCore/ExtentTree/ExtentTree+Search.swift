@@ -249,12 +249,12 @@ extension ExtentTree {
 
   /// The last measured row before the row `span` describes among the rows
   /// visible from `low` (relative to the leading inset: rows that end
-  /// after it, and empty rows that start on it), and the earliest measured
-  /// row before it that ends where that row does (`ties`): the rows at the
-  /// same distance from a point at or after their ends. Walks back through
-  /// `span`'s block: `.some(nil)` when no visible row before `span`'s is
-  /// measured, `nil` when the walk reaches the block's start or 64 rows
-  /// first (the caller searches).
+  /// after it, and empty rows that start on it); of several measured rows
+  /// that end at the same place (at the same distance from a point at or
+  /// after their ends), the earliest. Walks back through `span`'s block:
+  /// `.some(nil)` when no visible row before `span`'s is measured, `nil`
+  /// when the walk reaches the block's start or 64 rows first (the caller
+  /// searches).
   /// - Complexity: O(1) (at most 64 slots).
   @inlinable @inline(__always)
   package func _lastMeasuredRow(before span: _Span, visibleFrom low: Int64) -> _RowInfo?? {
