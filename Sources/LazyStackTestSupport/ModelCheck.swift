@@ -532,6 +532,15 @@ public struct SoakFailure: Error, CustomStringConvertible {
   public var description: String
 }
 
+/// A soak run's block capacity: small blocks (4–12 rows), so that edits
+/// split and merge them and searches cross them, or, one run in three,
+/// blocks of 40–160 rows, so that the in-block paths (walks of up to 64
+/// rows, the quotient over a block without measured rows) run as they do
+/// in an app, where blocks hold hundreds of rows.
+func soakBlockCapacity(_ rng: inout SeededRNG) -> Int {
+  Int.random(in: 0 ..< 3, using: &rng) == 0 ? Int.random(in: 40 ... 160, using: &rng) : Int.random(in: 4 ... 12, using: &rng)
+}
+
 public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical,
                  sections: Bool = true, motion: Bool = true) throws -> Int {
   var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: sections,
@@ -541,7 +550,7 @@ public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis =
   var pair = try ModelPair(ids: initial, estimate: CGFloat(Int.random(in: 1 ... 80, using: &rng)),
                            spacing: CGFloat(Int.random(in: 0 ... 3, using: &rng)) * 2.5, axis: axis,
                            insets: EdgeInsets(all: CGFloat(Int.random(in: 0 ... 2, using: &rng)) * 4),
-                           blockCapacity: Int.random(in: 4 ... 12, using: &rng))
+                           blockCapacity: soakBlockCapacity(&rng))
   for step in 0 ..< operations {
     let extent = axis == .vertical ? pair.reference.contentSize.height : pair.reference.contentSize.width
     let op = generator.next(ids: pair.reference.ids, contentExtent: extent)
