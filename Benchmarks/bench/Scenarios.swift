@@ -20,16 +20,37 @@ struct Scenario {
 
 let viewport = CGSize(width: 390, height: 844)
 
-/// How many random rows (drawn with repetition) `prepared` measures in a
-/// layout of `n` rows: `--measured` (`LAZYSTACK_BENCH_MEASURED`, which the
-/// paired comparison's workers inherit), a count or a percentage of n such
-/// as `10%`; 50 by default.
-func measuredRows(_ n: Int) -> Int {
-  let given = ProcessInfo.processInfo.environment["LAZYSTACK_BENCH_MEASURED"] ?? "50"
-  if given.hasSuffix("%"), let percent = Double(given.dropLast()) {
-    return Swift.min(n, Int(Double(n) * percent / 100))
+/// How many random rows (drawn with repetition) `prepared` measures: a
+/// count, or a percentage of the rows.
+enum MeasuredRows: Equatable {
+  case count(Int)
+  case percent(Double)
+
+  /// `--measured`'s value: `N` (a whole number) or `P%` (0 to 100), else `nil`.
+  init?(_ text: String) {
+    if text.hasSuffix("%") {
+      guard let percent = Double(text.dropLast()), percent >= 0, percent <= 100 else { return nil }
+      self = .percent(percent)
+    } else {
+      guard let count = Int(text), count >= 0 else { return nil }
+      self = .count(count)
+    }
   }
-  return Swift.min(n, Int(given) ?? 50)
+
+  /// The rows to measure in a layout of `n` rows.
+  func rows(of n: Int) -> Int {
+    switch self {
+    case .count(let count): Swift.min(n, count)
+    case .percent(let percent): Swift.min(n, Int(Double(n) * percent / 100))
+    }
+  }
+}
+
+/// `--measured` (`LAZYSTACK_BENCH_MEASURED`, which the paired comparison's
+/// workers inherit; `main` checked it); 50 rows by default.
+func measuredRows(_ n: Int) -> Int {
+  let given = ProcessInfo.processInfo.environment["LAZYSTACK_BENCH_MEASURED"].flatMap(MeasuredRows.init)
+  return (given ?? .count(50)).rows(of: n)
 }
 
 /// The scroll anchor of each prepared layout: `--anchor`

@@ -68,8 +68,7 @@ while !arguments.isEmpty {
   case "--variant" where !arguments.isEmpty: variants = [arguments.removeFirst()]
   case "--measured" where !arguments.isEmpty:
     let value = arguments.removeFirst()
-    let number = value.hasSuffix("%") ? Double(value.dropLast()) : Double(value).flatMap { $0 == $0.rounded() ? $0 : nil }
-    guard let number, number >= 0, !value.hasSuffix("%") || number <= 100 else {
+    guard MeasuredRows(value) != nil else {
       print("bench: --measured takes a count or a percentage such as 10%\n\(usage)"); exit(2)
     }
     setenv("LAZYSTACK_BENCH_MEASURED", value, 1)  // the paired comparison's workers inherit it
