@@ -33,10 +33,9 @@ public struct Viewer<Source: RecordSource> {
   public var frameInterval: Double = 1.0 / 60
   /// The frames the last headless animation took.
   public private(set) var lastAnimationFrames = 0
-  /// A page animation ends as a user scroll: where it lands is the reader's place.
-  var pageInFlight = false
-  /// Where the page in flight lands.
-  var pageTarget: CGFloat = 0
+  /// Where the page animation in flight lands, or `nil`: a page ends as a
+  /// user scroll there (the reader's place).
+  var pageInFlight: CGFloat?
 
   /// Whether an animated jump or page is moving.
   public var isAnimating: Bool { layout.phase == .animating }
@@ -267,8 +266,8 @@ public struct Viewer<Source: RecordSource> {
   }
 
   /// One screen further (`direction` 1) or back (-1), as a pager's Space
-  /// and `b` go: the line that was at the bottom is at the top after a page
-  /// down. Animated over `animationDuration`; a page pressed while one is
+  /// and `b` go: after a page down, the line below the last one shown is at
+  /// the top. Animated over `animationDuration`; a page pressed while one is
   /// still moving goes one screen past that page's target. Where it lands
   /// is the reader's place (a user scroll), as without animation.
   ///
@@ -278,7 +277,7 @@ public struct Viewer<Source: RecordSource> {
   /// multiple.
   public mutating func page(_ direction: Int) {
     message = ""
-    let from = pageInFlight ? pageTarget : layout.contentOffset.y
+    let from = pageInFlight ?? layout.contentOffset.y
     let y = min(max(0, from + CGFloat(direction.signum()) * layout.viewportSize.height), layout.maxOffset)
     let target = CGPoint(x: 0, y: y)
     guard animationDuration > 0 else {
@@ -286,14 +285,13 @@ public struct Viewer<Source: RecordSource> {
       return
     }
     go(to: ScrollPosition(y: target.y))
-    pageInFlight = isAnimating
-    pageTarget = target.y
+    pageInFlight = isAnimating ? target.y : nil
     if !isAnimating { clock.time { layout.userScroll(to: target) } }
   }
 
   /// Scrolls to `position`, animated over `animationDuration` if it is positive.
   mutating func go(to position: ScrollPosition) {
-    pageInFlight = false
+    pageInFlight = nil
     let duration = animationDuration
     let now = time
     clock.time {
@@ -312,8 +310,8 @@ public struct Viewer<Source: RecordSource> {
     self.time = max(self.time, time)
     let now = self.time
     let moving = clock.time { layout.advance(to: now) }
-    if !moving && pageInFlight {
-      pageInFlight = false
+    if !moving && pageInFlight != nil {
+      pageInFlight = nil
       clock.time { layout.userScroll(to: layout.contentOffset) }
     }
     return moving
