@@ -102,14 +102,12 @@ extension LazyStackLayout {
       let tracked = _tree._rowInfo(span)
       // A measured tracked row is the kept row (T3), and so is an estimated
       // one when no visible row is measured (every visible row is in the
-      // tracked row's block, which has none): one descent.
-      if tracked.stored >= 0 || _tree._blockHoldsNoMeasuredRow(
-        span, from: low &- _leadingInset, to: low &+ _viewportUnits &- _leadingInset) {
-        _anchor(to: tracked, fraction: fraction, delta: _rowDelta(tracked, fraction: fraction))
-        if position { _setTrackedPosition(tracked.id) }
-        return
-      }
-      if let found = _nearestMeasuredRow(around: span, fraction: fraction, low: low) {
+      // tracked row's block, which has none): one descent. Else the nearest
+      // measured visible row, by a walk of that block if it finds one.
+      let nearest: ExtentTree<ID>._RowInfo?? = tracked.stored >= 0 || _tree._blockHoldsNoMeasuredRow(
+        span, from: low &- _leadingInset, to: low &+ _viewportUnits &- _leadingInset)
+        ? .some(nil) : _nearestMeasuredRow(around: span, fraction: fraction, low: low)
+      if let found = nearest {
         let kept = found ?? tracked
         _anchor(to: kept, fraction: fraction, delta: _rowDelta(kept, fraction: fraction))
         if position { _setTrackedPosition(tracked.id) }
