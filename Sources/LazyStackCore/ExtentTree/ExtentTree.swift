@@ -141,8 +141,8 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     @inlinable
     package init(estimated ids: ContiguousArray<ID>, sharing shared: inout _EstimatedBuffers) {
       let n = ids.count
-      if shared.rowCount != n || shared.extents.count != n {
-        shared = _EstimatedBuffers(rowCount: n, extents: ContiguousArray(repeating: -1, count: n),
+      if shared.extents.count != n {
+        shared = _EstimatedBuffers(extents: ContiguousArray(repeating: -1, count: n),
                                    chunks: ExtentTree._estimatedChunks(n))
       }
       self.ids = ids
@@ -178,25 +178,23 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     }
   }
 
-  /// The extents and chunk prefixes of a block of `rowCount` estimated
-  /// rows, which every such block of one build shares (`_Block.init(estimated:sharing:)`).
+  /// The extents and chunk prefixes of a block of `extents.count`
+  /// estimated rows, which every such block of one build shares
+  /// (`_Block.init(estimated:sharing:)`).
   @usableFromInline
   package struct _EstimatedBuffers: Sendable {
-    @usableFromInline package var rowCount: Int
     @usableFromInline package var extents: ContiguousArray<Int32>
     @usableFromInline package var chunks: ContiguousArray<Int64>
 
-    /// No buffers yet: the first block makes them.
+    /// No buffers yet: the first (non-empty) block makes them.
     @inlinable
     package init() {
-      rowCount = -1
       extents = []
       chunks = []
     }
 
     @inlinable
-    package init(rowCount: Int, extents: ContiguousArray<Int32>, chunks: ContiguousArray<Int64>) {
-      self.rowCount = rowCount
+    package init(extents: ContiguousArray<Int32>, chunks: ContiguousArray<Int64>) {
       self.extents = extents
       self.chunks = chunks
     }
