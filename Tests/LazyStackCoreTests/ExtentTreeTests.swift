@@ -6,12 +6,7 @@ import LazyStackTestSupport
 
 /// The extent tree (SPEC §1–2): exact prefix sums, point queries, the
 /// estimate folded in, splits and merges, no drift.
-final class ExtentTreeTests: XCTestCase {
-  override func setUp() {
-    super.setUp()
-    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
-  }
-
+final class ExtentTreeTests: CheckedTestCase {
   /// Prefix sums recomputed from scratch, the obvious way.
   func naivePrefixes(_ extents: [Int64?], estimate: Int64, spacing: Int64) -> [Int64] {
     var result: [Int64] = [0]
@@ -343,7 +338,7 @@ final class ExtentTreeTests: XCTestCase {
     }
   }
 
-  /// The visible range's end found from its first row (`_rowsStarting(before:from:)`):
+  /// The visible range's end found from its first row (`rowsStarting(before:from:)`):
   /// in a block without measured rows it is a quotient, checked against
   /// the search for every limit from the row's start to past its block's
   /// end, with and without spacing, at the start and end of blocks; and a
@@ -364,7 +359,7 @@ final class ExtentTreeTests: XCTestCase {
           // Limits just before, at and after row starts: the off-by-one cases of the quotient.
           for limit in [span.start + Int64(step) * pitch - 1, span.start + Int64(step) * pitch,
                         span.start + Int64(step) * pitch + 1] where limit > span.start {
-            XCTAssertEqual(tree._rowsStarting(before: limit, from: span), tree.rowsStarting(before: limit),
+            XCTAssertEqual(tree.rowsStarting(before: limit, walkingFrom: span), tree.rowsStarting(before: limit),
                            "estimate \(estimate), spacing \(spacing), row \(row), limit \(limit)")
           }
         }
@@ -392,7 +387,12 @@ final class ExtentTreeTests: XCTestCase {
         let limit = span.start + Int64.random(in: 0 ... 400_000, using: &rng)
         let expected = (row + 1 ..< 600).first { tree.pitchPrefix($0) >= limit || tree.rowInfo(at: $0).stored >= 0 }
           .flatMap { tree.pitchPrefix($0) < limit ? $0 : nil }
-        guard let found = tree._firstMeasuredRow(after: span, before: limit) else { continue }
+        let found: ExtentTree<Int>._RowInfo?
+        switch tree._firstMeasuredRow(after: span, before: limit) {
+        case .gaveUp: continue
+        case .noMeasuredRow: found = nil
+        case .found(let row): found = row
+        }
         walked += 1
         XCTAssertEqual(found?.index, expected, "estimate \(estimate), spacing \(spacing), row \(row), limit \(limit)")
         if let found, let expected {

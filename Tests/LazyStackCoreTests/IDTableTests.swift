@@ -6,12 +6,7 @@ import LazyStackTestSupport
 /// inserts, updates and removals (backward-shift deletion), copy-on-write;
 /// the keyless id index against a model of blocks: spills, the bulk build
 /// (both its direct and its bucketed path) and its duplicate report.
-final class IDTableTests: XCTestCase {
-  override func setUp() {
-    super.setUp()
-    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
-  }
-
+final class IDTableTests: CheckedTestCase {
   func testRandomOperationsMatchDictionary() {
     for seed in UInt64(0) ..< 20 {
       var rng = SeededRNG(seed: seed)

@@ -5,22 +5,10 @@ import LazyStackTestSupport
 
 /// One named test per SPEC rule of §1 and §3–7, with worked numbers.
 /// Unless a test says otherwise: 100 rows of estimated extent 50, viewport 500.
-final class LayoutRuleTests: XCTestCase {
-  override func setUp() {
-    super.setUp()
-    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
-  }
-
+final class LayoutRuleTests: CheckedTestCase {
   func make(_ n: Int = 100, estimate: CGFloat = 50, spacing: CGFloat = 0, axis: Axis = .vertical,
             insets: EdgeInsets = EdgeInsets(), viewport: CGFloat = 500) throws -> LazyStackLayout<Int> {
-    var layout = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: estimate, spacing: spacing, axis: axis, insets: insets)
-    layout.viewportSize = axis == .vertical ? CGSize(width: 300, height: viewport) : CGSize(width: viewport, height: 300)
-    return layout
-  }
-
-  /// Where row `id` is on screen: its frame's main-axis start minus the offset.
-  func screenY(_ layout: LazyStackLayout<Int>, _ id: Int) -> CGFloat {
-    layout.frame(of: id)!.minY - layout.contentOffset.y
+    try makeLayout(rows: n, estimate: estimate, spacing: spacing, axis: axis, insets: insets, viewport: viewport, cross: 300)
   }
 
   // MARK: §1 Geometry

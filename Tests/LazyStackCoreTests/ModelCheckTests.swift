@@ -7,12 +7,7 @@ import LazyStackTestSupport
 /// Random operation sequences from seeded generators, applied to the core and
 /// to the O(n) reference model; everything observable is compared after
 /// every step. A failure prints the seed, the step and the operation.
-final class ModelCheckTests: XCTestCase {
-  override func setUp() {
-    super.setUp()
-    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
-  }
-
+final class ModelCheckTests: CheckedTestCase {
   func run(seeds: Range<UInt64>, steps: Int, edits: Bool, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets(),
            axis: Axis = .vertical, sections: Bool = false, motion: Bool = false,
            file: StaticString = #filePath, line: UInt = #line) throws {

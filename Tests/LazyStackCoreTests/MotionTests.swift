@@ -10,19 +10,11 @@ import LazyStackTestSupport
 /// against the direction of travel unless the target moved behind.
 /// Unless a test says otherwise: 1,000 rows estimated at 50 pt, viewport
 /// 320 x 800 (so `maxOffset` = 49,200), frames at 60 Hz.
-final class MotionTests: XCTestCase {
-  override func setUp() {
-    super.setUp()
-    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
-  }
-
+final class MotionTests: CheckedTestCase {
   static let frame = 1.0 / 60
 
   func make(rows: Int = 1000, estimate: CGFloat = 50, blockCapacity: Int = 64) throws -> LazyStackLayout<Int> {
-    var layout = try LazyStackLayout(ids: 0 ..< rows, estimatedExtent: estimate, spacing: 0, axis: .vertical,
-                                     insets: EdgeInsets(), blockCapacity: blockCapacity)
-    layout.viewportSize = CGSize(width: 320, height: 800)
-    return layout
+    try makeLayout(rows: rows, estimate: estimate, viewport: 800, cross: 320, blockCapacity: blockCapacity)
   }
 
   /// A row's true extent: 20...200 pt from a hash of its id.

@@ -6,20 +6,9 @@ import LazyStackTestSupport
 /// The reader's place (SPEC T1, T3, S5, S12, S13, R3): which row a user
 /// scroll keeps, where the anchor row's own changes go, and the frame-loop
 /// helpers. Worked numbers are the SPEC's own examples where it gives them.
-final class ReadingPlaceTests: XCTestCase {
-  override func setUp() {
-    super.setUp()
-    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
-  }
-
+final class ReadingPlaceTests: CheckedTestCase {
   func make(_ n: Int = 100, estimate: CGFloat = 50, viewport: CGFloat = 500) throws -> LazyStackLayout<Int> {
-    var layout = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: estimate)
-    layout.viewportSize = CGSize(width: 300, height: viewport)
-    return layout
-  }
-
-  func screenY(_ layout: LazyStackLayout<Int>, _ id: Int) -> CGFloat {
-    layout.frame(of: id)!.minY - layout.contentOffset.y
+    try makeLayout(rows: n, estimate: estimate, viewport: viewport, cross: 300)
   }
 
   // MARK: T1, T3
@@ -76,15 +65,19 @@ final class ReadingPlaceTests: XCTestCase {
         let fraction = [0, 0.5, 1, 0.3, 0.25][Int.random(in: 0 ..< 5, using: &rng)]
         layout.scrollAnchor = UnitPoint(x: 0.5, y: fraction)
         layout.userScroll(to: CGPoint(x: 0, y: CGFloat(Int.random(in: 0 ... 80_000, using: &rng)) / 4))
-        let f = layout._trackingFraction
-        guard let (span, low) = layout._trackedSpan(fraction: f), layout._tree._rowInfo(span).stored < 0,
-              let found = layout._nearestMeasuredRow(around: span, fraction: f, low: low),
-              let (visible, point, low2) = layout._tracking(fraction: f) else { continue }
+        guard let window = layout._trackingWindow, let span = layout._trackedRowSpan(in: window),
+              layout._tree.rowInfo(found: span).stored < 0 else { continue }
+        let found: ExtentTree<Int>._RowInfo?
+        switch layout._nearestMeasuredRowByWalk(around: span, in: window) {
+        case .gaveUp: continue
+        case .noMeasuredRow: found = nil
+        case .found(let row): found = row
+        }
         walked += 1
-        let searched = layout._nearestMeasuredRow(to: point, in: visible, top: point == low2)
+        let searched = layout._nearestMeasuredRowBySearch(in: window, visible: layout._visibleRows(in: window))
         XCTAssertEqual(found?.index, searched?.index, "fraction \(fraction), offset \(layout.contentOffset.y), spacing \(spacing)")
         XCTAssertEqual(found?.start, searched?.start)
-        XCTAssertEqual(layout._anchorRowID, (found ?? layout._tree._rowInfo(span)).id, "the kept row")
+        XCTAssertEqual(layout._anchorRowID, (found ?? layout._tree.rowInfo(found: span)).id, "the kept row")
       }
     }
     XCTAssertGreaterThan(walked, 3000)

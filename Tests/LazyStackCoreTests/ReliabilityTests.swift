@@ -5,12 +5,7 @@ import LazyStackReference
 import LazyStackTestSupport
 
 /// Soak, concurrency and the bad-input matrix (SPEC §9, X5).
-final class ReliabilityTests: XCTestCase {
-  override func setUp() {
-    super.setUp()
-    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
-  }
-
+final class ReliabilityTests: CheckedTestCase {
   /// The internal checks run in this package's tests (the switch is on),
   /// after every mutation of a layout created with it on, and not for a
   /// layout created with it off (what an app gets: Tests/Dependent checks
@@ -187,24 +182,5 @@ final class ReliabilityTests: XCTestCase {
     layout.position.scrollTo(id: 1_999_999, anchor: .top)
     XCTAssertEqual(layout.contentOffset.y, 3_999_998_000)
     XCTAssertEqual(layout.visibleIndices, 1_999_999 ..< 2_000_000)
-  }
-}
-
-/// Regression tests for what the fuzzer found (Tests/Fuzz).
-final class FuzzRegressionTests: XCTestCase {
-  override func setUp() {
-    super.setUp()
-    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
-  }
-
-  /// crash-b0a44c4d: a NaN anchor made a position unequal to itself.
-  func testFuzz_positionWithNaNAnchorEqualsItself() throws {
-    let p = ScrollPosition(id: 1, anchor: UnitPoint(x: .nan, y: .nan))
-    XCTAssertEqual(p, p)
-    XCTAssertEqual(ScrollPosition(idType: Int.self, y: .nan), ScrollPosition(idType: Int.self, y: .nan))
-    var layout = try LazyStackLayout(ids: 0 ..< 10, estimatedExtent: 10)
-    layout.viewportSize = CGSize(width: 10, height: 30)
-    layout.position.scrollTo(id: 5, anchor: UnitPoint(x: .nan, y: .nan))
-    XCTAssertEqual(layout.contentOffset.y, 50, "a NaN fraction counts as 0 (top)")
   }
 }

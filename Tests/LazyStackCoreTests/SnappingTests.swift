@@ -6,17 +6,10 @@ import LazyStackTestSupport
 
 /// SPEC §8: fling projection, paging, view-aligned snapping, limits, custom
 /// behaviours, and random releases checked against the reference model.
-final class SnappingTests: XCTestCase {
-  override func setUp() {
-    super.setUp()
-    LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)
-  }
-
+final class SnappingTests: CheckedTestCase {
   /// 1000 rows of 50 pt, viewport 800: maxOffset 49,200 (SPEC B4's examples).
   func make(axis: Axis = .vertical, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets()) throws -> LazyStackLayout<Int> {
-    var layout = try LazyStackLayout(ids: 0 ..< 1000, estimatedExtent: 50, spacing: spacing, axis: axis, insets: insets)
-    layout.viewportSize = axis == .vertical ? CGSize(width: 400, height: 800) : CGSize(width: 800, height: 400)
-    return layout
+    try makeLayout(rows: 1000, spacing: spacing, axis: axis, insets: insets, viewport: 800, cross: 400)
   }
 
   func target(_ layout: LazyStackLayout<Int>, _ y: CGFloat, _ v: CGFloat, _ b: some ScrollTargetBehavior,

@@ -386,7 +386,7 @@ extension ExtentTree {
       if hashes.count >= 8 { _index.warm(hashes) }
       for (k, slot) in group.slots.enumerated().reversed() {
         _index.remove(hashes[k], handle: Int32(truncatingIfNeeded: handle))
-        if !block.roles.isEmpty { block.roleCounts &-= Self._roleWord(block.roles[slot]) }
+        if !block.roles.isEmpty { block.roleCounts &-= Self._packedRoleCount(block.roles[slot]) }
         let e = block.extents[slot]
         if e >= 0 {
           block.measuredSum &-= Int64(e)

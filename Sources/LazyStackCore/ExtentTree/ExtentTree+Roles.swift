@@ -3,7 +3,7 @@ extension ExtentTree {
   /// `location`.
   /// - Complexity: O(1).
   @inlinable @inline(__always)
-  package func _role(at location: _Location) -> UInt8 {
+  package func role(at location: _Location) -> UInt8 {
     _withBlock(handle: Int(_order[location.position])) { block in
       block.pointee.roles.isEmpty ? Self._plainRole : block.pointee.roles[location.slot]
     }
@@ -16,7 +16,7 @@ extension ExtentTree {
   package func role(at index: Int) -> UInt8 {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     guard _roleTotal != 0 else { return Self._plainRole }
-    return _role(at: _locate(index))
+    return role(at: _locate(index))
   }
 
   /// Gives the row at `location` a role; returns the previous one. Moves no
@@ -24,12 +24,12 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B)), plus O(B) for a block's first role.
   @inlinable
   @discardableResult
-  package mutating func _setRole(_ role: UInt8, at location: _Location) -> UInt8 {
+  package mutating func setRole(_ role: UInt8, at location: _Location) -> UInt8 {
     precondition(role <= Self._footerRole, "ExtentTree: invalid role \(role)")
-    let old = _role(at: location)
+    let old = self.role(at: location)
     guard old != role else { return old }
     let handle = Int(_order[location.position])
-    let delta = Self._roleWord(role) &- Self._roleWord(old)
+    let delta = Self._packedRoleCount(role) &- Self._packedRoleCount(old)
     _blocks[handle]._materializeRoles()
     _blocks[handle].roles[location.slot] = role
     _blocks[handle].roleCounts &+= delta
@@ -42,7 +42,7 @@ extension ExtentTree {
   /// - Complexity: O(1).
   @inlinable @inline(__always)
   package func roleCount(_ role: UInt8) -> Int {
-    Self._roleCount(_roleTotal, role)
+    Self._unpackRoleCount(_roleTotal, role)
   }
 
   /// The number of `role` rows among rows `0 ..< index`: a rank.
@@ -55,12 +55,12 @@ extension ExtentTree {
     guard roleCount(role) > 0 else { return 0 }
     let l = _locate(index)
     let before = Self._nodePrefix(_roleFenwick, l.position &+ _lead)
-    return Self._roleCount(before, role) &+ _withBlock(handle: Int(_order[l.position])) { block in
+    return Self._unpackRoleCount(before, role) &+ _withBlock(handle: Int(_order[l.position])) { block in
       block.pointee.roles.isEmpty ? 0 : block.pointee.roles.withUnsafeBufferPointer { roles in
         var n = 0
         var slot = 0
         while slot &+ 8 <= l.slot {
-          n &+= Self._roleMask(Self._roleWord(roles, at: slot), role).nonzeroBitCount
+          n &+= Self._roleMask(Self._eightRoles(roles, at: slot), role).nonzeroBitCount
           slot &+= 8
         }
         while slot < l.slot {
@@ -74,7 +74,7 @@ extension ExtentTree {
 
   /// Eight roles at once, from `slot` on (`slot + 8 <= roles.count`).
   @inlinable @inline(__always)
-  package static func _roleWord(_ roles: UnsafeBufferPointer<UInt8>, at slot: Int) -> UInt64 {
+  package static func _eightRoles(_ roles: UnsafeBufferPointer<UInt8>, at slot: Int) -> UInt64 {
     UInt64(littleEndian: UnsafeRawPointer(roles.baseAddress.unsafelyUnwrapped + slot).loadUnaligned(as: UInt64.self))
   }
 
@@ -97,7 +97,7 @@ extension ExtentTree {
     precondition(rank >= 0 && rank < roleCount(role), "Role rank \(rank) out of range 0..<\(roleCount(role))")
     var remaining = rank
     let position = _descend(_roleFenwick) { node in
-      let n = Self._roleCount(node, role)
+      let n = Self._unpackRoleCount(node, role)
       guard n <= remaining else { return false }
       remaining &-= n
       return true
@@ -108,7 +108,7 @@ extension ExtentTree {
         var slot = 0
         // Eight slots a step: skip whole words until the one that holds it.
         while slot &+ 8 <= roles.count {
-          var mask = Self._roleMask(Self._roleWord(roles, at: slot), role)
+          var mask = Self._roleMask(Self._eightRoles(roles, at: slot), role)
           let n = mask.nonzeroBitCount
           if n > remaining {
             for _ in 0 ..< remaining { mask &= mask &- 1 }
@@ -196,7 +196,7 @@ extension ExtentTree {
   @inlinable
   package mutating func _restoreRoles(_ roles: [ID: UInt8]) {
     for (id, role) in roles {
-      if let location = _locate(id: id) { _setRole(role, at: location) }
+      if let location = _locate(id: id) { setRole(role, at: location) }
     }
   }
 }

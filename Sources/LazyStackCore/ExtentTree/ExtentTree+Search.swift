@@ -129,7 +129,7 @@ extension ExtentTree {
   @inlinable
   package func extent(at index: Int) -> Int64 {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
-    return _extent(_storedExtent(at: _locate(index)))
+    return _extent(ofStored: _storedExtent(at: _locate(index)))
   }
 
   /// The sum of the pitches of rows `0 ..< index`: where row `index` starts,
@@ -152,7 +152,7 @@ extension ExtentTree {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     let l = _locate(index)
     return _withBlock(handle: Int(_order[l.position])) { block in
-      (_pitch(l.before) &+ _slotPitchPrefix(block, l.slot), _extent(block.pointee.extents[l.slot]))
+      (_pitch(l.before) &+ _slotPitchPrefix(block, l.slot), _extent(ofStored: block.pointee.extents[l.slot]))
     }
   }
 
@@ -196,12 +196,55 @@ extension ExtentTree {
     _firstRowSpan(withPitchPrefixAfterAbove: threshold)?.row
   }
 
-  /// What `_firstRowSpan` finds: the row, its start (pitch prefix) and
-  /// extent, and where it lives (its block's position, its slot, and the
-  /// block's start), so a caller can read its id or stored state, or ask
-  /// about its block, without another descent.
+  /// A row as a descent by offset finds it (`_firstRowSpan`): its index,
+  /// start (pitch prefix) and extent, and where it lives (its block's
+  /// position, its slot, and the block's start), before its id is read. A
+  /// caller reads its id or stored state (`rowInfo(found:)`), walks its
+  /// block, or asks about its block, without another descent.
+  ///
+  /// The tree describes a row in three ways, each for one kind of search:
+  /// `_Location` (a row found by index: its block and the summary before
+  /// it), `_RowSpan` (found by offset), and `_RowInfo` (either, described
+  /// with its id and stored extent).
   @usableFromInline
-  package typealias _Span = (row: Int, start: Int64, extent: Int64, position: Int, slot: Int, blockStart: Int64)
+  package struct _RowSpan: Sendable {
+    @usableFromInline package var row: Int
+    @usableFromInline package var start: Int64
+    @usableFromInline package var extent: Int64
+    @usableFromInline package var position: Int
+    @usableFromInline package var slot: Int
+    @usableFromInline package var blockStart: Int64
+
+    @inlinable @inline(__always)
+    package init(row: Int, start: Int64, extent: Int64, position: Int, slot: Int, blockStart: Int64) {
+      self.row = row
+      self.start = start
+      self.extent = extent
+      self.position = position
+      self.slot = slot
+      self.blockStart = blockStart
+    }
+  }
+
+  /// How far a walk from a found row through its block goes before it
+  /// gives up and the caller searches: 64 rows, about a viewport's worth,
+  /// in cache since the search that found the row.
+  @inlinable @inline(__always)
+  package static var _walkLimit: Int { 64 }
+
+  /// What a walk from a found row through its block for a measured row
+  /// (T3) finds.
+  @usableFromInline
+  package enum _WalkResult: Sendable {
+    /// The measured row the walk looked for.
+    case found(_RowInfo)
+    /// No row the walk looked at is measured, and it looked at every row
+    /// that counts.
+    case noMeasuredRow
+    /// The walk reached its block's edge or `_walkLimit` rows first: the
+    /// caller searches.
+    case gaveUp
+  }
 
   /// Whether the rows that intersect `[low, high)` (relative to the leading
   /// inset) are all in `span`'s block and none of them is measured: the
@@ -209,7 +252,7 @@ extension ExtentTree {
   /// row. `false` says nothing (the caller searches).
   /// - Complexity: O(1).
   @inlinable @inline(__always)
-  package func _blockHoldsNoMeasuredRow(_ span: _Span, from low: Int64, to high: Int64) -> Bool {
+  package func _blockHoldsNoMeasuredRow(_ span: _RowSpan, from low: Int64, to high: Int64) -> Bool {
     _withBlock(handle: Int(_order[span.position])) { block in
       block.pointee.measuredCount == 0 && low > span.blockStart
         && high < span.blockStart &+ _pitch(block.pointee.summary) &- spacing
@@ -218,31 +261,31 @@ extension ExtentTree {
 
   /// The first measured row after the row `span` describes among the rows
   /// that start before `limit` (relative to the leading inset), by walking
-  /// on through `span`'s block: `.some(nil)` when every row from `span`'s
-  /// to the limit is estimated, `nil` when the walk reaches the block's end
-  /// or 64 rows first (the caller searches).
-  /// - Complexity: O(1) (at most 64 slots, in cache since the search that
-  ///   found `span`).
+  /// on through `span`'s block: `.noMeasuredRow` when every row from
+  /// `span`'s to the limit is estimated, `.gaveUp` when the walk reaches the
+  /// block's end or `_walkLimit` rows first.
+  /// - Complexity: O(1) (at most `_walkLimit` slots, in cache since the
+  ///   search that found `span`).
   @inlinable @inline(__always)
-  package func _firstMeasuredRow(after span: _Span, before limit: Int64) -> _RowInfo?? {
+  package func _firstMeasuredRow(after span: _RowSpan, before limit: Int64) -> _WalkResult {
     let estimate = self.estimate
     let spacing = self.spacing
-    return _withBlock(handle: Int(_order[span.position])) { block -> _RowInfo?? in
-      block.pointee.extents.withUnsafeBufferPointer { extents -> _RowInfo?? in
+    return _withBlock(handle: Int(_order[span.position])) { block -> _WalkResult in
+      block.pointee.extents.withUnsafeBufferPointer { extents -> _WalkResult in
         var start = span.start &+ span.extent &+ spacing
         var slot = span.slot &+ 1
-        let end = Swift.min(block.pointee.rowCount, slot &+ 64)
+        let end = Swift.min(block.pointee.rowCount, slot &+ ExtentTree._walkLimit)
         while slot < end {
-          if start >= limit { return .some(nil) }
+          if start >= limit { return .noMeasuredRow }
           let e = extents[slot]
           if e >= 0 {
-            return _RowInfo(index: span.row &+ (slot &- span.slot), id: block.pointee.ids[slot], start: start,
-                            extent: Int64(e), stored: e, position: span.position)
+            return .found(_RowInfo(index: span.row &+ (slot &- span.slot), id: block.pointee.ids[slot], start: start,
+                            extent: Int64(e), stored: e, position: span.position))
           }
           start &+= estimate &+ spacing
           slot &+= 1
         }
-        return nil
+        return .gaveUp
       }
     }
   }
@@ -252,19 +295,19 @@ extension ExtentTree {
   /// after it, and empty rows that start on it); of several measured rows
   /// that end at the same place (at the same distance from a point at or
   /// after their ends), the earliest. Walks back through `span`'s block:
-  /// `.some(nil)` when no visible row before `span`'s is measured, `nil`
-  /// when the walk reaches the block's start or 64 rows first (the caller
-  /// searches).
-  /// - Complexity: O(1) (at most 64 slots).
+  /// `.noMeasuredRow` when no visible row before `span`'s is measured,
+  /// `.gaveUp` when the walk reaches the block's start or `_walkLimit` rows
+  /// first (the caller searches).
+  /// - Complexity: O(1) (at most `_walkLimit` slots).
   @inlinable @inline(__always)
-  package func _lastMeasuredRow(before span: _Span, visibleFrom low: Int64) -> _RowInfo?? {
+  package func _lastMeasuredRow(before span: _RowSpan, visibleFrom low: Int64) -> _WalkResult {
     let estimate = self.estimate
     let spacing = self.spacing
-    return _withBlock(handle: Int(_order[span.position])) { block -> _RowInfo?? in
-      block.pointee.extents.withUnsafeBufferPointer { extents -> _RowInfo?? in
+    return _withBlock(handle: Int(_order[span.position])) { block -> _WalkResult in
+      block.pointee.extents.withUnsafeBufferPointer { extents -> _WalkResult in
         var start = span.start
         var slot = span.slot
-        let end = Swift.max(0, slot &- 64)
+        let end = Swift.max(0, slot &- ExtentTree._walkLimit)
         var found: _RowInfo?
         while slot > end {
           slot &-= 1
@@ -272,13 +315,15 @@ extension ExtentTree {
           let extent = e < 0 ? estimate : Int64(e)
           start &-= extent &+ spacing
           // Ends do not decrease: once a row is hidden, so are the earlier ones.
-          guard start &+ extent > low || (extent == 0 && start == low) else { return .some(found) }
+          guard start &+ extent > low || (extent == 0 && start == low) else {
+            return found.map { .found($0) } ?? .noMeasuredRow
+          }
           guard e >= 0 else { continue }
-          if let kept = found, kept.start &+ kept.extent != start &+ extent { return .some(kept) }
+          if let kept = found, kept.start &+ kept.extent != start &+ extent { return .found(kept) }
           found = _RowInfo(index: span.row &- (span.slot &- slot), id: block.pointee.ids[slot], start: start,
                            extent: extent, stored: e, position: span.position)
         }
-        return nil
+        return .gaveUp
       }
     }
   }
@@ -289,7 +334,7 @@ extension ExtentTree {
   /// replaces the proportional guess; a wrong hint costs a check.
   /// - Complexity: O(log(n/B) + B).
   @inlinable
-  package func _firstRowSpan(withPitchPrefixAfterAbove threshold: Int64, hint: Int = -1) -> _Span? {
+  package func _firstRowSpan(withPitchPrefixAfterAbove threshold: Int64, hint: Int = -1) -> _RowSpan? {
     _firstRowSpanInline(withPitchPrefixAfterAbove: threshold, hint: hint)
   }
 
@@ -298,11 +343,11 @@ extension ExtentTree {
   /// pass it to the call.
   /// - Complexity: O(log(n/B) + B).
   @inlinable @inline(__always)
-  package func _firstRowSpanInline(withPitchPrefixAfterAbove threshold: Int64, hint: Int = -1) -> _Span? {
+  package func _firstRowSpanInline(withPitchPrefixAfterAbove threshold: Int64, hint: Int = -1) -> _RowSpan? {
     guard count > 0 else { return nil }
     if threshold < 0 {
       let block = _blocks[Int(_order[0])]
-      return (0, 0, _extent(block.extents[0]), 0, 0, 0)
+      return _RowSpan(row: 0, start: 0, extent: _extent(ofStored: block.extents[0]), position: 0, slot: 0, blockStart: 0)
     }
     var accumulated: Int64 = 0
     var rows = 0
@@ -333,7 +378,7 @@ extension ExtentTree {
     let spacing = self.spacing
     let chunk = ExtentTree._chunk
     let blockStart = accumulated
-    return _withBlock(handle: Int(_order[position])) { block -> _Span? in
+    return _withBlock(handle: Int(_order[position])) { block -> _RowSpan? in
       var slot = 0
       // The block's row count from the block itself: the buffers' headers
       // are cache lines of their own, and the loads of the chunk and of the
@@ -354,28 +399,29 @@ extension ExtentTree {
         accumulated = blockStart &+ skipped
         slot = c << 4
       }
-      return block.pointee.extents.withUnsafeBufferPointer { extents -> _Span? in
+      return block.pointee.extents.withUnsafeBufferPointer { extents -> _RowSpan? in
       while slot < rowCount {
         let e = extents[slot]
         let extent = e < 0 ? estimate : Int64(e)
         if accumulated &+ extent &+ spacing > threshold {
-          return (rows &+ slot, accumulated, extent, position, slot, blockStart)
+          return _RowSpan(row: rows &+ slot, start: accumulated, extent: extent, position: position, slot: slot,
+                          blockStart: blockStart)
         }
         accumulated &+= extent &+ spacing
         slot &+= 1
       }
-      return nil  // unreachable while the tree is consistent
+      preconditionFailure("ExtentTree: the block's rows end before the block's pitch")
       }
     }
   }
 
   /// `rowsStarting(before: limit)` for a `limit` after the start of the
   /// row `span` describes, by walking on from that row through its block
-  /// (at most 64 rows: a viewport's worth, in cache since the search that
-  /// found `span`); past the block, or farther, a search.
+  /// (at most `_walkLimit` rows, in cache since the search that found
+  /// `span`); past the block, or farther, a search.
   /// - Complexity: O(log(n/B) + B).
   @inlinable
-  package func _rowsStarting(before limit: Int64, from span: _Span) -> Int {
+  package func rowsStarting(before limit: Int64, walkingFrom span: _RowSpan) -> Int {
     guard span.start < limit else { return rowsStarting(before: limit) }
     let estimate = self.estimate
     let spacing = self.spacing
@@ -401,7 +447,7 @@ extension ExtentTree {
       return block.pointee.extents.withUnsafeBufferPointer { extents -> Int? in
         var start = span.start
         var slot = span.slot
-        let end = Swift.min(block.pointee.rowCount, slot &+ 64)
+        let end = Swift.min(block.pointee.rowCount, slot &+ ExtentTree._walkLimit)
         while slot < end {
           if start >= limit { return span.row &+ (slot &- span.slot) }
           let e = extents[slot]
@@ -535,7 +581,7 @@ extension ExtentTree {
   /// from its block).
   /// - Complexity: O(1).
   @inlinable @inline(__always)
-  package func _rowInfo(_ span: _Span) -> _RowInfo {
+  package func rowInfo(found span: _RowSpan) -> _RowInfo {
     _withBlock(handle: Int(_order[span.position])) { block in
       _RowInfo(index: span.row, id: block.pointee.ids[span.slot], start: span.start, extent: span.extent,
                stored: block.pointee.extents[span.slot], position: span.position)
@@ -545,12 +591,12 @@ extension ExtentTree {
   /// The row at `location`, described by one read of its block.
   /// - Complexity: O(B).
   @inlinable @inline(__always)
-  package func _rowInfo(at l: _Location) -> _RowInfo {
+  package func rowInfo(at l: _Location) -> _RowInfo {
     _withBlock(handle: Int(_order[l.position])) { block in
       let stored = block.pointee.extents[l.slot]
       return _RowInfo(index: l.before.count &+ l.slot, id: block.pointee.ids[l.slot],
                       start: _pitch(l.before) &+ _slotPitchPrefix(block, l.slot),
-                      extent: _extent(stored), stored: stored, position: l.position)
+                      extent: _extent(ofStored: stored), stored: stored, position: l.position)
     }
   }
 
@@ -560,7 +606,7 @@ extension ExtentTree {
   @inlinable
   package func rowInfo(at index: Int) -> _RowInfo {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
-    return _rowInfo(at: _locate(index))
+    return rowInfo(at: _locate(index))
   }
 
   /// Calls `body` with the id, start (relative to the leading inset) and
@@ -568,7 +614,7 @@ extension ExtentTree {
   /// - Precondition: `range` lies in `0 ..< count`.
   /// - Complexity: O(log(n/B) + B + k) for k rows.
   @inlinable
-  package func _forEachRow(in range: Range<Int>, _ body: (ID, Int64, Int64) -> Void) {
+  package func forEachRow(in range: Range<Int>, _ body: (ID, Int64, Int64) -> Void) {
     guard !range.isEmpty else { return }
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "Rows \(range) out of range 0..<\(count)")
     let l = _locate(range.lowerBound)
@@ -580,7 +626,7 @@ extension ExtentTree {
       _withBlock(handle: Int(_order[position])) { block in
         let rows = block.pointee.ids.count
         while slot < rows && remaining > 0 {
-          let extent = _extent(block.pointee.extents[slot])
+          let extent = _extent(ofStored: block.pointee.extents[slot])
           body(block.pointee.ids[slot], start, extent)
           start &+= extent &+ spacing
           slot &+= 1
@@ -596,6 +642,6 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B) + B).
   @inlinable
   package func rowInfo(of id: ID, hint: Int = -1) -> _RowInfo? {
-    _locate(id: id, hint: hint).map { _rowInfo(at: $0) }
+    _locate(id: id, hint: hint).map { rowInfo(at: $0) }
   }
 }

@@ -32,7 +32,7 @@ extension LazyStackLayout {
     if let last = offsets.last {
       precondition(offsets.first! >= 0 && last < count, "Offsets \(offsets) out of range 0..<\(count)")
     }
-    return _remove(sortedIndices: Array(offsets))
+    return _removeRows(sortedIndices: Array(offsets))
   }
 
   /// Removes the rows with the given ids (SPEC E1, S4, S5).
@@ -52,11 +52,11 @@ extension LazyStackLayout {
     var unique: [Int] = []
     unique.reserveCapacity(indices.count)
     for i in indices where unique.last != i { unique.append(i) }
-    return _remove(sortedIndices: unique)
+    return _removeRows(sortedIndices: unique)
   }
 
   @inlinable
-  internal mutating func _remove(sortedIndices indices: [Int]) -> ScrollCorrection {
+  internal mutating func _removeRows(sortedIndices indices: [Int]) -> ScrollCorrection {
     let before = _capture()
     _replaceRemovedAnchor(removing: indices, reinserted: [])
     _tree.remove(sortedIndices: indices)
@@ -136,7 +136,7 @@ extension LazyStackLayout {
       let row = _tree._row(at: location)
       ids.append(row.id)
       extents.append(row.stored)
-      roles.append(_tree._role(at: location))  // H1: roles follow their ids
+      roles.append(_tree.role(at: location))  // H1: roles follow their ids
     }
     let target = destination &- source.count(in: 0 ..< destination)
     _tree.remove(sortedIndices: Array(source))
@@ -187,7 +187,7 @@ extension LazyStackLayout {
     for i in removedIndices {
       let location = _tree._locate(i)
       let row = _tree._row(at: location)
-      if inserted.contains(row.id) { carried[row.id] = (row.stored, _tree._role(at: location)) }
+      if inserted.contains(row.id) { carried[row.id] = (row.stored, _tree.role(at: location)) }
     }
     _replaceRemovedAnchor(removing: removedIndices, reinserted: inserted)
     _tree.remove(sortedIndices: removedIndices)

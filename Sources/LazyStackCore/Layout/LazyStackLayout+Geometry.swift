@@ -50,7 +50,7 @@ extension LazyStackLayout {
   public func frame(at index: Int) -> CGRect {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     let span = _tree.span(index)
-    return _frame(start: span.start, extent: span.extent)
+    return _rect(start: span.start, extent: span.extent)
   }
 
   /// The frame of the row with the given id, or `nil` if there is none.
@@ -62,7 +62,7 @@ extension LazyStackLayout {
   }
 
   @inlinable
-  internal func _frame(start: Int64, extent: Int64) -> CGRect {
+  internal func _rect(start: Int64, extent: Int64) -> CGRect {
     let main = _FixedPoint.points(_alignmentShift &+ _leadingInset &+ start)
     let length = _FixedPoint.points(extent)
     let crossInsets = axis == .vertical ? (insets.leading, insets.trailing) : (insets.top, insets.bottom)
@@ -87,12 +87,12 @@ extension LazyStackLayout {
   public func index(atOffset offset: CGFloat) -> Int? {
     guard count > 0, !offset.isNaN else { return nil }
     let y = _FixedPoint.units(offset) &- _alignmentShift
-    return _index(atUnits: y)
+    return _row(atUnits: y)
   }
 
   /// `index(atOffset:)` in units, in unshifted content coordinates.
   @inlinable
-  internal func _index(atUnits y: Int64) -> Int {
+  internal func _row(atUnits y: Int64) -> Int {
     let nonEmpty = _tree.nonEmptyCount
     if nonEmpty == 0 {
       return Swift.min(_firstStart(atOrAfter: y), count &- 1)
@@ -163,7 +163,7 @@ extension LazyStackLayout {
   /// ends at or after `low`), so a caller can walk on from it; `nil` when
   /// no row does.
   @inlinable @inline(__always)
-  internal func _firstVisibleSpan(from low: Int64) -> (first: Int, hit: ExtentTree<ID>._Span)? {
+  internal func _firstVisibleSpan(from low: Int64) -> (first: Int, hit: ExtentTree<ID>._RowSpan)? {
     // The first row with end >= low ...
     guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing,
                                         hint: _nearHint) else { return nil }
@@ -185,7 +185,7 @@ extension LazyStackLayout {
   internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
     // The end is walked to from the row the first search found.
     guard let (first, hit) = _firstVisibleSpan(from: low) else { return count ..< count }
-    let end = _tree._rowsStarting(before: high &- _leadingInset, from: hit)
+    let end = _tree.rowsStarting(before: high &- _leadingInset, walkingFrom: hit)
     return end > first ? first ..< end : first ..< first
   }
 }

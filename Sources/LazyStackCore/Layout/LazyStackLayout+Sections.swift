@@ -92,7 +92,7 @@ extension LazyStackLayout {
   @discardableResult
   public mutating func setRole(_ role: RowRole, for id: ID) -> Bool {
     guard let location = _tree._locate(id: id) else { return false }
-    _tree._setRole(role._code, at: location)
+    _tree.setRole(role._code, at: location)
     _motion.resolved = false  // an animation's target under its pinned header (H6, M4)
     _checkInvariants()
     return true
@@ -149,7 +149,7 @@ extension LazyStackLayout {
         let end = _leadingInset &+ last.start &+ last.extent
         let natural = _leadingInset &+ header.start
         let place = Swift.max(natural, Swift.min(low, end &- header.extent))
-        result.append(PinnedRow(index: h, frame: _frame(start: place &- _leadingInset, extent: header.extent)))
+        result.append(PinnedRow(index: h, frame: _rect(start: place &- _leadingInset, extent: header.extent)))
       }
     }
     if _pinnedViews.contains(.sectionFooters) {
@@ -160,7 +160,7 @@ extension LazyStackLayout {
         let natural = _leadingInset &+ footer.start
         let first = start(section.lowerBound)
         let place = Swift.min(natural, Swift.max(low &+ viewport &- footer.extent, first))
-        result.append(PinnedRow(index: f, frame: _frame(start: place &- _leadingInset, extent: footer.extent)))
+        result.append(PinnedRow(index: f, frame: _rect(start: place &- _leadingInset, extent: footer.extent)))
       }
     }
     return result

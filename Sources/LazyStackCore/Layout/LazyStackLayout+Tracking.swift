@@ -28,103 +28,122 @@ extension LazyStackLayout {
     _checkInvariants()
   }
 
-  /// The scroll anchor's fraction for tracking (T1): inside the viewport.
+  /// Where tracking looks (T1, T3): the viewport's edges and its anchor
+  /// point, in the tree's coordinates (`ExtentTree` measures rows from the
+  /// leading inset; `_fromTreeCoordinates(_:)` converts back), and the
+  /// anchor's fraction; `nil` when there is no row or no viewport.
+  /// - Complexity: O(1).
   @inlinable @inline(__always)
-  internal var _trackingFraction: CGFloat {
-    _FixedPoint.fraction(_scrollAnchor?.fraction(along: axis) ?? 0)
-  }
-
-  /// Where tracking looks (T1): the rows that intersect the viewport (G5, no
-  /// overscan) and the viewport's anchor point; `nil` when no row is visible.
-  /// - Complexity: O(log n + B).
-  @inlinable
-  internal func _tracking(fraction: CGFloat) -> (visible: Range<Int>, point: Int64, low: Int64)? {
+  internal var _trackingWindow: _TrackingWindow? {
     let viewport = _viewportUnits
     guard count > 0, viewport > 0 else { return nil }
-    let low = _offset &- _alignmentShift
-    let visible = _rows(intersecting: low, low &+ viewport)
-    guard !visible.isEmpty else { return nil }
-    return (visible, low &+ _FixedPoint.scale(viewport, by: fraction), low)
+    let fraction = _FixedPoint.fraction(_scrollAnchor?.fraction(along: axis) ?? 0)
+    let low = _offset &- _alignmentShift &- _leadingInset
+    return _TrackingWindow(low: low, high: low &+ viewport, point: low &+ _FixedPoint.scale(viewport, by: fraction),
+                           fraction: fraction)
   }
 
-  /// The tracked row (T1) where `_tracking` looks: the row at the anchor
-  /// point (G4), clamped into the visible rows.
+  /// A position in the tree's coordinates as unshifted content units (the
+  /// coordinates of `_row(atUnits:)` and `_rows(intersecting:_:)`).
+  @inlinable @inline(__always)
+  internal func _fromTreeCoordinates(_ units: Int64) -> Int64 {
+    units &+ _leadingInset
+  }
+
+  /// The rows that intersect the window (G5, no overscan), by a search.
   /// - Complexity: O(log n + B).
   @inlinable
-  internal func _trackedRow(at point: Int64, in visible: Range<Int>) -> Int {
-    Swift.min(Swift.max(_index(atUnits: point), visible.lowerBound), visible.upperBound &- 1)
+  internal func _visibleRows(in window: _TrackingWindow) -> Range<Int> {
+    _rows(intersecting: _fromTreeCoordinates(window.low), _fromTreeCoordinates(window.high))
   }
 
-  /// The tracked row (T1) when one descent finds it: the row at the anchor
-  /// point is not empty and intersects the viewport, so clamping it into the
-  /// visible rows keeps it. `nil` sends the caller to `_tracking` and
-  /// `_trackedRow`.
+  /// The tracked row (T1) by a search: the row at the anchor point (G4),
+  /// clamped into the visible rows.
+  /// - Precondition: `visible` is `_visibleRows(in: window)` and not empty.
   /// - Complexity: O(log n + B).
   @inlinable
-  internal func _trackedFast(fraction: CGFloat) -> ExtentTree<ID>._RowInfo? {
-    _trackedSpan(fraction: fraction).map { _tree._rowInfo($0.span) }
+  internal func _trackedRow(in window: _TrackingWindow, visible: Range<Int>) -> Int {
+    Swift.min(Swift.max(_row(atUnits: _fromTreeCoordinates(window.point)), visible.lowerBound),
+              visible.upperBound &- 1)
   }
 
-  /// `_trackedFast`'s row as the descent found it, with the viewport's
-  /// leading edge (`low`).
+  /// The tracked row (T1) by one descent, when that is enough: the row at
+  /// the anchor point is not empty and intersects the viewport, so clamping
+  /// it into the visible rows keeps it. `nil` sends the caller to the
+  /// search (`_visibleRows(in:)`, `_trackedRow(in:visible:)`).
   /// - Complexity: O(log n + B).
   @inlinable @inline(__always)
-  internal func _trackedSpan(fraction: CGFloat) -> (span: ExtentTree<ID>._Span, low: Int64)? {
-    let viewport = _viewportUnits
-    guard count > 0, viewport > 0 else { return nil }
-    let low = _offset &- _alignmentShift
-    let point = low &+ _FixedPoint.scale(viewport, by: fraction)
+  internal func _trackedRowSpan(in window: _TrackingWindow) -> ExtentTree<ID>._RowSpan? {
     // The row whose [start, end + spacing) holds the point: G4's row when it is not empty.
-    guard let hit = _tree._firstRowSpanInline(withPitchPrefixAfterAbove: point &- _leadingInset &+ _tree.spacing,
+    guard let hit = _tree._firstRowSpanInline(withPitchPrefixAfterAbove: window.point &+ _tree.spacing,
                                               hint: _nearHint),
-          hit.extent > 0 else { return nil }
-    let start = _leadingInset &+ hit.start
-    guard start < low &+ viewport && start &+ hit.extent > low else { return nil }
-    return (hit, low)
+          hit.extent > 0, hit.start < window.high && hit.start &+ hit.extent > window.low else { return nil }
+    return hit
   }
 
   /// Chooses the tracked row and the kept row at the current offset (T1, T3).
   /// - Complexity: O(log n + B).
   @inlinable
   internal mutating func _track() {
-    _track(position: true)
+    _track(updatingPosition: true)
   }
 
-  /// Chooses the kept row at the current offset (T3) and, if `position`,
-  /// makes the tracked row the user's position (T1). An animated scroll
-  /// keeps rows on screen this way while `position` holds its target (M5).
+  /// Chooses the kept row at the current offset (T3) and, if
+  /// `updatingPosition`, makes the tracked row the user's position (T1). An
+  /// animated scroll keeps rows on screen this way while `position` holds
+  /// its target (M5).
+  ///
+  /// The kept row is the tracked row when it is measured, and when no
+  /// visible row is measured; else the measured visible row nearest to the
+  /// anchor point. One descent finds the tracked row and a walk of its
+  /// block (`_nearestMeasuredRowByWalk`) the kept row, in the common case;
+  /// else a search does (`_nearestMeasuredRowBySearch`).
   /// - Complexity: O(log n + B).
   @inlinable @inline(__always)
-  internal mutating func _track(position: Bool) {
-    let fraction = _trackingFraction
-    var fast: ExtentTree<ID>._RowInfo?
-    if let (span, low) = _trackedSpan(fraction: fraction) {
-      let tracked = _tree._rowInfo(span)
-      // A measured tracked row is the kept row (T3), and so is an estimated
-      // one when no visible row is measured (every visible row is in the
-      // tracked row's block, which has none): one descent. Else the nearest
-      // measured visible row, by a walk of that block if it finds one.
-      let nearest: ExtentTree<ID>._RowInfo?? = tracked.stored >= 0 || _tree._blockHoldsNoMeasuredRow(
-        span, from: low &- _leadingInset, to: low &+ _viewportUnits &- _leadingInset)
-        ? .some(nil) : _nearestMeasuredRow(around: span, fraction: fraction, low: low)
-      if let found = nearest {
-        let kept = found ?? tracked
-        _anchor(to: kept, fraction: fraction, delta: _rowDelta(kept, fraction: fraction))
-        if position { _setTrackedPosition(tracked.id) }
-        return
-      }
-      fast = tracked
-    }
-    guard let (visible, point, low) = _tracking(fraction: fraction) else {
+  internal mutating func _track(updatingPosition: Bool) {
+    guard let window = _trackingWindow else {
       _anchor = .automatic
-      if position { _position = ScrollPosition(_target: .automatic, isPositionedByUser: true) }
+      if updatingPosition { _position = ScrollPosition(_target: .automatic, isPositionedByUser: true) }
       return
     }
-    let tracked = fast ?? _tree.rowInfo(at: _trackedRow(at: point, in: visible))
-    let kept = tracked.stored >= 0 ? tracked
-      : _nearestMeasuredRow(to: point, in: visible, top: point == low) ?? tracked
-    _anchor(to: kept, fraction: fraction, delta: _rowDelta(kept, fraction: fraction))
-    if position { _setTrackedPosition(tracked.id) }
+    var tracked: ExtentTree<ID>._RowInfo?
+    if let span = _trackedRowSpan(in: window) {
+      let row = _tree.rowInfo(found: span)
+      // Every visible row is in the tracked row's block when the window
+      // lies inside it: if that block has no measured row, none is visible.
+      let walk: ExtentTree<ID>._WalkResult =
+        row.stored >= 0 || _tree._blockHoldsNoMeasuredRow(span, from: window.low, to: window.high)
+        ? .noMeasuredRow : _nearestMeasuredRowByWalk(around: span, in: window)
+      switch walk {
+      case .found(let kept):
+        _keep(kept, tracked: row.id, in: window, updatingPosition: updatingPosition)
+        return
+      case .noMeasuredRow:
+        _keep(row, tracked: row.id, in: window, updatingPosition: updatingPosition)
+        return
+      case .gaveUp:
+        tracked = row
+      }
+    }
+    let visible = _visibleRows(in: window)
+    guard !visible.isEmpty else {
+      _anchor = .automatic
+      if updatingPosition { _position = ScrollPosition(_target: .automatic, isPositionedByUser: true) }
+      return
+    }
+    let row = tracked ?? _tree.rowInfo(at: _trackedRow(in: window, visible: visible))
+    let kept = row.stored >= 0 ? row : _nearestMeasuredRowBySearch(in: window, visible: visible) ?? row
+    _keep(kept, tracked: row.id, in: window, updatingPosition: updatingPosition)
+  }
+
+  /// Makes `kept` the anchor row where it is now (T3) and, if
+  /// `updatingPosition`, `tracked` the user's position (T1).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  internal mutating func _keep(_ kept: ExtentTree<ID>._RowInfo, tracked: ID, in window: _TrackingWindow,
+                               updatingPosition: Bool) {
+    _anchor(to: kept, fraction: window.fraction, delta: _rowDelta(kept, fraction: window.fraction))
+    if updatingPosition { _setTrackedPosition(tracked) }
   }
 
   /// Makes the tracked row `id` the user's position (T1), unless the
@@ -143,52 +162,56 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   internal var _derivedUserPosition: ScrollPosition {
-    let fraction = _trackingFraction
-    if let tracked = _trackedFast(fraction: fraction) {
-      return ScrollPosition(_target: .id(tracked.id, anchor: nil), isPositionedByUser: true)
+    guard let window = _trackingWindow else { return ScrollPosition(_target: .automatic, isPositionedByUser: true) }
+    if let span = _trackedRowSpan(in: window) {
+      return ScrollPosition(_target: .id(_tree.rowInfo(found: span).id, anchor: nil), isPositionedByUser: true)
     }
-    if let (visible, point, _) = _tracking(fraction: fraction) {
-      return ScrollPosition(_target: .id(_tree.id(at: _trackedRow(at: point, in: visible)), anchor: nil),
-                            isPositionedByUser: true)
-    }
-    return ScrollPosition(_target: .automatic, isPositionedByUser: true)
+    let visible = _visibleRows(in: window)
+    guard !visible.isEmpty else { return ScrollPosition(_target: .automatic, isPositionedByUser: true) }
+    return ScrollPosition(_target: .id(_tree.id(at: _trackedRow(in: window, visible: visible)), anchor: nil),
+                          isPositionedByUser: true)
   }
 
   /// T3's kept row near the tracked row `span` (the estimated row whose
-  /// `[start, end + spacing)` holds the tracking point): the measured
-  /// visible row nearest to the point, ties to the earlier, found by
-  /// walking its block both ways from it (rows before it start at or
-  /// before the point, rows after it after). `.some(nil)` when no visible
-  /// row is measured; `nil` when a walk leaves the block or passes 64 rows
-  /// (the caller searches: `_nearestMeasuredRow(to:in:top:)`).
-  /// - Complexity: O(1) (at most 128 slots, in cache since the search that
-  ///   found `span`).
+  /// `[start, end + spacing)` holds the anchor point), by walking its block
+  /// both ways from it (rows before it start at or before the point, rows
+  /// after it after): the measured visible row nearest to the point, ties
+  /// to the earlier; `.noMeasuredRow` when no visible row is measured;
+  /// `.gaveUp` when a walk leaves the block or passes
+  /// `ExtentTree._walkLimit` rows (the caller searches:
+  /// `_nearestMeasuredRowBySearch`).
+  /// - Complexity: O(1) (at most twice `ExtentTree._walkLimit` slots, in
+  ///   cache since the search that found `span`).
   @inlinable @inline(__always)
-  internal func _nearestMeasuredRow(around span: ExtentTree<ID>._Span, fraction: CGFloat,
-                                    low: Int64) -> ExtentTree<ID>._RowInfo?? {
-    let viewport = _viewportUnits
-    let relativeLow = low &- _leadingInset
-    guard let after = _tree._firstMeasuredRow(after: span, before: relativeLow &+ viewport),
-          let before = _tree._lastMeasuredRow(before: span, visibleFrom: relativeLow) else { return nil }
-    guard let earlier = before else { return .some(after) }
-    guard let later = after else { return .some(earlier) }
-    let point = relativeLow &+ _FixedPoint.scale(viewport, by: fraction)
-    return later.start &- point < Swift.max(0, point &- (earlier.start &+ earlier.extent)) ? later : earlier
+  internal func _nearestMeasuredRowByWalk(around span: ExtentTree<ID>._RowSpan,
+                                          in window: _TrackingWindow) -> ExtentTree<ID>._WalkResult {
+    let after = _tree._firstMeasuredRow(after: span, before: window.high)
+    if case .gaveUp = after { return .gaveUp }
+    let before = _tree._lastMeasuredRow(before: span, visibleFrom: window.low)
+    switch (before, after) {
+    case (.gaveUp, _): return .gaveUp
+    case (.noMeasuredRow, _): return after
+    case (.found, .noMeasuredRow), (.found, .gaveUp): return before
+    case (.found(let earlier), .found(let later)):
+      let point = window.point
+      return .found(later.start &- point < Swift.max(0, point &- (earlier.start &+ earlier.extent)) ? later : earlier)
+    }
   }
 
-  /// The measured row in `visible` nearest to `point` (the distance from the
-  /// point to the row's `[start, end]`; ties: the earlier row), or `nil` if
-  /// no visible row is measured (SPEC T3).
+  /// The measured row in `visible` nearest to the window's anchor point
+  /// (the distance from the point to the row's `[start, end]`; ties: the
+  /// earlier row), or `nil` if no visible row is measured (SPEC T3).
   ///
   /// Rows that start at or before the point have ends that do not decrease,
   /// so their distance never grows with the index; rows that start after it
   /// are farther the later they are. On each side the nearest is therefore
   /// the closest measured row: a rank and a select on the tree's measured
   /// counts (and a step back over rows at the same distance, for ties).
-  /// `top` says the point is the viewport's leading edge (a top anchor).
   /// - Complexity: O(log n + B).
   @inlinable
-  internal func _nearestMeasuredRow(to point: Int64, in visible: Range<Int>, top: Bool) -> ExtentTree<ID>._RowInfo? {
+  internal func _nearestMeasuredRowBySearch(in window: _TrackingWindow,
+                                            visible: Range<Int>) -> ExtentTree<ID>._RowInfo? {
+    let point = window.point
     let measured = _tree.measuredCount
     guard measured > 0 else { return nil }
     // The first measured row from the first visible one on: none visible ends the search.
@@ -199,13 +222,12 @@ extension LazyStackLayout {
     // With the point on the viewport's leading edge, every visible row is
     // at distance max(0, start - point), which never decreases: the first
     // measured visible row is the nearest, and the earliest.
-    if top { return _tree.rowInfo(at: first) }
+    if point == window.low { return _tree.rowInfo(at: first) }
     func distance(_ r: ExtentTree<ID>._RowInfo) -> Int64 {
-      let start = _leadingInset &+ r.start
-      return point < start ? start &- point : Swift.max(0, point &- (start &+ r.extent))
+      point < r.start ? r.start &- point : Swift.max(0, point &- (r.start &+ r.extent))
     }
     // Rows 0 ..< split start at or before the point.
-    let split = _tree.rowsStarting(before: point &- _leadingInset &+ 1)
+    let split = _tree.rowsStarting(before: point &+ 1)
     var best: ExtentTree<ID>._RowInfo?
     var rank = _tree.measuredRows(before: Swift.min(split, visible.upperBound))
     if rank > 0 {
@@ -233,5 +255,25 @@ extension LazyStackLayout {
       }
     }
     return best
+  }
+}
+
+/// Where tracking looks (SPEC T1, T3), in the tree's coordinates (units from
+/// the leading inset, as `ExtentTree` measures rows): the viewport's leading
+/// edge `low`, its trailing edge `high`, and the anchor point at
+/// `fraction` of the way from one to the other.
+@usableFromInline
+internal struct _TrackingWindow {
+  @usableFromInline internal var low: Int64
+  @usableFromInline internal var high: Int64
+  @usableFromInline internal var point: Int64
+  @usableFromInline internal var fraction: CGFloat
+
+  @inlinable @inline(__always)
+  internal init(low: Int64, high: Int64, point: Int64, fraction: CGFloat) {
+    self.low = low
+    self.high = high
+    self.point = point
+    self.fraction = fraction
   }
 }

@@ -201,7 +201,7 @@ extension LazyStackLayout {
     guard end != start || velocity != 0 else { return }  // already there
     _motion.time = now
     _offset = start
-    _track(position: false)  // the rows on screen stay in place as they are measured (M5)
+    _track(updatingPosition: false)  // the rows on screen stay in place as they are measured (M5)
     _motion.target = target
     _motion.targetOffset = end
     _motion.resolved = true
@@ -249,7 +249,7 @@ extension LazyStackLayout {
     let unclamped = curve.offset(at: now, target: _motion.targetOffset)
     let tracksPosition = _motion.phase == .decelerating
     _offset = Swift.min(Swift.max(0, unclamped), maxOffset)
-    _track(position: tracksPosition)  // T1, T3 (M3); M5
+    _track(updatingPosition: tracksPosition)  // T1, T3 (M3); M5
     _checkInvariants()
     return true
   }
@@ -270,7 +270,7 @@ extension LazyStackLayout {
     case .rowStart(let id):
       // A removed row hands the target back to its last offset (`_motionDidSettle`).
       guard let index = _tree.index(of: id) else { return _clamp(_motion.targetOffset) }
-      return _clamp(_rowStart(at: index))
+      return _clamp(_rowStartUnits(at: index))
     }
   }
 
@@ -379,7 +379,7 @@ extension LazyStackLayout {
     let rows = _rows(intersecting: low, high)
     var result: [ID] = []
     result.reserveCapacity(rows.count)
-    _tree._forEachRow(in: rows) { id, start, extent in
+    _tree.forEachRow(in: rows) { id, start, extent in
       if extent == 0 {
         result.append(id)
         return

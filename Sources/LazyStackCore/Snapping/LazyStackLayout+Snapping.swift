@@ -5,7 +5,7 @@ extension LazyStackLayout: _SnappingGeometry {
   package var _rowCount: Int { count }
 
   @inlinable
-  package func _rowStart(at index: Int) -> Int64 {
+  package func _rowStartUnits(at index: Int) -> Int64 {
     _leadingInset &+ _tree.pitchPrefix(index)
   }
 

@@ -42,7 +42,7 @@ public struct ScrollTarget: Hashable, Sendable {
 package protocol _SnappingGeometry: Sendable {
   var _rowCount: Int { get }
   /// Row `index`'s start (frame origin on the main axis), in units.
-  func _rowStart(at index: Int) -> Int64
+  func _rowStartUnits(at index: Int) -> Int64
   /// The number of rows whose start is at or before `offset` (units).
   func _rowsStarting(atOrBefore offset: Int64) -> Int
   /// The last row starting at or before `offset` (-1 if none), with its
@@ -96,7 +96,7 @@ public struct ScrollTargetBehaviorContext: Sendable {
   /// - Complexity: O(log n).
   public func rowStart(at index: Int) -> CGFloat {
     precondition(index >= 0 && index < rowCount, "Row index \(index) out of range 0..<\(rowCount)")
-    return _FixedPoint.points(_geometry._rowStart(at: index))
+    return _FixedPoint.points(_geometry._rowStartUnits(at: index))
   }
 
   /// The last row whose start is at or before `offset`, or `nil` if every

@@ -99,7 +99,7 @@ public struct ViewAlignedScrollTargetBehavior: ScrollTargetBehavior, Hashable, S
       if i == p.index &+ 1, let next = p.next { return next }
       if i == r.index { return r.start }
       if i == r.index &+ 1, let next = r.next { return next }
-      return geometry._rowStart(at: i)
+      return geometry._rowStartUnits(at: i)
     }
     let a = Swift.min(Swift.max(p.index, low), high)
     let b = Swift.min(Swift.max(p.index &+ 1, low), high)

@@ -1,0 +1,183 @@
+// Building a tree from ids: the initializer, the fills (a range of integer
+// ids, ascending ids, any ids), and putting measured extents back.
+
+extension ExtentTree {
+  /// Creates a tree of estimated rows.
+  /// - Parameters:
+  ///   - ids: The rows' ids, in order; they must be unique.
+  ///   - estimate: The extent of an estimated row, in units (0...maxExtentUnits).
+  ///   - spacing: The spacing between rows, in units (>= 0).
+  ///   - blockCapacity: The most rows a block holds (at least 4).
+  ///   - measured: Measured extents (stored units) of ids that keep them.
+  /// - Throws: `LazyStackError.duplicateID` naming the first repeated id.
+  /// - Complexity: O(n).
+  @inlinable
+  package init(
+    ids: some Sequence<ID>, estimate: Int64, spacing: Int64 = 0,
+    blockCapacity: Int = ExtentTree.defaultBlockCapacity, measured: _IDTable<ID>? = nil
+  ) throws(LazyStackError) {
+    precondition(blockCapacity >= 4, "ExtentTree: blockCapacity must be at least 4")
+    precondition(estimate >= 0 && estimate <= _FixedPoint.maxExtentUnits, "ExtentTree: estimate out of range")
+    precondition(spacing >= 0, "ExtentTree: negative spacing")
+    self.estimate = estimate
+    self.spacing = spacing
+    self.blockCapacity = blockCapacity
+    _blocks = []
+    _order = []
+    _positions = []
+    _freeHandles = []
+    _fenwick = [_Summary()]
+    _lead = 0
+    _index = _IDIndex()
+    _implicit = nil
+    _ordered = false
+    _firstIDs = []
+    _total = _Summary()
+    _roleFenwick = []
+    _roleTotal = 0
+    try _fill(ids: ids, measured: measured)
+  }
+
+  /// The number of rows a freshly built block holds: three quarters full, so
+  /// a few inserts do not split it at once.
+  @inlinable @inline(__always)
+  package var _fillCount: Int { Swift.max(1, blockCapacity * 3 / 4) }
+
+  /// Replaces every row with `ids`; a row whose id is in `measured` gets that
+  /// extent. Leaves the tree empty and throws on a duplicate id.
+  ///
+  /// Ascending `Int` ids need no index (`_ordered`); otherwise one pass
+  /// fills the id index (and finds duplicates before anything else is
+  /// built). One pass copies the ids into blocks of estimated rows, and the
+  /// measured extents are put back either per row (many of them) or per
+  /// measured id (few: k lookups instead of n).
+  @inlinable
+  package mutating func _fill(ids: some Sequence<ID>, measured: _IDTable<ID>?) throws(LazyStackError) {
+    _blocks.removeAll(keepingCapacity: true)
+    _order.removeAll(keepingCapacity: true)
+    _positions.removeAll(keepingCapacity: true)
+    _freeHandles.removeAll()
+    _index = _IDIndex()
+    _implicit = nil
+    _ordered = false
+    _firstIDs = []
+    _total = _Summary()
+    if ID.self == Int.self, let range = ids as? Range<Int> {
+      _fillImplicit(range)
+    } else {
+      var failure: LazyStackError?
+      let done: Void? = ids.withContiguousStorageIfAvailable { buffer in failure = _fill(buffer) }
+      if done == nil {
+        ContiguousArray<ID>(ids).withUnsafeBufferPointer { buffer in failure = _fill(buffer) }
+      }
+      if let failure { throw failure }
+    }
+    if let measured, !measured.isEmpty { _restore(measured) }
+  }
+
+  /// `_fill` from a buffer of ids; returns the duplicate-id error, if any
+  /// (the tree is then empty).
+  ///
+  /// `Int` ids that ascend in their first block are checked for ascending
+  /// order a block at a time, right after the block's copy while its ids
+  /// are in cache: one pass over the ids, not two. Other ids get their
+  /// index first (a duplicate is found before any block is built); ids
+  /// found out of order in a later block get it after the blocks.
+  @inlinable
+  package mutating func _fill(_ ids: UnsafeBufferPointer<ID>) -> LazyStackError? {
+    let n = ids.count
+    let fill = _fillCount
+    var ascending = ID.self == Int.self && Self._ascending(ids, from: 0, to: Swift.min(n, fill))
+    if !ascending, let duplicate = _buildIndex(ids) {
+      _rebuildFenwick()
+      return .duplicateID(String(describing: ids[duplicate]), index: duplicate)
+    }
+    let indexed = !ascending
+    _blocks.reserveCapacity((n &+ fill &- 1) / fill)
+    var shared = _EstimatedBuffers()
+    var lower = 0
+    while lower < n {
+      let upper = Swift.min(n, lower &+ fill)
+      _blocks.append(_Block(estimated: ContiguousArray(UnsafeBufferPointer(rebasing: ids[lower ..< upper])),
+                            sharing: &shared))
+      if ascending && lower != 0 { ascending = Self._ascending(ids, from: lower, to: upper) }
+      lower = upper
+    }
+    if ascending {
+      // Unique by construction: no hash table (see `_ordered`).
+      _ordered = true
+      _firstIDs.reserveCapacity(_blocks.count)
+      for lower in stride(from: 0, to: n, by: fill) { _firstIDs.append(unsafeBitCast(ids[lower], to: Int.self)) }
+    } else if !indexed, let duplicate = _buildIndex(ids) {
+      _blocks.removeAll(keepingCapacity: true)
+      _rebuildFenwick()
+      return .duplicateID(String(describing: ids[duplicate]), index: duplicate)
+    }
+    _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
+    _rebuildFenwick()
+    return nil
+  }
+
+  /// Whether `ids[lower ..< upper]` (of type `Int`) strictly increase, each
+  /// from the one before it (`ids[lower - 1]` included).
+  /// - Complexity: O(upper - lower), without a branch a row (it vectorizes).
+  @inlinable
+  package static func _ascending(_ ids: UnsafeBufferPointer<ID>, from lower: Int, to upper: Int) -> Bool {
+    guard let base = ids.baseAddress else { return true }
+    let ints = UnsafeRawPointer(base).assumingMemoryBound(to: Int.self)
+    var descents: UInt8 = 0
+    for i in Swift.max(lower, 1) ..< Swift.max(upper, 1) { descents |= ints[i] <= ints[i &- 1] ? 1 : 0 }
+    return descents == 0
+  }
+
+  /// Gives every row whose id `measured` names that stored extent.
+  /// - Complexity: O(n) when many ids are measured, else O(k (log(n/B) + B))
+  ///   for k measured ids.
+  @inlinable
+  package mutating func _restore(_ measured: _IDTable<ID>) {
+    if measured.count &* 64 < count {
+      measured.forEach { id, stored in
+        if let location = _locate(id: id) { _setStored(stored, at: location) }
+      }
+      return
+    }
+    for p in 0 ..< _order.count {
+      let handle = Int(_order[p])
+      var block = _blocks[handle]
+      var changed = false
+      for slot in 0 ..< block.rowCount {
+        guard let e = measured[block.ids[slot]] else { continue }
+        if !changed {
+          changed = true
+          _blocks[handle] = _Block()  // let `block` be uniquely referenced
+        }
+        block.extents[slot] = e
+      }
+      // A block with no measured id keeps its shared estimated buffers.
+      guard changed else { continue }
+      let rebuilt = _Block(ids: block.ids, extents: block.extents, roles: block.roles)
+      _blocks[handle] = rebuilt
+    }
+    _rebuildFenwick()
+  }
+
+  /// `_fill` for a range of integer ids: unique by construction, so no hash
+  /// table is built (see `_implicit`).
+  @inlinable
+  package mutating func _fillImplicit(_ range: Range<Int>) {
+    let fill = _fillCount
+    _blocks.reserveCapacity((range.count &+ fill &- 1) / fill)
+    var shared = _EstimatedBuffers()
+    var lower = range.lowerBound
+    while lower < range.upperBound {
+      let upper = Swift.min(range.upperBound, lower &+ fill)
+      let ids = unsafeBitCast(ContiguousArray<Int>(lower ..< upper), to: ContiguousArray<ID>.self)
+      _blocks.append(_Block(estimated: ids, sharing: &shared))
+      lower = upper
+    }
+    _implicit = range
+    _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
+    _rebuildFenwick()
+  }
+
+}

@@ -1,0 +1,203 @@
+// A block of consecutive rows: its ids, stored extents, chunk prefixes and
+// roles, and the estimated buffers the blocks of one build share.
+
+extension ExtentTree {
+  /// One block of consecutive rows.
+  @usableFromInline
+  package struct _Block: Sendable {
+    @usableFromInline package var ids: ContiguousArray<ID>
+    /// Measured extents in units; `-1` marks a row never measured, `-2` an
+    /// invalidated one (see `ExtentTree._estimated`, `_invalidated`).
+    @usableFromInline package var extents: ContiguousArray<Int32>
+    /// `ids.count`, kept beside the other sums so a rebuild of the
+    /// block-level tree reads the block's own fields only (no row buffer).
+    @usableFromInline package var rowCount: Int
+    @usableFromInline package var measuredSum: Int64
+    @usableFromInline package var measuredCount: Int
+    @usableFromInline package var measuredZeroCount: Int
+    /// Per chunk of `_chunk` (16) slots: the measured sum and the number of
+    /// estimated slots of the block's slots up to the chunk's end (an
+    /// inclusive prefix), packed in one word (`ExtentTree._packChunk`), so
+    /// a slot's offset in its block is one load and at most 15 slots, and
+    /// in-block searches skip 16 rows at a step. A measurement adds its
+    /// change to the chunks from its own on (at most `B/16` words). Empty
+    /// in a block of 4,096 rows or more, which only exists between an
+    /// insert and the split that follows it.
+    @usableFromInline package var chunks: ContiguousArray<Int64>
+    /// Each slot's role (`ExtentTree._role`: 0 a row, 1 a section header,
+    /// 2 a section footer, SPEC H1), or empty while every row of the block
+    /// is a plain row: a list without sections pays nothing for them.
+    @usableFromInline package var roles: ContiguousArray<UInt8>
+    /// The block's headers and footers, packed (`ExtentTree._packedRoleCount`).
+    @usableFromInline package var roleCounts: Int
+
+    @inlinable
+    package init() {
+      ids = []
+      extents = []
+      rowCount = 0
+      measuredSum = 0
+      measuredCount = 0
+      measuredZeroCount = 0
+      chunks = []
+      roles = []
+      roleCounts = 0
+    }
+
+    /// Gives the block one role per row (all plain rows) if it has none.
+    /// - Complexity: O(B) the first time.
+    @inlinable
+    package mutating func _materializeRoles() {
+      if roles.isEmpty { roles = ContiguousArray(repeating: 0, count: rowCount) }
+    }
+
+    /// Takes the roles of `added`'s rows, which are about to be inserted at
+    /// `slot` (call it before `rowCount` counts them). Plain rows joining a
+    /// block of plain rows leave it without roles.
+    /// - Complexity: O(B).
+    @inlinable
+    package mutating func _insertRoles(of added: _Block, at slot: Int) {
+      guard added.roleCounts != 0 || !roles.isEmpty else { return }
+      _materializeRoles()
+      if added.roles.isEmpty {
+        roles.insert(contentsOf: repeatElement(0, count: added.rowCount), at: slot)
+      } else {
+        roles.insert(contentsOf: added.roles, at: slot)
+      }
+      roleCounts &+= added.roleCounts
+    }
+
+    /// Recomputes the chunk prefixes from the chunk holding `slot` on.
+    /// - Complexity: O(B).
+    @inlinable
+    package mutating func _rebuildChunks(from slot: Int = 0) {
+      // Packed counts need fewer than 4,096 slots: a larger block is about
+      // to be split, and its pieces get their own chunks.
+      guard extents.count < ExtentTree._chunkedRowLimit else { chunks = []; return }
+      let wanted = (extents.count &+ 15) >> 4
+      let first = Swift.min(slot >> 4, wanted, chunks.count)
+      chunks.removeLast(chunks.count &- first)
+      var running = first == 0 ? 0 : chunks[first &- 1]
+      extents.withUnsafeBufferPointer { e in
+        for c in first ..< wanted {
+          let (measured, estimated) = ExtentTree._sum(e, (c << 4) ..< Swift.min(e.count, (c &+ 1) << 4))
+          running &+= ExtentTree._packChunk(measured, estimated)
+          chunks.append(running)
+        }
+      }
+    }
+
+    /// A block of the given rows; `roles` is empty (all plain rows) or
+    /// holds one role a row.
+    @inlinable
+    package init(ids: ContiguousArray<ID>, extents: ContiguousArray<Int32>, roles: ContiguousArray<UInt8> = []) {
+      precondition(roles.isEmpty || roles.count == ids.count, "ExtentTree: one role per row, or none")
+      self.ids = ids
+      self.extents = extents
+      rowCount = ids.count
+      measuredSum = 0
+      measuredCount = 0
+      measuredZeroCount = 0
+      chunks = []
+      var counts = 0
+      for role in roles { counts &+= ExtentTree._packedRoleCount(role) }
+      roleCounts = counts
+      self.roles = counts == 0 ? [] : roles
+      for e in extents where e >= 0 {
+        measuredSum &+= Int64(e)
+        measuredCount &+= 1
+        if e == 0 { measuredZeroCount &+= 1 }
+      }
+      _rebuildChunks()
+    }
+
+    /// A block of estimated rows, without a pass over them. Its extents and
+    /// chunk prefixes are `shared`'s when it has as many rows (made for
+    /// this block's size otherwise, and kept in `shared` for the next
+    /// block): the blocks of one build share a single pair of buffers, and
+    /// a block gets its own copy when one of its rows is first written
+    /// (copy on write). A list whose rows are mostly never measured so
+    /// stores no extent for them.
+    /// - Complexity: O(1) when `shared` has this size, else O(B).
+    @inlinable
+    package init(estimated ids: ContiguousArray<ID>, sharing shared: inout _EstimatedBuffers) {
+      let n = ids.count
+      if shared.extents.count != n {
+        shared = _EstimatedBuffers(extents: ContiguousArray(repeating: -1, count: n),
+                                   chunks: ExtentTree._estimatedChunks(n))
+      }
+      self.ids = ids
+      extents = shared.extents
+      rowCount = n
+      measuredSum = 0
+      measuredCount = 0
+      measuredZeroCount = 0
+      roles = []
+      roleCounts = 0
+      chunks = shared.chunks
+    }
+
+    /// The chunk prefixes of a block whose rows are all estimated.
+    /// - Complexity: O(B).
+    @inlinable
+    package mutating func _rebuildEstimatedChunks() {
+      let n = extents.count
+      guard n < ExtentTree._chunkedRowLimit && chunks.count == (n &+ 15) >> 4 else {
+        chunks = ExtentTree._estimatedChunks(n)
+        return
+      }
+      // In place (`invalidateAll`: the block keeps its rows).
+      chunks.withUnsafeMutableBufferPointer { chunks in
+        for c in chunks.indices { chunks[c] = ExtentTree._estimatedChunk(c, of: n) }
+      }
+    }
+
+    @inlinable @inline(__always)
+    package var summary: _Summary {
+      _Summary(count: rowCount, measuredSum: measuredSum,
+               measuredCount: measuredCount, measuredZeroCount: measuredZeroCount)
+    }
+  }
+
+  /// The extents and chunk prefixes of a block of `extents.count`
+  /// estimated rows, which every such block of one build shares
+  /// (`_Block.init(estimated:sharing:)`).
+  @usableFromInline
+  package struct _EstimatedBuffers: Sendable {
+    @usableFromInline package var extents: ContiguousArray<Int32>
+    @usableFromInline package var chunks: ContiguousArray<Int64>
+
+    /// No buffers yet: the first (non-empty) block makes them.
+    @inlinable
+    package init() {
+      extents = []
+      chunks = []
+    }
+
+    @inlinable
+    package init(extents: ContiguousArray<Int32>, chunks: ContiguousArray<Int64>) {
+      self.extents = extents
+      self.chunks = chunks
+    }
+  }
+
+  /// The chunk prefixes of `n` estimated rows (none from 4,096 rows on,
+  /// see `_Block.chunks`): one allocation, each word written once.
+  /// - Complexity: O(n).
+  @inlinable @inline(__always)
+  package static func _estimatedChunks(_ n: Int) -> ContiguousArray<Int64> {
+    guard n < _chunkedRowLimit else { return [] }
+    let count = (n &+ 15) >> 4
+    return ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
+      for c in 0 ..< count { buffer[c] = _estimatedChunk(c, of: n) }
+      initialized = count
+    }
+  }
+
+  /// Chunk `c`'s prefix in a block of `n` estimated rows: no measured sum,
+  /// and the estimated slots through the chunk's end.
+  @inlinable @inline(__always)
+  package static func _estimatedChunk(_ c: Int, of n: Int) -> Int64 {
+    _packChunk(0, Swift.min((c &+ 1) << 4, n))
+  }
+}
