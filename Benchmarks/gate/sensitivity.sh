@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures `bench --compare` itself (README, "The paired gate"): in a
+# Measures `bench --compare` itself (Benchmarks/README.md, "The paired gate"): in a
 # scratch worktree of HEAD, injects a slowdown of about 10 % into a hot path
 # (`index(atOffset:)`: one call in EVERY, by offset, runs its descent a
 # second time and uses the result; with base and head built alike, one call

@@ -14,7 +14,7 @@ public struct PagingScrollTargetBehavior: ScrollTargetBehavior, Hashable, Sendab
   public init() {}
 
   /// Moves the target to a page boundary (SPEC B4).
-  /// - Complexity: O(log(maxOffset / P)) arithmetic steps.
+  /// - Complexity: O(1): a few divisions (page boundaries are multiples of P).
   public func updateTarget(_ target: inout ScrollTarget, context: TargetContext) {
     let vertical = context.axis == .vertical
     let result = Self._resolve(

@@ -6,7 +6,7 @@ would, and times each step until the screen shows what the step asks for
 (polling the pane every 5 ms); then reads the program's resident memory.
 Writes a Markdown table to stdout.
 
-    python3 Benchmarks/logs/compare-less.py big.log [--viewer PATH] [--runs N]
+    python3 Benchmarks/viewer/compare-less.py big.log [--viewer PATH] [--runs N]
 
 Needs tmux and less (Debian packages). The file should be in the page cache
 (run `cat big.log > /dev/null` first) so both read it from memory.

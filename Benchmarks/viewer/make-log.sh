@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Writes a timestamped log of LINES records (default 8,000,000, about 1.35 GB)
 # to FILE, one record per line, with awk: the file `lazystack-view` and `less`
-# are compared on in README ("lazystack-view vs less").
-#   bash Benchmarks/logs/make-log.sh [LINES] [FILE]
+# are compared on in Documentation/lazystack-view.md ("Against less").
+#   bash Benchmarks/viewer/make-log.sh [LINES] [FILE]
 set -euo pipefail
 lines="${1:-8000000}"
 file="${2:-big.log}"
