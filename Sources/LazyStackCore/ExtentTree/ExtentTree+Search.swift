@@ -420,7 +420,7 @@ extension ExtentTree {
   /// (at most `_walkLimit` rows, in cache since the search that found
   /// `span`); past the block, or farther, a search.
   /// - Complexity: O(log(n/B) + B).
-  @inlinable
+  @inlinable @inline(__always)
   package func rowsStarting(before limit: Int64, walkingFrom span: _RowSpan) -> Int {
     guard span.start < limit else { return rowsStarting(before: limit) }
     let estimate = self.estimate

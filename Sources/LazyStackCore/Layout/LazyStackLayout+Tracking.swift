@@ -72,7 +72,7 @@ extension LazyStackLayout {
   /// it into the visible rows keeps it. `nil` sends the caller to the
   /// search (`_visibleRows(in:)`, `_trackedRow(in:visible:)`).
   /// - Complexity: O(log n + B).
-  @inlinable @inline(__always)
+  @_transparent @usableFromInline
   internal func _trackedRowSpan(in window: _TrackingWindow) -> ExtentTree<ID>._RowSpan? {
     // The row whose [start, end + spacing) holds the point: G4's row when it is not empty.
     guard let hit = _tree._firstRowSpanInline(withPitchPrefixAfterAbove: window.point &+ _tree.spacing,
