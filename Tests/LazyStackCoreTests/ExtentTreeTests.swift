@@ -17,10 +17,9 @@ final class ExtentTreeTests: CheckedTestCase {
   func assertPrefixes<ID>(_ tree: ExtentTree<ID>, _ extents: [Int64?], _ context: @autoclosure () -> String,
                           file: StaticString = #filePath, line: UInt = #line) {
     let expected = naivePrefixes(extents, estimate: tree.estimate, spacing: tree.spacing)
-    for i in 0 ... extents.count where tree.pitchPrefix(i) != expected[i] {
-      XCTFail("\(context()): pitchPrefix(\(i)) = \(tree.pitchPrefix(i)), expected \(expected[i])", file: file, line: line)
-      return
-    }
+    let wrong = (0 ... extents.count).first { tree.pitchPrefix($0) != expected[$0] }
+    XCTAssertNil(wrong, "\(context()): pitchPrefix(\(wrong ?? 0)) = \(tree.pitchPrefix(wrong ?? 0)), expected \(expected[wrong ?? 0])",
+                 file: file, line: line)
   }
 
   /// Lookups by id in ascending-id trees (no hash index: an interpolated
@@ -372,24 +371,29 @@ final class ExtentTreeTests: CheckedTestCase {
   /// against a scan of every row; `nil` only past the block or 64 rows.
   func testT3_theFirstMeasuredRowAfterARowMatchesAScan() throws {
     var rng = SeededRNG(seed: 17)
-    for (estimate, spacing, density) in [(Int64(44 * 256), Int64(0), 10), (Int64(44 * 256 + 3), Int64(8 * 256 + 1), 3),
-                                         (Int64(0), Int64(5), 20), (Int64(7), Int64(0), 200)] {
+    // Seeded; the last figure is how many of the 400 walks must end inside
+    // the block and be compared (they read 348, 391, 252 and 73: sparse
+    // measurements send most walks of the last case past the block).
+    for (estimate, spacing, density, floor) in [(Int64(44 * 256), Int64(0), 10, 330), (Int64(44 * 256 + 3), Int64(8 * 256 + 1), 3, 370),
+                                                (Int64(0), Int64(5), 20, 235), (Int64(7), Int64(0), 200, 65)] {
       var tree = try ExtentTree(ids: 0 ..< 600, estimate: estimate, spacing: spacing, blockCapacity: 128)
       for row in 0 ..< 600 where Int.random(in: 0 ..< density, using: &rng) == 0 {
         tree.setMeasuredExtent(Int64.random(in: 0 ... 3, using: &rng) == 0 ? 0 : Int64.random(in: 1 ... 60_000, using: &rng),
                                at: row)
       }
-      var walked = 0
+      var walked = 0, gaveUp = 0, other = 0
       for _ in 0 ..< 400 {
         let row = Int.random(in: 0 ..< 600, using: &rng)
         guard let span = tree._firstRowSpan(withPitchPrefixAfterAbove: tree.pitchPrefix(row) + tree.span(row).extent
-                                              + tree.spacing - 1), span.row == row else { continue }
+                                              + tree.spacing - 1), span.row == row else { other += 1; continue }
         let limit = span.start + Int64.random(in: 0 ... 400_000, using: &rng)
         let expected = (row + 1 ..< 600).first { tree.pitchPrefix($0) >= limit || tree.rowInfo(at: $0).stored >= 0 }
           .flatMap { tree.pitchPrefix($0) < limit ? $0 : nil }
         let found: ExtentTree<Int>._RowInfo?
         switch tree._firstMeasuredRow(after: span, before: limit) {
-        case .gaveUp: continue
+        case .gaveUp:
+          gaveUp += 1
+          continue
         case .noMeasuredRow: found = nil
         case .found(let row): found = row
         }
@@ -401,7 +405,7 @@ final class ExtentTreeTests: CheckedTestCase {
           XCTAssertEqual(found.extent, tree.span(expected).extent)
         }
       }
-      XCTAssertGreaterThan(walked, 40, "many walks end inside the block")
+      XCTAssertGreaterThanOrEqual(walked, floor, "walks compared with the scan (gave up: \(gaveUp), not the found row: \(other))")
     }
   }
 

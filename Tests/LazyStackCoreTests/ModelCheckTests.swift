@@ -11,6 +11,8 @@ final class ModelCheckTests: CheckedTestCase {
   func run(seeds: Range<UInt64>, steps: Int, edits: Bool, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets(),
            axis: Axis = .vertical, sections: Bool = false, motion: Bool = false,
            file: StaticString = #filePath, line: UInt = #line) throws {
+    var compared = 0
+    defer { XCTAssertEqual(compared, seeds.count * steps, "every step of every seed compared", file: file, line: line) }
     for seed in seeds {
       var generator = OperationGenerator(seed: seed, includeEdits: edits, maxRows: 120, includeSections: sections,
                                          includeMotion: motion)
@@ -30,6 +32,7 @@ final class ModelCheckTests: CheckedTestCase {
           XCTFail("seed \(seed) step \(step) \(op): \(problem)", file: file, line: line)
           return
         }
+        compared += 1
       }
     }
   }

@@ -43,9 +43,11 @@ final class MotionTests: CheckedTestCase {
 
   /// Measures the rows this frame revealed, and checks that the rows
   /// already measured on screen (what the user has seen in an earlier
-  /// frame) do not move (T3, S1, M5).
+  /// frame) do not move (T3, S1, M5). Returns how many rows it checked: a
+  /// caller that claims to check every frame asserts that it did.
+  @discardableResult
   func measureKeepingWhatWasSeen(_ layout: inout LazyStackLayout<Int>, file: StaticString = #filePath,
-                                 line: UInt = #line) {
+                                 line: UInt = #line) -> Int {
     let seen = layout.visibleIndices.filter { layout.isMeasured(at: $0) }.map {
       (layout.id(at: $0), layout.frame(at: $0).minY - layout.contentOffset.y)
     }
@@ -53,6 +55,7 @@ final class MotionTests: CheckedTestCase {
     for (id, top) in seen {
       XCTAssertEqual(layout.frame(of: id)!.minY - layout.contentOffset.y, top, accuracy: 1 / 256, file: file, line: line)
     }
+    return seen.count
   }
 
   // MARK: M1
@@ -464,15 +467,30 @@ final class MotionTests: CheckedTestCase {
     XCTAssertEqual(list.contentOffset.y, 1600 + 1500)
   }
 
+  /// An animated scroll slow enough that every frame overlaps the one
+  /// before (60 rows, about 6,600 pt once measured, in 0.5 s: at most about
+  /// 350 pt a frame in an 800 pt viewport), so every frame after the first
+  /// has rows on screen that an earlier frame measured, and checks them.
+  /// (A scroll over 4,000 rows in 0.5 s moved more than a viewport every
+  /// frame: no measured row was ever on screen, and nothing was checked.)
   func testM5_measuringTheRowsOnScreenMovesNothingTheUserSees() throws {
     var layout = try make(rows: 5000)
-    layout.scroll(to: ScrollPosition(id: 4000), animation: .easeInOut(duration: 0.5), at: 0)
+    layout.scroll(to: ScrollPosition(id: 60, anchor: .top), animation: .easeInOut(duration: 0.5), at: 0)
     var t = 0.0
-    for _ in 0 ..< 20 {
+    var frames = 0
+    var checked = 0
+    repeat {
       t += Self.frame
-      layout.advance(to: t)
-      measureKeepingWhatWasSeen(&layout)
-    }
+      let moving = layout.advance(to: t)
+      let seen = measureKeepingWhatWasSeen(&layout)
+      if frames > 0 { XCTAssertGreaterThan(seen, 0, "frame \(frames) at \(layout.contentOffset.y): no measured row on screen to check") }
+      checked += seen
+      frames += 1
+      if !moving { break }
+    } while frames < 100
+    XCTAssertGreaterThanOrEqual(frames, 30, "0.5 s at 60 Hz")
+    XCTAssertGreaterThan(checked, frames * 3, "several seen rows checked a frame")
+    XCTAssertEqual(layout.index(atOffset: layout.contentOffset.y), 60, "landed with row 60 at the top")
   }
 
   // MARK: M6

@@ -171,6 +171,8 @@ final class SnappingTests: CheckedTestCase {
   }
 
   func testRandomReleasesMatchTheReference() throws {
+    var compared = 0
+    defer { XCTAssertEqual(compared, 40 * 200, "every release of every seed compared") }
     for seed in UInt64(0) ..< 40 {
       var rng = SeededRNG(seed: seed)
       let n = Int.random(in: 0 ... 150, using: &rng)
@@ -210,6 +212,7 @@ final class SnappingTests: CheckedTestCase {
         if aligned != expectedAligned {
           return XCTFail("seed \(seed) step \(step) viewAligned(\(limit)) release \(release) v \(v): \(aligned) vs \(expectedAligned)")
         }
+        compared += 1
       }
     }
   }

@@ -6,7 +6,7 @@ import XCTest
 /// `FileRecords`: the byte-scan index behind `lazystack-view FILE`, and the
 /// bad files of issue "opens a 1.3 GB log the way less does": each is shown
 /// or reported, never a crash.
-final class FileRecordsTests: XCTestCase {
+final class FileRecordsTests: AssertingTestCase {
   override func setUp() {
     super.setUp()
     LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)

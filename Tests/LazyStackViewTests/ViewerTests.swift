@@ -4,7 +4,7 @@ import XCTest
 @testable import LazyStackView
 
 /// Headless runs of lazystack-view: the core's guarantees seen from a real UI.
-final class ViewerTests: XCTestCase {
+final class ViewerTests: AssertingTestCase {
   override func setUp() {
     super.setUp()
     LazyStackInternalChecks.isEnabled = true  // this package's own O(n) checks (tests only)

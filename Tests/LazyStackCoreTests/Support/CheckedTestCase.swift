@@ -5,8 +5,9 @@ import XCTest
 /// The base of this target's test cases: every test runs with this
 /// package's own O(n) consistency checks on (`_checkInvariants()` after
 /// every mutation of a layout created during the test), which an app's
-/// build never runs.
-class CheckedTestCase: XCTestCase {
+/// build never runs; and, as every test case of the package, fails a test
+/// that evaluated no assertion (`AssertingTestCase`).
+class CheckedTestCase: AssertingTestCase {
   override func setUp() {
     super.setUp()
     LazyStackInternalChecks.isEnabled = true

@@ -1,0 +1,1 @@
+../../LazyStackCoreTests/Support/CountedAssertions.swift
