@@ -50,7 +50,7 @@ extension LazyStackReference {
       // No snapping: the natural end of the fling (B2), clamped.
       let main = axis == .vertical ? contentOffset.y : contentOffset.x
       let v = axis == .vertical ? velocity.dy : velocity.dx
-      let end = min(max(0, decelerationRate.projectedOffset(from: main, velocity: v)), maxOffset)
+      let end = min(max(0, referenceProjectedOffset(from: main, velocity: v, rate: decelerationRate)), maxOffset)
       target = axis == .vertical ? CGPoint(x: 0, y: end) : CGPoint(x: end, y: 0)
     }
     let x = clamp(_FixedPoint.units(axis == .vertical ? target.y : target.x))
@@ -61,11 +61,11 @@ extension LazyStackReference {
       return
     }
     if !storedPosition.isPositionedByUser { track() }
-    motionRate = _MotionCurve.decelerationRate(Double(decelerationRate.rawValue))
+    motionRate = ReferenceCurve.decelerationRate(Double(decelerationRate.rawValue))
     motionTarget = .content(x)
     if case .viewAligned? = snap, let i = starts().lastIndex(of: x) { motionTarget = .rowStart(ids[i]) }
     motionTargetOffset = x
-    curve = _MotionCurve(exponentialFrom: Double(offset - x), velocity: v, at: clock, rate: motionRate)
+    curve = .decay(from: Double(offset - x), velocity: v, at: clock, rate: motionRate)
     setPhase(.decelerating)
   }
 
@@ -77,7 +77,7 @@ extension LazyStackReference {
     let velocity = isMoving ? curve.value(at: clock).velocity : 0
     let start = offset
     setPosition(p)
-    guard animation._animates, viewportUnits > 0, !p.isPositionedByUser,
+    guard animation.referenceAnimates, viewportUnits > 0, !p.isPositionedByUser,
           case .resolved = lastPositionResult else { return }
     let target: MotionTarget
     switch anchor {
@@ -93,8 +93,8 @@ extension LazyStackReference {
     track(setPosition: false)
     motionTarget = target
     motionTargetOffset = end
-    motionRate = animation._baseRate
-    curve = animation._curve(from: Double(start - end), velocity: velocity, at: t)
+    motionRate = animation.referenceRate
+    curve = animation.referenceCurve(from: Double(start - end), velocity: velocity, at: t)
     phase = .animating
     lastPhaseChange = oldPhase == .animating ? oldChange : ScrollPhaseChange(oldPhase: oldPhase, newPhase: .animating)
     lastCorrection = ScrollCorrection(offsetDelta: 0, contentOffset: contentOffset, cause: .programmaticScroll)

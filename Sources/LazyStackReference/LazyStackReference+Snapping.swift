@@ -26,7 +26,7 @@ extension LazyStackReference {
     let releaseMain = clampMain(_FixedPoint.points(_FixedPoint.units(vertical ? offset.y : offset.x)))
     let cross = clampCross(vertical ? offset.x : offset.y)
     let v = vertical ? velocity.dy : velocity.dx
-    var projectedPoints = decelerationRate.projectedOffset(from: releaseMain, velocity: v)
+    var projectedPoints = referenceProjectedOffset(from: releaseMain, velocity: v, rate: decelerationRate)
     projectedPoints = min(max(0, projectedPoints), _FixedPoint.points(maximum))
     let projected = _FixedPoint.units(projectedPoints)
     let release = _FixedPoint.units(releaseMain)

@@ -34,7 +34,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   public internal(set) var lastPhaseChange: ScrollPhaseChange?
   var motionTarget: MotionTarget = .point(0)
   var motionTargetOffset: Int64 = 0
-  var curve = _MotionCurve(cubicFrom: 0, velocity: 0, at: 0, end: 0)
+  var curve = ReferenceCurve.rest
   var motionRate: Double = 0
   var clock: Double = 0
   var givenEstimate: Int64

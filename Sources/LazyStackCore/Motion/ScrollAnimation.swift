@@ -88,6 +88,17 @@ public struct ScrollAnimation: Hashable, Sendable {
   @inlinable
   public static var smooth: ScrollAnimation { .spring(response: 0.5) }
 
+  /// What the animation is, for the reference model, which computes the
+  /// curves itself: whether it is a spring, and its response (a spring) or
+  /// duration (an ease), in seconds.
+  /// - Complexity: O(1).
+  package var _parameters: (isSpring: Bool, seconds: Double) {
+    switch _kind {
+    case .easeInOut(let d): (false, d)
+    case .spring(let r): (true, r)
+    }
+  }
+
   /// Whether the animation moves at all (a positive, finite duration or response).
   @inlinable
   package var _animates: Bool {
@@ -123,8 +134,8 @@ public struct ScrollAnimation: Hashable, Sendable {
 /// minus the target, in units (1/256 pt) over the caller's clock in
 /// seconds. A stabilization or a moved target starts a new segment from the
 /// current `y` and velocity (`rebased`), so position and velocity stay
-/// continuous. Shared by the core and the reference model: it is the
-/// definition of the curves, as `_FixedPoint` is of the rounding.
+/// continuous. The reference model computes the same curves on its own
+/// (`ReferenceCurve`), so the model checks test these.
 @frozen @usableFromInline
 package struct _MotionCurve: Hashable, Sendable {
   /// The cubic's end time, or the exponential's rate (per second).
