@@ -1,11 +1,17 @@
 import Foundation
 
 /// The regression gate's tolerances. They judge only what does not depend
-/// on the machine's speed of the day: ratios measured within one run.
+/// on the machine's speed of the day: ratios measured within one run,
+/// against a baseline kept current (`Reports/baseline.csv`, with its date and
+/// commit in `Reports/baseline-meta.json`).
 enum Tolerance {
   /// The core's speedup over naive at the headline size may fall to
-  /// baseline / 4 before it counts as a regression.
-  static let speedupFactor = 4.0
+  /// baseline / 1.6 before it counts as a regression: a uniform 2x slowdown
+  /// of the core at 1e6 halves it and fails. (It was 4: a 2x slowdown
+  /// passed.) The core and the naive model of a scenario are measured back
+  /// to back, so the machine's speed of the moment mostly cancels; a
+  /// failure must also repeat when measured again.
+  static let speedupFactor = 1.6
   /// Growth of the core's median from the smallest to the headline size may
   /// rise to 3 x the baseline's, and always to a floor: quick runs are noisy
   /// (ten quick runs on one tree reached 3.5 at 1e3 -> 1e6 where a full run
@@ -16,8 +22,9 @@ enum Tolerance {
   static let growthFactor = 3.0
   static let logarithmicGrowthFloor = 10.0
   static let linearGrowthFloor = 5_000.0
-  /// Bytes per row may rise by 25 %.
-  static let memoryFactor = 1.25
+  /// Bytes per row may rise by 5 %: memory is counted from the buffers'
+  /// capacities, the same in every run of one build.
+  static let memoryFactor = 1.05
 }
 
 /// Compares this run with the baseline; prints every check and returns the

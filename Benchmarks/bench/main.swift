@@ -23,7 +23,9 @@ usage: swift run -c release bench [options]
   --update-baseline  write this run's results as the baseline
   --compare REF      paired comparison of the library at git ref REF (base) with this tree
                      (head), core only, default size 1000000: DIR/compare.csv, exit 1 on a
-                     regression (a 95 % interval wholly above +5 %), 2 on a usage or build error
+                     regression (a 95 % interval wholly above +threshold), 2 on a usage or
+                     build error or a worker that failed
+  --threshold P      with --compare: the change in percent that counts (default 5)
 """
 
 /// Whether this is a debug build (a call, so neither branch reads as dead code).
@@ -43,6 +45,7 @@ if CommandLine.arguments.dropFirst().first == "--worker" { runWorker() }
 
 var profile = false
 var compareRef: String?
+var threshold: Double?
 var sizesGiven = false
 var quick = false, full = false, check = false, updateBaseline = false
 var filters: [String] = []
@@ -79,6 +82,11 @@ while !arguments.isEmpty {
   case "--output" where !arguments.isEmpty: output = arguments.removeFirst()
   case "--baseline" where !arguments.isEmpty: baselinePath = arguments.removeFirst()
   case "--compare" where !arguments.isEmpty: compareRef = arguments.removeFirst()
+  case "--threshold" where !arguments.isEmpty:
+    guard let percent = Double(arguments.removeFirst()), percent > 0, percent < 100 else {
+      print("bench: --threshold takes a percentage between 0 and 100, such as 15\n\(usage)"); exit(2)
+    }
+    threshold = percent / 100
   case "--help", "-h": print(usage); exit(0)
   default: print("bench: unknown argument \(a)\n\(usage)"); exit(2)
   }
@@ -90,8 +98,10 @@ if profile { corePolicy = SamplingPolicy(samples: 100_000, budget: 4) }
 let naivePolicy = quick ? SamplingPolicy(samples: 9, budget: 0.3) : SamplingPolicy(samples: 21, budget: 2.0)
 let selected = scenarios.filter { s in filters.isEmpty || filters.contains { s.name.contains($0) } }
 guard !selected.isEmpty else { print("bench: no scenario matches \(filters)"); exit(2) }
+if threshold != nil && compareRef == nil { print("bench: --threshold goes with --compare\n\(usage)"); exit(2) }
 if let ref = compareRef {
-  if check || updateBaseline || full || profile { print("bench: --compare goes with --quick, --filter, --sizes and --output only\n\(usage)"); exit(2) }
+  if check || updateBaseline || full || profile { print("bench: --compare goes with --quick, --filter, --sizes, --threshold and --output only\n\(usage)"); exit(2) }
+  if let threshold { Comparison.threshold = threshold }
   runCompare(ref: ref, selected: selected, sizes: sizesGiven ? sizes : [1_000_000], quick: quick,
              output: output == "Reports" ? "Reports/compare" : output)
 }
@@ -150,7 +160,10 @@ let speedups: [(String, Double)] = selected.filter { $0.growth != .memory }.comp
 try! speedupChart(size: headline, speedups: speedups).write(toFile: "\(output)/charts/speedup.svg", atomically: true, encoding: .utf8)
 if updateBaseline {
   try! csv(results).write(toFile: baselinePath, atomically: true, encoding: .utf8)
-  print("baseline written to \(baselinePath)")
+  // When and from which commit the baseline comes (the gate prints it).
+  let metaPath = baselinePath.hasSuffix(".csv") ? String(baselinePath.dropLast(4)) + "-meta.json" : baselinePath + "-meta.json"
+  try! metaJSON(arguments: Array(CommandLine.arguments.dropFirst())).write(toFile: metaPath, atomically: true, encoding: .utf8)
+  print("baseline written to \(baselinePath) (its date and commit: \(metaPath))")
 }
 
 // The table people read.
@@ -188,6 +201,12 @@ if check {
     print("bench --check: no baseline at \(baselinePath)")
     exit(1)
   }
+  let metaPath = baselinePath.hasSuffix(".csv") ? String(baselinePath.dropLast(4)) + "-meta.json" : baselinePath + "-meta.json"
+  if let meta = try? String(contentsOfFile: metaPath, encoding: .utf8) {
+    print("\nbench --check: the baseline's run: " + meta.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
+  } else {
+    print("\nbench --check: the baseline \(baselinePath) has no \(metaPath) (no date or commit)")
+  }
   guard var failed = gate(results: rows, baseline: baseline, scenarios: selected, smallest: smallest, headline: headline)
   else { exit(1) }
   if !failed.isEmpty {
@@ -203,7 +222,10 @@ if check {
         for variant in variants { remeasured.append(Row(measureCase(s, size, variant))) }
       }
     }
-    failed = gate(results: remeasured, baseline: baseline, scenarios: again, smallest: smallest, headline: headline) ?? []
+    // Nothing to compare on the re-measure is no verdict: a failure.
+    guard let confirmed = gate(results: remeasured, baseline: baseline, scenarios: again, smallest: smallest,
+                               headline: headline) else { exit(1) }
+    failed = confirmed
   }
   exit(failed.isEmpty ? 0 : 1)
 }

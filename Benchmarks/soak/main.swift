@@ -1,5 +1,5 @@
 import Foundation
-import LazyStackCore
+@_spi(Testing) import LazyStackCore
 import LazyStackTestSupport
 
 // `swift run -c release lazystack-soak [OPERATIONS] [FIRST_SEED]`
@@ -24,6 +24,9 @@ if CommandLine.arguments.dropFirst().first == "--animated-jump" {
   exit(animatedJumpTest(rows: n) ? 0 : 1)
 }
 
+// The model-checking soak runs the layouts' own consistency checks after
+// every mutation too (the lists stay under 400 rows, where they are cheap).
+LazyStackInternalChecks.isEnabled = true
 let arguments = CommandLine.arguments.dropFirst()
 let total = arguments.first.flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? 1_000_000
 let firstSeed = arguments.dropFirst().first.flatMap { UInt64($0) } ?? 1
@@ -45,4 +48,9 @@ while done < total {
     print("soak: \(done) operations, \(seed - firstSeed) seeds, \(String(format: "%.0f", Date().timeIntervalSince(start))) s")
   }
 }
-print("soak: \(done) operations over \(seed - firstSeed) seeds (\(firstSeed)..<\(seed)), 0 divergences, \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+// Every mutation checks; queries (snapping, reads) do not: about 4 checks in 5 operations.
+guard LazyStackInternalChecks.runs * 2 >= done else {
+  print("soak: the internal checks ran \(LazyStackInternalChecks.runs) times in \(done) operations: they were not on")
+  exit(1)
+}
+print("soak: \(done) operations over \(seed - firstSeed) seeds (\(firstSeed)..<\(seed)), 0 divergences, internal checks run \(LazyStackInternalChecks.runs) times, \(String(format: "%.1f", Date().timeIntervalSince(start))) s")

@@ -1,0 +1,306 @@
+import Foundation
+import LazyStackCore
+import LazyStackTestSupport
+
+// How each scenario is set up: `prepare` picks one small function a
+// scenario (or a family that shares its setup). Each draws its random
+// inputs before the timing, from the generator `prepare` seeds by scenario
+// and size, in the same order for both variants and both sides of a
+// paired comparison.
+
+/// Sets scenario `name` up for `n` rows of variant `S`; the inputs come from
+/// a generator seeded by the scenario and size, so two processes (or two
+/// versions of the library) prepare the same inputs.
+func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepared {
+  var rng = SeededRNG(seed: UInt64(n) &* 31 &+ UInt64(truncatingIfNeeded: name.utf8.reduce(0) { $0 &* 131 &+ Int($1) }))
+  switch name {
+  case "build", "build_indexed", "build_range", "build_shuffled": return prepareBuild(S.self, n, name, &rng)
+  case "memory", "memory_ordered": return prepareMemory(S.self, n, name, &rng)
+  default: break
+  }
+  let box = Box(prepared(S.self, n, &rng))
+  switch name {
+  case "offset_to_index": return prepareOffsetToIndex(box, &rng)
+  case "index_to_offset": return prepareIndexToOffset(box, n, &rng)
+  case "measure", "measure_read": return prepareMeasure(box, n, name, &rng)
+  case "index_to_offset_after_measure": return prepareLookupAfterMeasure(box, n, name, &rng)
+  case "estimate_change": return prepareEstimateChange(box, name)
+  case "scroll", "pinned_rows": return prepareScroll(box, name, &rng)
+  case "jump": return prepareJump(box, n, name, &rng)
+  case "animate_frame": return prepareAnimateFrame(box, n, name, &rng)
+  case "reorder_move": return prepareMove(box, n, &rng)
+  case "reorder_prepend", "prepend_read": return preparePrepend(box, n, name)
+  case "reorder_shuffle": return prepareShuffle(box, n, &rng)
+  case "resize_viewport": return prepareResize(box)
+  case "invalidate_all": return prepareInvalidateAll(box)
+  case "paging", "view_aligned": return prepareSnapping(box, name, &rng)
+  default: fatalError("unknown scenario \(name)")
+  }
+}
+
+/// Walks a table of 4,096 prepared inputs cyclically: the timed closures'
+/// index (a class, so no dynamic exclusivity check on the timed path).
+final class Cursor {
+  @exclusivity(unchecked) private var value = 0
+  @inline(__always) func next() -> Int {
+    value = (value &+ 1) & 4095
+    return value
+  }
+}
+
+/// build, build_indexed, build_range, build_shuffled: the ids exist before
+/// the timing (a UI has them); the layout built in one operation is
+/// released in the untimed reset.
+func prepareBuild<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let lookups = table { Int.random(in: 0 ..< n, using: &rng) }
+  var ids = Array(0 ..< n)
+  if name == "build_shuffled" { ids.shuffle(using: &rng) }
+  let built = Box<S?>(nil)
+  let cursor = Cursor()
+  return Prepared(operation: {
+    var subject = name == "build_range" ? try! S(range: n, estimate: 44) : try! S(ids: ids, estimate: 44)
+    subject.viewportSize = viewport
+    for row in subject.visibleIndices { blackHole(subject.frame(at: row)) }
+    if name != "build" { blackHole(subject.index(of: lookups[cursor.next()])) }
+    built.value = subject
+  }, reset: { built.value = nil })
+}
+
+/// memory (random order: the hash index), memory_ordered (ascending ids).
+func prepareMemory<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  var ids = Array(0 ..< n)
+  if name == "memory" { ids.shuffle(using: &rng) }
+  var subject = try! S(ids: ids, estimate: 44)
+  subject.viewportSize = viewport
+  return Prepared(bytesPerRow: Double(subject.heapBytes) / Double(n))
+}
+
+func prepareOffsetToIndex<S: BenchSubject>(_ box: Box<S>, _ rng: inout SeededRNG) -> Prepared {
+  let height = box.value.contentSize.height
+  let offsets = table { CGFloat.random(in: 0 ..< height, using: &rng) }
+  let cursor = Cursor()
+  return Prepared(operation: { box.with { blackHole($0.index(atOffset: offsets[cursor.next()])) } })
+}
+
+func prepareIndexToOffset<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ rng: inout SeededRNG) -> Prepared {
+  let rows = table { Int.random(in: 0 ..< n, using: &rng) }
+  let cursor = Cursor()
+  return Prepared(operation: { box.with { blackHole($0.frame(at: rows[cursor.next()])) } })
+}
+
+/// measure, and measure_read (then what a UI reads to lay out the frame).
+func prepareMeasure<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let measure = realMeasurements(box.value, n, &rng)
+  let tally = Tally(name)
+  let read = name == "measure_read"
+  return Prepared(operation: {
+    box.with { layout in
+      let result = measure(&layout)
+      tally.record(changed: result.isApplied)
+      blackHole(result)
+      if read {
+        blackHole(layout.contentSize)
+        blackHole(layout.visibleIndices)
+      }
+    }
+  }, tally: tally)
+}
+
+/// index_to_offset_after_measure: the case a lazily rebuilt prefix array
+/// pays O(n) for: every lookup follows a change above it.
+func prepareLookupAfterMeasure<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let measure = realMeasurements(box.value, n, &rng)
+  let rows = table { Int.random(in: 0 ..< n, using: &rng) }
+  let tally = Tally(name)
+  let cursor = Cursor()
+  return Prepared(operation: {
+    box.with { layout in
+      tally.record(changed: measure(&layout).isApplied)
+      blackHole(layout.frame(at: rows[cursor.next()]))
+    }
+  }, tally: tally)
+}
+
+/// estimate_change: the estimate alternates between 44 and 46 pt.
+func prepareEstimateChange<S: BenchSubject>(_ box: Box<S>, _ name: String) -> Prepared {
+  let flip = Box(false)
+  let size = Box(box.value.contentSize.height)
+  let tally = Tally(name)
+  return Prepared(operation: {
+    box.with { layout in
+      flip.value.toggle()
+      blackHole(try! layout.setEstimatedExtent(flip.value ? 46 : 44))
+      let changed = layout.contentSize.height
+      tally.record(changed: changed != size.value)
+      size.value = changed
+    }
+  }, tally: tally)
+}
+
+/// scroll (the frame: a small scroll, the visible range, the tracked id);
+/// pinned_rows (the same scroll in sections of 100 rows under a pinned
+/// header, then where the pinned header is drawn).
+func prepareScroll<S: BenchSubject>(_ box: Box<S>, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let pinned = name == "pinned_rows"
+  if pinned {
+    box.with { layout in
+      layout.makeSections(every: 100)
+      layout.pinnedViews = .sectionHeaders
+    }
+  }
+  let scroll = smallScrolls(S.self, from: box.value.contentOffset.y, height: box.value.contentSize.height, &rng)
+  let tally = Tally(name)
+  let cursor = Cursor()
+  return Prepared(operation: {
+    box.with { layout in
+      let moved = scroll(&layout, cursor.next())
+      if pinned {
+        let rows = layout.pinnedRows
+        blackHole(rows)
+        tally.record(changed: moved && !rows.isEmpty)
+      } else {
+        blackHole(layout.visibleIndices)
+        blackHole(layout.trackedID)
+        tally.record(changed: moved)
+      }
+    }
+  }, tally: tally)
+}
+
+func prepareJump<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let ids = table { Int.random(in: 0 ..< n, using: &rng) }
+  let tally = Tally(name)
+  let cursor = Cursor()
+  return Prepared(operation: {
+    box.with { layout in
+      let before = layout.contentOffset.y
+      layout.scrollTo(id: ids[cursor.next()], anchor: .top)
+      tally.record(changed: layout.contentOffset.y != before)
+    }
+  }, tally: tally)
+}
+
+/// animate_frame: animated scrolls of 10 s (600 frames at 60 Hz) between
+/// rows in the first and the last quarter, so every frame moves; each timed
+/// call is one frame: advance the clock by 1/60 s, then measure one row on
+/// screen with an extent no call gave it before (a real change, which moves
+/// the target: the motion re-resolves it). A call whose animation ended
+/// starts the next.
+func prepareAnimateFrame<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let targets = table { k in Int.random(in: 0 ..< Swift.max(1, n / 4), using: &rng) + (k & 1 == 0 ? 0 : n - n / 4) }
+  let frame = Box((time: 0.0, animation: 0, count: 0))
+  let tally = Tally(name)
+  box.with { $0.animate(to: targets[0], duration: 10, at: 0) }
+  return Prepared(operation: {
+    box.with { layout in
+      frame.value.time += 1.0 / 60
+      frame.value.count &+= 1
+      let before = layout.contentOffset.y
+      var moving = layout.advance(to: frame.value.time)
+      let moved = layout.contentOffset.y != before
+      let visible = layout.visibleIndices
+      let row = visible.lowerBound + frame.value.count % Swift.max(1, visible.count)
+      let extent = CGFloat(20 + frame.value.count % 1447) + 0.25
+      let measured = layout.setMeasuredExtent(extent, for: row).isApplied  // ids are 0 ..< n
+      if !moving {
+        frame.value.animation = (frame.value.animation &+ 1) & 4095
+        layout.animate(to: targets[frame.value.animation], duration: 10, at: frame.value.time)
+        moving = true
+      }
+      tally.record(changed: moved && measured && moving)
+    }
+  }, tally: tally)
+}
+
+/// reorder_move: never to where the row is (destination s or s + 1 would
+/// be no move).
+func prepareMove<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ rng: inout SeededRNG) -> Prepared {
+  let sources = table { Int.random(in: 0 ..< Swift.max(1, n / 4), using: &rng) }
+  let targets = sources.map { s in
+    var t = s
+    while t == s || t == s + 1 { t = Int.random(in: 0 ... n, using: &rng) }
+    return t
+  }
+  let cursor = Cursor()
+  return Prepared(operation: {
+    let k = cursor.next()
+    box.with { blackHole($0.move(fromOffsets: IndexSet(integer: sources[k]), toOffset: targets[k])) }
+  })
+}
+
+/// reorder_prepend, prepend_read: the new ids exist before the timing (a
+/// UI has them); each timed call inserts 100 fresh ones, removed in the
+/// untimed reset.
+func preparePrepend<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ name: String) -> Prepared {
+  let batches = (0 ..< 64).map { k in Array(n + 100 * k ..< n + 100 * (k + 1)) }
+  let k = Box(-1)
+  let removal = IndexSet(integersIn: 0 ..< 100)
+  let tally = Tally(name)
+  let read = name == "prepend_read"
+  return Prepared(operation: {
+    k.value = (k.value &+ 1) & 63
+    box.with { layout in
+      let count = layout.count
+      blackHole(try! layout.insert(batches[k.value], at: 0))
+      tally.record(changed: layout.count == count + 100)
+      if read {
+        blackHole(layout.contentSize)
+        blackHole(layout.visibleIndices)
+      }
+    }
+  }, reset: { box.with { blackHole($0.remove(atOffsets: removal)) } }, tally: tally)
+}
+
+/// reorder_shuffle: two shuffled orders of every id, alternately.
+func prepareShuffle<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ rng: inout SeededRNG) -> Prepared {
+  var a = Array(0 ..< n)
+  a.shuffle(using: &rng)
+  var b = a
+  b.shuffle(using: &rng)
+  let flip = Box(false)
+  return Prepared(operation: {
+    flip.value.toggle()
+    box.with { blackHole(try! $0.update(ids: flip.value ? a : b)) }
+  })
+}
+
+/// resize_viewport: two viewport heights, alternately.
+func prepareResize<S: BenchSubject>(_ box: Box<S>) -> Prepared {
+  let flip = Box(false)
+  return Prepared(operation: {
+    flip.value.toggle()
+    box.with { layout in
+      layout.viewportSize = flip.value ? CGSize(width: 390, height: 600) : viewport
+      blackHole(layout.contentOffset)
+    }
+  })
+}
+
+/// invalidate_all: every row measured before each call (untimed), so every
+/// call invalidates n rows; the reading place is kept (S12 a).
+func prepareInvalidateAll<S: BenchSubject>(_ box: Box<S>) -> Prepared {
+  let remeasure = { box.with { $0._measureAllRows { CGFloat(20 + $0 % 181) } } }
+  remeasure()
+  return Prepared(operation: {
+    box.with { layout in
+      layout.invalidateAllMeasurements()
+      blackHole(layout.lastCorrection)
+    }
+  }, reset: remeasure)
+}
+
+/// paging, view_aligned: a release offset and velocity a call.
+func prepareSnapping<S: BenchSubject>(_ box: Box<S>, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let height = box.value.contentSize.height
+  let releases = table { CGFloat(Int.random(in: 0 ..< Swift.max(1, Int(height)), using: &rng)) }
+  let velocities = table { CGFloat(Int.random(in: -4000 ... 4000, using: &rng)) }
+  let paging = name == "paging"
+  let cursor = Cursor()
+  return Prepared(operation: {
+    let k = cursor.next()
+    box.with { layout in
+      blackHole(paging ? layout.pagingTarget(release: releases[k], velocity: velocities[k])
+                       : layout.viewAlignedTarget(release: releases[k], velocity: velocities[k]))
+    }
+  })
+}
