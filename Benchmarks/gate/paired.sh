@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The paired gate, as CI runs it (.ci/run): the library of this submission
+# (HEAD) against the main it started from (the commit in Benchmarks/gate/base),
+# with `bench --compare`, at 1e4 rows (threshold 5 %) and at 1e6 rows
+# (threshold 15 %: there each process's memory layout moves a case by up to
+# about 15 %). Exit 0 only on a clear verdict:
+#   - every case "same" or "improvement";
+#   - or a regression that a commit since the base declares in a trailer
+#       Bench-Gate: SCENARIO[, SCENARIO...]: why the slowdown is accepted
+#   - or no verdict possible because the benchmark cannot run against the
+#     base (an API change it cannot bridge), declared in a trailer
+#       Bench-Gate: api: why
+#   - or the library sources (Sources/, Package.swift) are the same as the base's.
+# Everything else fails: a base missing from the clone, a base that does
+# not build or run, a crashed worker, a scenario that times no-ops, an
+# undeclared regression.
+#   bash Benchmarks/gate/paired.sh               (every scenario, both sizes)
+#   GATE_FILTER="offset_to_index jump" GATE_SIZES="10000" bash Benchmarks/gate/paired.sh
+set -uo pipefail
+root="$(git rev-parse --show-toplevel)" || { echo "paired gate: FAILED: not in a git checkout"; exit 1; }
+cd "$root"
+out="${GATE_OUTPUT:-${TMPDIR:-/tmp}/lazystack-paired}"
+sizes="${GATE_SIZES:-10000 1000000}"
+filters=()
+for f in ${GATE_FILTER:-}; do filters+=(--filter "$f"); done
+
+fail() { echo "paired gate: FAILED: $*"; exit 1; }
+
+base="$(grep -v '^#' Benchmarks/gate/base 2>/dev/null | head -1 | tr -d '[:space:]')"
+[ -n "$base" ] || fail "Benchmarks/gate/base names no commit: no base to compare with"
+git rev-parse --verify --quiet "$base^{commit}" > /dev/null \
+  || fail "the base $base (Benchmarks/gate/base) is not in this clone (a shallow clone?): no verdict"
+git merge-base --is-ancestor "$base" HEAD || fail "the base $base is not an ancestor of HEAD"
+echo "paired gate: HEAD $(git rev-parse --short HEAD) against the base $(git rev-parse --short "$base") ($(git rev-list --count "$base..HEAD") commits)"
+
+if git diff --quiet "$base" HEAD -- Sources Package.swift; then
+  echo "paired gate: the library sources (Sources/, Package.swift) are the base's: nothing to compare, passed"
+  exit 0
+fi
+
+# The declarations: one `Bench-Gate:` trailer a line, from every commit since the base.
+declared="$(git log --format='%(trailers:key=Bench-Gate,valueonly,separator=%x0A)' "$base..HEAD" | sed '/^[[:space:]]*$/d')"
+if [ -n "$declared" ]; then
+  echo "paired gate: declared in commits since the base:"
+  echo "$declared" | sed 's/^/  Bench-Gate: /'
+fi
+# Whether scenario $1 (or the word api) is declared.
+is_declared() {
+  [ -n "$declared" ] || return 1
+  echo "$declared" | while IFS= read -r line; do
+    names="${line%%:*}"
+    for name in ${names//,/ }; do [ "$name" = "$1" ] && echo yes; done
+  done | grep -q yes
+}
+
+swift build -c release --product bench > "$out-build.log" 2>&1 || { tail -30 "$out-build.log"; fail "the benchmark does not build"; }
+bench="$root/.build/release/bench"
+
+for size in $sizes; do
+  threshold=5
+  [ "$size" -ge 1000000 ] && threshold=15
+  echo "== paired gate at $size rows (threshold $threshold %)"
+  rm -f "$out-$size/compare.csv"
+  "$bench" --compare "$base" --quick --sizes "$size" --threshold "$threshold" "${filters[@]}" --output "$out-$size"
+  status=$?
+  case "$status" in
+    0) echo "paired gate at $size rows: no regression" ;;
+    1)
+      [ -f "$out-$size/compare.csv" ] || fail "exit 1 at $size rows without a compare.csv"
+      regressed="$(awk -F, 'NR > 1 && $8 == "regression" { print $1 }' "$out-$size/compare.csv")"
+      [ -n "$regressed" ] || fail "exit 1 at $size rows with no regression in compare.csv"
+      for scenario in $regressed; do
+        if is_declared "$scenario"; then
+          echo "paired gate at $size rows: $scenario regressed, declared in a Bench-Gate trailer: accepted"
+        else
+          fail "$scenario regressed at $size rows (see the table above), and no commit since the base declares it (Bench-Gate: $scenario: why)"
+        fi
+      done
+      ;;
+    *)
+      if is_declared api; then
+        echo "paired gate: bench --compare could not reach a verdict (exit $status), and a commit declares an API change (Bench-Gate: api): accepted"
+        exit 0
+      fi
+      fail "bench --compare could not reach a verdict at $size rows (exit $status: a base that does not build against the benchmark, a crashed worker or a scenario timing no-ops; see above); a deliberate API change is declared with a trailer Bench-Gate: api: why"
+      ;;
+  esac
+done
+echo "paired gate: passed"
