@@ -22,11 +22,11 @@ inject() {
 import sys
 p, every = sys.argv[1], sys.argv[2]
 s = open(p).read()
-old = "    let y = _FixedPoint.units(offset) &- _alignmentShift\n    return _index(atUnits: y)\n"
+old = "    let y = _FixedPoint.units(offset) &- _alignmentShift\n    return _row(atUnits: y)\n"
 new = ("    let y = _FixedPoint.units(offset) &- _alignmentShift\n"
-       "    let row = _index(atUnits: y)\n"
+       "    let row = _row(atUnits: y)\n"
        f"    // Injected by Benchmarks/gate/sensitivity.sh: a second descent for one call in {every}.\n"
-       f"    if (y >> 8) % {every} == 0 {{ return Swift.min(row, _index(atUnits: y &+ 1)) }}\n"
+       f"    if (y >> 8) % {every} == 0 {{ return Swift.min(row, _row(atUnits: y &+ 1)) }}\n"
        "    return row\n")
 assert old in s, "injection point not found"
 open(p, "w").write(s.replace(old, new))
