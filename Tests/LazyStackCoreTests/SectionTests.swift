@@ -275,7 +275,7 @@ final class SectionTests: CheckedTestCase {
     // The first role: one block gets role bytes, and the role counts get
     // their Fenwick tree (8 bytes a block); nothing else grows.
     layout.setRole(.sectionHeader, for: layout.id(at: 25_000))
-    XCTAssertLessThanOrEqual(layout._heapBytes - bytes, 32 + 512 + 32 + 8 * layout._tree._fenwick.count)
+    XCTAssertLessThanOrEqual(layout._heapBytes - bytes, 32 + 512 + 32 + 8 * layout._tree._fenwick.nodes.count)
     let withOne = layout._heapBytes
     layout.setRole(.sectionFooter, for: layout.id(at: 25_001))  // the same block: no new bytes
     XCTAssertEqual(layout._heapBytes, withOne)

@@ -26,14 +26,14 @@ extension ExtentTree {
     _order = []
     _positions = []
     _freeHandles = []
-    _fenwick = [_Summary()]
+    _fenwick = _FenwickTree(zeros: 0)
     _lead = 0
     _index = _IDIndex()
     _implicit = nil
     _ordered = false
     _firstIDs = []
     _total = _Summary()
-    _roleFenwick = []
+    _roleFenwick = _FenwickTree()
     _roleTotal = 0
     try _fill(ids: ids, measured: measured)
   }

@@ -304,12 +304,12 @@ extension ExtentTree {
       _blocks[handle] = parts[moved]
       _fenwickNodeSubtract(front.reduce(into: _Summary()) { $0 += $1.summary }, at: _lead &+ 1)
       let roles = !_roleFenwick.isEmpty
-      if roles { Self._nodeAdd(&_roleFenwick, -front.reduce(0) { $0 &+ $1.roleCounts }, at: _lead &+ 1) }
+      if roles { _roleFenwick.add(-front.reduce(0) { $0 &+ $1.roleCounts }, at: _lead &+ 1) }
       _lead &-= moved
       let handles = front.map(place)
       for (k, block) in front.enumerated() {
         _fenwickNodeAdd(block.summary, at: _lead &+ k &+ 1)
-        if roles { Self._nodeAdd(&_roleFenwick, block.roleCounts, at: _lead &+ k &+ 1) }
+        if roles { _roleFenwick.add(block.roleCounts, at: _lead &+ k &+ 1) }
       }
       _order.insert(contentsOf: handles, at: 0)
       _shiftPositions(by: moved)
@@ -324,12 +324,12 @@ extension ExtentTree {
     if position == _order.count &- 1 {
       _fenwickNodeSubtract(rest.reduce(into: _Summary()) { $0 += $1.summary }, at: _lead &+ position &+ 1)
       let roles = !_roleFenwick.isEmpty
-      if roles { Self._nodeAdd(&_roleFenwick, -rest.reduce(0) { $0 &+ $1.roleCounts }, at: _lead &+ position &+ 1) }
+      if roles { _roleFenwick.add(-rest.reduce(0) { $0 &+ $1.roleCounts }, at: _lead &+ position &+ 1) }
       for (k, (h, block)) in zip(handles, rest).enumerated() {
         _order.append(h)
         _positions[Int(h)] = Int32(truncatingIfNeeded: position &+ 1 &+ k)
         _fenwickAppend(block.summary)
-        if roles { Self._appendNode(&_roleFenwick, block.roleCounts) }
+        if roles { _roleFenwick.append(block.roleCounts) }
         if _ordered { _firstIDs.append(unsafeBitCast(block.ids[0], to: Int.self)) }
       }
       _refreshRowGuess()

@@ -2,7 +2,7 @@ extension ExtentTree {
   /// The number of nodes of the block-level Fenwick tree: the leading empty
   /// nodes (`_lead`) and one a block.
   @inlinable @inline(__always)
-  package var _fenwickSize: Int { _fenwick.count &- 1 }
+  package var _fenwickSize: Int { _fenwick.size }
 
   /// Rebuilds the handle positions and the block-level Fenwick tree from
   /// `_order` and the blocks, in linear time, with fresh room for blocks
@@ -17,12 +17,11 @@ extension ExtentTree {
     _lead = lead
     _positions.removeAll(keepingCapacity: true)
     _positions.append(contentsOf: repeatElement(-1, count: _blocks.count))
-    _fenwick.removeAll(keepingCapacity: true)
-    _fenwick.append(contentsOf: repeatElement(_Summary(), count: size &+ 1))
+    _fenwick.reset(zeros: size)
     var total = _Summary()
     var roleTotal = 0
     _positions.withUnsafeMutableBufferPointer { positions in
-      _fenwick.withUnsafeMutableBufferPointer { fenwick in
+      _fenwick.build { fenwick in
         _order.withUnsafeBufferPointer { order in
           _blocks.withUnsafeBufferPointer { blocks in
             let base = blocks.baseAddress.unsafelyUnwrapped
@@ -34,7 +33,6 @@ extension ExtentTree {
               roleTotal &+= (base + handle).pointee.roleCounts
               fenwick[lead &+ p &+ 1] += s
             }
-            Self._pushUp(fenwick)
           }
         }
       }
@@ -45,21 +43,6 @@ extension ExtentTree {
     if roleTotal != 0 || !_roleFenwick.isEmpty { _rebuildRoleFenwick() }
   }
 
-  /// Makes every node of a Fenwick tree whose nodes hold their own leaf
-  /// the sum of its range: each node is added to its parent, bottom up.
-  /// - Complexity: O(m) for m nodes.
-  @inlinable @inline(__always)
-  package static func _pushUp<T: _FenwickValue>(_ fenwick: UnsafeMutableBufferPointer<T>) {
-    let size = fenwick.count &- 1
-    for i in 1 ... Swift.max(1, size) where i <= size {
-      let parent = i &+ (i & -i)
-      if parent <= size {
-        let node = fenwick[i]
-        fenwick[parent] += node
-      }
-    }
-  }
-
   /// Rebuilds the role Fenwick tree from the blocks, node for node beside
   /// `_fenwick` (same size and leading nodes); `_roleTotal` is left alone.
   /// - Complexity: O(n/B).
@@ -68,12 +51,11 @@ extension ExtentTree {
   package mutating func _rebuildRoleFenwick() {
     let size = _fenwickSize
     let lead = _lead
-    var tree = ContiguousArray<Int>(repeating: 0, count: size &+ 1)
-    tree.withUnsafeMutableBufferPointer { fenwick in
+    var tree = _FenwickTree<Int>(zeros: size)
+    tree.build { fenwick in
       for p in 0 ..< _order.count {
         fenwick[lead &+ p &+ 1] = _withBlock(handle: Int(_order[p])) { $0.pointee.roleCounts }
       }
-      Self._pushUp(fenwick)
     }
     _roleFenwick = tree
   }
@@ -88,50 +70,8 @@ extension ExtentTree {
     if _roleFenwick.isEmpty {
       _rebuildRoleFenwick()  // the blocks already hold the change
     } else {
-      Self._nodeAdd(&_roleFenwick, delta, at: position &+ _lead &+ 1)
+      _roleFenwick.add(delta, at: position &+ _lead &+ 1)
     }
-  }
-
-  /// Adds `delta` to node `index` (1-based) of a Fenwick tree and the nodes
-  /// above it.
-  /// - Complexity: O(log m) for m nodes.
-  @inlinable @inline(__always)
-  package static func _nodeAdd<T: _FenwickValue>(_ tree: inout ContiguousArray<T>, _ delta: T, at index: Int) {
-    var i = index
-    tree.withUnsafeMutableBufferPointer { fenwick in
-      let n = fenwick.count &- 1
-      while i <= n {
-        fenwick[i] += delta
-        i &+= i & -i
-      }
-    }
-  }
-
-  /// The sum of the first `index` nodes of a Fenwick tree.
-  /// - Complexity: O(log m).
-  @inlinable @inline(__always)
-  package static func _nodePrefix<T: _FenwickValue>(_ tree: ContiguousArray<T>, _ index: Int) -> T {
-    var result = T()
-    var i = index
-    tree.withUnsafeBufferPointer { fenwick in
-      while i > 0 {
-        result += fenwick[i]
-        i &= i &- 1
-      }
-    }
-    return result
-  }
-
-  /// Appends a node for a new last leaf `s` to a Fenwick tree.
-  /// - Complexity: O(log m).
-  @inlinable
-  package static func _appendNode<T: _FenwickValue>(_ tree: inout ContiguousArray<T>, _ s: T) {
-    let i = tree.count
-    // Node i covers (i - lowbit(i), i]: the new leaf and the nodes before it in that range.
-    var node = _nodePrefix(tree, i &- 1)
-    node -= _nodePrefix(tree, i &- (i & -i))
-    node += s
-    tree.append(node)
   }
 
   /// Adds `delta` to Fenwick node `index` (1-based, counting the leading
@@ -139,7 +79,7 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B)).
   @inlinable
   package mutating func _fenwickNodeAdd(_ delta: _Summary, at index: Int) {
-    Self._nodeAdd(&_fenwick, delta, at: index)
+    _fenwick.add(delta, at: index)
   }
 
   /// Subtracts `delta` at Fenwick node `index`, like `_fenwickNodeAdd`.
@@ -181,7 +121,7 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B)).
   @inlinable
   package func _fenwickNodePrefix(_ index: Int) -> _Summary {
-    Self._nodePrefix(_fenwick, index)
+    _fenwick.prefix(index)
   }
 
   /// The summary of the blocks at positions `0 ..< position`.
@@ -196,7 +136,7 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B)).
   @inlinable
   package mutating func _fenwickAppend(_ s: _Summary) {
-    Self._appendNode(&_fenwick, s)
+    _fenwick.append(s)
   }
 
   /// One descent of the block-level Fenwick tree, the single copy every
@@ -209,46 +149,18 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B)).
   @inlinable @inline(__always)
   package func _descend(_ take: (_Summary) -> Bool) -> Int {
-    _descend(_fenwick, take)
+    _fenwick.descend(take) &- _lead
   }
 
-  /// `_descend` over a Fenwick tree laid out like `_fenwick` (the role
-  /// tree): the same loop for every metric.
+  /// `_descend` over the role tree (laid out like `_fenwick`).
   /// - Complexity: O(log(n/B)).
   @inlinable @inline(__always)
-  package func _descend<T: _FenwickValue>(_ tree: ContiguousArray<T>, _ take: (T) -> Bool) -> Int {
-    var position = 0
-    var step = _topStep
-    let size = _fenwickSize
-    tree.withUnsafeBufferPointer { fenwick in
-      while step > 0 {
-        let next = position &+ step
-        if next <= size && take(fenwick[next]) { position = next }
-        step &>>= 1
-      }
-    }
-    return position &- _lead
+  package func _descendRoles(_ take: (Int) -> Bool) -> Int {
+    _roleFenwick.descend(take) &- _lead
   }
-
-  /// The largest power of two not above the Fenwick tree's size (the first
-  /// step of every descent), or 0 when it is empty.
-  @inlinable @inline(__always)
-  package var _topStep: Int {
-    let n = _fenwickSize
-    return n == 0 ? 0 : 1 << (Int.bitWidth &- 1 &- n.leadingZeroBitCount)
-  }
-}
-
-/// What a Fenwick tree's nodes hold: a sum with a zero (`init()`).
-@usableFromInline
-package protocol _FenwickValue {
-  init()
-  static func += (lhs: inout Self, rhs: Self)
-  static func -= (lhs: inout Self, rhs: Self)
 }
 
 extension ExtentTree._Summary: _FenwickValue {
   @inlinable @inline(__always)
   package init() { self.init(count: 0, measuredSum: 0, measuredCount: 0, measuredZeroCount: 0) }
 }
-extension Int: _FenwickValue {}

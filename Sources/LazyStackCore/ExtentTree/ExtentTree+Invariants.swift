@@ -62,11 +62,11 @@ extension ExtentTree {
     precondition(_rowGuessScale == guessScale, "row guess scale stale: \(_rowGuessScale), expected \(guessScale)")
     let roleTotal = _order.reduce(0) { $0 &+ _blocks[Int($1)].roleCounts }
     precondition(roleTotal == _roleTotal, "role total mismatch")
-    precondition(_roleTotal == 0 || _roleFenwick.count == _fenwick.count, "roles without a role tree")
+    precondition(_roleTotal == 0 || _roleFenwick.size == _fenwick.size, "roles without a role tree")
     precondition(_lead >= 0 && _fenwickSize == _lead + _order.count, "Fenwick size mismatch")
     _checkFenwick(_fenwick, "Fenwick") { $0.summary }
     if !_roleFenwick.isEmpty {
-      precondition(_roleFenwick.count == _fenwick.count, "role tree size mismatch")
+      precondition(_roleFenwick.size == _fenwick.size, "role tree size mismatch")
       _checkFenwick(_roleFenwick, "role Fenwick") { $0.roleCounts }
     }
     for handle in _freeHandles {
@@ -79,8 +79,8 @@ extension ExtentTree {
   /// holds the sum of its range of nodes, the first `_lead` of which hold no
   /// block and the others `leaf` of their block.
   /// - Complexity: O(n/B).
-  package func _checkFenwick<T: _FenwickValue & Equatable>(
-    _ tree: ContiguousArray<T>, _ name: String, leaf: (_Block) -> T
+  package func _checkFenwick<T: _FenwickValue & Equatable & Sendable>(
+    _ tree: _FenwickTree<T>, _ name: String, leaf: (_Block) -> T
   ) {
     var prefixes = [T()]
     for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
@@ -91,7 +91,7 @@ extension ExtentTree {
     for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
       var expected = prefixes[i]
       expected -= prefixes[i - (i & -i)]
-      precondition(tree[i] == expected, "\(name) node \(i) does not hold its range")
+      precondition(tree[node: i] == expected, "\(name) node \(i) does not hold its range")
     }
   }
 }

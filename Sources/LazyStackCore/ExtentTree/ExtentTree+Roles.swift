@@ -54,7 +54,7 @@ extension ExtentTree {
     guard index < count else { return roleCount(role) }
     guard roleCount(role) > 0 else { return 0 }
     let l = _locate(index)
-    let before = Self._nodePrefix(_roleFenwick, l.position &+ _lead)
+    let before = _roleFenwick.prefix(l.position &+ _lead)
     return Self._unpackRoleCount(before, role) &+ _withBlock(handle: Int(_order[l.position])) { block in
       block.pointee.roles.isEmpty ? 0 : block.pointee.roles.withUnsafeBufferPointer { roles in
         var n = 0
@@ -96,7 +96,7 @@ extension ExtentTree {
   package func roleRow(_ role: UInt8, rank: Int) -> Int {
     precondition(rank >= 0 && rank < roleCount(role), "Role rank \(rank) out of range 0..<\(roleCount(role))")
     var remaining = rank
-    let position = _descend(_roleFenwick) { node in
+    let position = _descendRoles { node in
       let n = Self._unpackRoleCount(node, role)
       guard n <= remaining else { return false }
       remaining &-= n

@@ -30,7 +30,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var _positions: ContiguousArray<Int32>
   @usableFromInline package var _freeHandles: [Int32]
   /// Fenwick tree over block summaries by position, 1-based (`_fenwick[0]` unused).
-  @usableFromInline package var _fenwick: ContiguousArray<_Summary>
+  @usableFromInline package var _fenwick: _FenwickTree<_Summary>
   /// id -> handle of the block that holds it (empty while `_implicit` is set
   /// or `_ordered`): keyless, so every hit is confirmed by the block scan
   /// that finds the row's slot.
@@ -63,7 +63,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// apart so the summaries every other search reads stay 32 bytes (a
   /// fifth field made `jump` 22 % slower), and empty until the first role
   /// is given, so a list without sections pays nothing for them.
-  @usableFromInline package var _roleFenwick: ContiguousArray<Int>
+  @usableFromInline package var _roleFenwick: _FenwickTree<Int>
   /// The headers and footers of all rows, packed.
   @usableFromInline package var _roleTotal: Int
 
