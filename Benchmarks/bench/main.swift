@@ -209,13 +209,17 @@ if check {
   }
   guard var failed = gate(results: rows, baseline: baseline, scenarios: selected, smallest: smallest, headline: headline)
   else { exit(1) }
-  if !failed.isEmpty {
-    // The machine is shared: a slow phase during one scenario's few quick
-    // samples can fail a check (a quick CI run once measured index_to_offset
-    // at 1e6 at 541 ns, where five quick runs right after read 75-139 ns). A
-    // failure stands only if the scenario fails again, measured anew.
+  // The machine is shared: a slow phase during one scenario's few quick
+  // samples can fail a check (a quick CI run once measured index_to_offset
+  // at 1e6 at 541 ns, where five quick runs right after read 75-139 ns; one
+  // measured measure's speedup at 0.48 of the baseline's, which passed when
+  // measured again). A failure stands only if the scenario fails twice
+  // more, measured anew each time; a 2x slowdown reads about 0.5 every time.
+  var attempt = 0
+  while !failed.isEmpty && attempt < 2 {
+    attempt += 1
     let again = selected.filter { failed.contains($0.name) }
-    print("\nbench --check: measuring again \(again.map(\.name).joined(separator: ", ")) (a failure must repeat to count)")
+    print("\nbench --check: measuring again (\(attempt) of 2) \(again.map(\.name).joined(separator: ", ")) (a failure must repeat twice to count)")
     var remeasured = rows.filter { !failed.contains($0.scenario) }
     for s in again {
       for size in sizes {
