@@ -90,14 +90,23 @@ func runWorker() -> Never {
 
 // MARK: Statistics
 
-/// The mean of `values` without the lowest and highest tenth (none dropped
-/// below 10 values): a process whose memory layout made it unusually fast or
-/// slow for its whole round moves the estimate no more than its neighbours.
-func trimmedMean(_ values: [Double]) -> Double {
-  let sorted = values.sorted()
+/// `values` sorted by `key`, without the lowest and highest tenth (none
+/// dropped below 10 values): a process whose memory layout made it
+/// unusually fast or slow for its whole round moves an estimate no more
+/// than its neighbours.
+func trimmedTenth<T>(_ values: [T], by key: (T) -> Double) -> ArraySlice<T> {
+  let sorted = values.sorted { key($0) < key($1) }
   let cut = sorted.count / 10
-  let kept = sorted[cut ..< sorted.count - cut]
-  return kept.reduce(0, +) / Double(Swift.max(1, kept.count))
+  return sorted[cut ..< sorted.count - cut]
+}
+
+func mean<C: Collection>(_ values: C) -> Double where C.Element == Double {
+  values.reduce(0, +) / Double(Swift.max(1, values.count))
+}
+
+/// The mean of `values` without the lowest and highest tenth.
+func trimmedMean(_ values: [Double]) -> Double {
+  mean(trimmedTenth(values) { $0 })
 }
 
 /// The 95 % percentile interval of the trimmed mean of `values`, by a
@@ -165,11 +174,8 @@ func compare(scenario: String, size: Int, rounds: [[(base: Double, head: Double)
   let logs = rounds.map { round in
     (base: Foundation.log(medianOf(round.map(\.base))), head: Foundation.log(medianOf(round.map(\.head))))
   }
-  // The rounds the trimmed mean keeps, so the times are the same rounds' means.
-  let byRatio = logs.sorted { $0.head - $0.base < $1.head - $1.base }
-  let cut = byRatio.count / 10
-  let kept = byRatio[cut ..< byRatio.count - cut]
-  let mean = { (values: [Double]) in values.reduce(0, +) / Double(Swift.max(1, values.count)) }
+  // The rounds the trimmed mean of the ratios keeps, so the times are the same rounds' means.
+  let kept = trimmedTenth(logs) { $0.head - $0.base }
   let (low, high) = bootstrapTrimmedMeanInterval(logs.map { $0.head - $0.base })
   return Comparison(scenario: scenario, size: size, base: Foundation.exp(mean(kept.map(\.base))),
                     head: Foundation.exp(mean(kept.map(\.head))),

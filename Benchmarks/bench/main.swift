@@ -28,6 +28,12 @@ usage: swift run -c release bench [options]
   --threshold P      with --compare: the change in percent that counts (default 5)
 """
 
+/// Where the date and commit of the baseline at `path` are kept:
+/// `Reports/baseline.csv` -> `Reports/baseline-meta.json`.
+func baselineMetaPath(_ path: String) -> String {
+  (path.hasSuffix(".csv") ? String(path.dropLast(4)) : path) + "-meta.json"
+}
+
 /// Whether this is a debug build (a call, so neither branch reads as dead code).
 func isDebugBuild() -> Bool {
   #if DEBUG
@@ -161,7 +167,7 @@ try! speedupChart(size: headline, speedups: speedups).write(toFile: "\(output)/c
 if updateBaseline {
   try! csv(results).write(toFile: baselinePath, atomically: true, encoding: .utf8)
   // When and from which commit the baseline comes (the gate prints it).
-  let metaPath = baselinePath.hasSuffix(".csv") ? String(baselinePath.dropLast(4)) + "-meta.json" : baselinePath + "-meta.json"
+  let metaPath = baselineMetaPath(baselinePath)
   try! metaJSON(arguments: Array(CommandLine.arguments.dropFirst())).write(toFile: metaPath, atomically: true, encoding: .utf8)
   print("baseline written to \(baselinePath) (its date and commit: \(metaPath))")
 }
@@ -201,7 +207,7 @@ if check {
     print("bench --check: no baseline at \(baselinePath)")
     exit(1)
   }
-  let metaPath = baselinePath.hasSuffix(".csv") ? String(baselinePath.dropLast(4)) + "-meta.json" : baselinePath + "-meta.json"
+  let metaPath = baselineMetaPath(baselinePath)
   if let meta = try? String(contentsOfFile: metaPath, encoding: .utf8) {
     print("\nbench --check: the baseline's run: " + meta.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
   } else {
