@@ -464,7 +464,7 @@ final class ExtentTreeTests: CheckedTestCase {
     for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
   }
 
-  func testAscendingIntIDsNeedNoHashIndexUntilAnEditBreaksTheOrder() throws {
+  func testAscendingIntIDsNeedNoHashIndexEvenAfterAnEditBreaksTheOrder() throws {
     // Ascending (not consecutive) integer ids: unique by construction.
     let base = Array(stride(from: 5, to: 5 + 3 * 60, by: 3))
     var tree = try ExtentTree(ids: base, estimate: 256, blockCapacity: 4)
@@ -481,6 +481,7 @@ final class ExtentTreeTests: CheckedTestCase {
       model += ids
       tree.setMeasuredExtent(Int64(k), at: (k * 7) % model.count)
       XCTAssertTrue(tree._ordered)
+      XCTAssertNil(tree._exceptions)
       tree._checkInvariants()
     }
     XCTAssertEqual(tree.ids, model)
@@ -490,21 +491,144 @@ final class ExtentTreeTests: CheckedTestCase {
       XCTAssertEqual(error as? LazyStackError, .duplicateID(String(model[3]), index: 1))
     }
     XCTAssertTrue(tree._ordered)
-    // An insert that breaks the order builds the index; lookups stay right.
+    // An id that fits between its neighbours stays ordered.
+    try tree.insert([model[10] + 1], at: 11)
+    model.insert(model[10] + 1, at: 11)
+    XCTAssertNil(tree._exceptions)
+    // An insert that breaks the order files that id alone as an exception: no index is built.
     try tree.insert([1], at: 10)
     model.insert(1, at: 10)
-    XCTAssertFalse(tree._ordered)
-    XCTAssertEqual(tree._index.count, model.count)
+    XCTAssertTrue(tree._ordered)
+    XCTAssertTrue(tree._index.isEmpty)
+    XCTAssertEqual(tree._exceptions?.count, 1)
     tree._checkInvariants()
     for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
-    // A snapshot that ascends again is ordered again; one that does not is indexed.
+    // A duplicate of an exception, or of an ordered id, is refused.
+    XCTAssertThrowsError(try tree.insert([1], at: 0))
+    XCTAssertThrowsError(try tree.insert([model[40]], at: 3))
+    // Removing the exception leaves no exception behind.
+    tree.remove(sortedIndices: [10])
+    model.remove(at: 10)
+    XCTAssertNil(tree._exceptions)
+    tree._checkInvariants()
+    // A snapshot that ascends again has no exceptions; one that mostly does has few; a shuffled one is indexed.
     let shuffled = try ExtentTree(ids: model.shuffled(), estimate: 256, blockCapacity: 4)
     XCTAssertFalse(shuffled._ordered)
     let sorted = try ExtentTree(ids: model.sorted(), estimate: 256, blockCapacity: 4)
     XCTAssertTrue(sorted._ordered)
+    XCTAssertNil(sorted._exceptions)
+    var mostly = model.sorted()
+    mostly.swapAt(3, 70)
+    let nearly = try ExtentTree(ids: mostly, estimate: 256, blockCapacity: 4)
+    XCTAssertTrue(nearly._ordered)
+    XCTAssertEqual(nearly._exceptions?.count, 2)
+    nearly._checkInvariants()
+    for (i, id) in mostly.enumerated() { XCTAssertEqual(nearly.index(of: id), i) }
     XCTAssertThrowsError(try ExtentTree(ids: [1, 2, 3, 3], estimate: 256)) { error in
       XCTAssertEqual(error as? LazyStackError, .duplicateID("3", index: 3))
     }
+    // A repeat among mostly ascending ids, of an exception or of an ordered id, names its first repeat.
+    XCTAssertThrowsError(try ExtentTree(ids: Array(0 ..< 40) + [7] + Array(40 ..< 80), estimate: 256)) { error in
+      XCTAssertEqual(error as? LazyStackError, .duplicateID("7", index: 40))
+    }
+    XCTAssertThrowsError(try ExtentTree(ids: [500] + Array(0 ..< 80) + [500], estimate: 256)) { error in
+      XCTAssertEqual(error as? LazyStackError, .duplicateID("500", index: 81))
+    }
+  }
+
+  /// Ordered ids with exceptions (SPEC E4: no edit builds an index over all
+  /// rows) against an array: random inserts that keep or break the order,
+  /// removals, moves and snapshots, in small blocks; every id's index, some
+  /// absent ids and the invariants after every step, many seeds.
+  func testE4_orderedIDsWithExceptionsMatchAnArrayUnderRandomEdits() throws {
+    var steps = 0
+    var stepsWithExceptions = 0
+    var stepsWithout = 0
+    for seed in UInt64(0) ..< 40 {
+      var rng = SeededRNG(seed: seed)
+      let capacity = [4, 5, 8, 16][Int(seed % 4)]
+      var model = Array(stride(from: 0, to: 100 * Int.random(in: 0 ... 6, using: &rng), by: 100))
+      var tree = try ExtentTree(ids: model, estimate: 256, blockCapacity: capacity)
+      var used = Set(model)
+      func fresh(near index: Int) -> Int {
+        // Often an id that fits between its neighbours, else anything new (edges included).
+        for _ in 0 ..< 8 {
+          let x: Int
+          switch Int.random(in: 0 ..< 10, using: &rng) {
+          case 0 ..< 5:
+            let low = index > 0 ? model[index - 1] : -1_000
+            let high = index < model.count ? model[index] : (model.last ?? 0) &+ 1_000
+            let (gap, overflow) = high.subtractingReportingOverflow(low)
+            x = !overflow && gap > 1 ? Int.random(in: low + 1 ..< high, using: &rng) : Int.random(in: -2_000 ... 2_000_000, using: &rng)
+          case 5: x = [Int.max, Int.min, Int.max - 1, Int.min + 1].randomElement(using: &rng)!
+          default: x = Int.random(in: -2_000 ... 2_000_000, using: &rng)
+          }
+          if !used.contains(x) { return x }
+        }
+        var x = 3_000_000
+        while used.contains(x) { x += 1 }
+        return x
+      }
+      for step in 0 ..< 150 {
+        let context = "seed \(seed) step \(step)"
+        switch Int.random(in: 0 ..< 10, using: &rng) {
+        case 0 ..< 4:
+          let index = Int.random(in: 0 ... model.count, using: &rng)
+          var ids: [Int] = []
+          for _ in 0 ..< Int.random(in: 1 ... 6, using: &rng) {
+            let x = fresh(near: index)
+            ids.append(x)
+            used.insert(x)
+          }
+          try tree.insert(ids, at: index)
+          model.insert(contentsOf: ids, at: index)
+        case 4 ..< 6 where !model.isEmpty:
+          let picks = Set((0 ..< Int.random(in: 1 ... 5, using: &rng)).map { _ in Int.random(in: 0 ..< model.count, using: &rng) })
+          let sorted = picks.sorted()
+          tree.remove(sortedIndices: sorted)
+          for i in sorted.reversed() { used.remove(model.remove(at: i)) }
+        case 6 ..< 8 where !model.isEmpty:
+          // A move: out, then back in elsewhere.
+          let from = Int.random(in: 0 ..< model.count, using: &rng)
+          let id = model.remove(at: from)
+          tree.remove(sortedIndices: [from])
+          let to = Int.random(in: 0 ... model.count, using: &rng)
+          try tree.insert([id], at: to)
+          model.insert(id, at: to)
+        case 8:
+          // A duplicate is refused and changes nothing.
+          if let existing = model.randomElement(using: &rng) {
+            XCTAssertThrowsError(try tree.insert([fresh(near: 0), existing], at: Int.random(in: 0 ... model.count, using: &rng)), context)
+          }
+        default:
+          if Int.random(in: 0 ..< 2, using: &rng) == 0 {
+            // A snapshot: sorted, or with a few rows displaced.
+            var ids = model.sorted()
+            for _ in 0 ..< max(0, Int.random(in: -2 ... 3, using: &rng)) where ids.count > 1 {
+              ids.swapAt(Int.random(in: 0 ..< ids.count, using: &rng), Int.random(in: 0 ..< ids.count, using: &rng))
+            }
+            tree = try ExtentTree(ids: ids, estimate: 256, blockCapacity: capacity)
+            model = ids
+          }
+        }
+        tree._checkInvariants()
+        XCTAssertEqual(tree.ids, model, context)
+        for (i, id) in model.enumerated() where tree.index(of: id) != i {
+          XCTFail("\(context): index(of: \(id)) is \(String(describing: tree.index(of: id))), not \(i)")
+        }
+        for _ in 0 ..< 5 {
+          let x = Int.random(in: -2_000 ... 2_000_000, using: &rng)
+          if !used.contains(x) && tree.contains(x) { XCTFail("\(context): absent id \(x) found") }
+        }
+        steps += 1
+        if tree._exceptions != nil { stepsWithExceptions += 1 }
+        if tree._ordered && tree._exceptions == nil && !model.isEmpty { stepsWithout += 1 }
+      }
+    }
+    XCTAssertEqual(steps, 40 * 150)
+    // Both kinds of tree were driven: with exceptions, and ordered with none.
+    XCTAssertGreaterThan(stepsWithExceptions, steps / 4)
+    XCTAssertGreaterThan(stepsWithout, steps / 50)
   }
 
   func testDuplicateIDsInInitAreATypedError() throws {

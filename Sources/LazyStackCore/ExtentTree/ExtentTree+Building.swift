@@ -32,6 +32,7 @@ extension ExtentTree {
     _implicit = nil
     _ordered = false
     _firstIDs = []
+    _exceptions = nil
     _total = _Summary()
     _roleFenwick = _FenwickTree()
     _roleTotal = 0
@@ -46,8 +47,8 @@ extension ExtentTree {
   /// Replaces every row with `ids`; a row whose id is in `measured` gets that
   /// extent. Leaves the tree empty and throws on a duplicate id.
   ///
-  /// Ascending `Int` ids need no index (`_ordered`); otherwise one pass
-  /// fills the id index (and finds duplicates before anything else is
+  /// `Int` ids that mostly ascend need no index (`_ordered`); otherwise one
+  /// pass fills the id index (and finds duplicates before anything else is
   /// built). One pass copies the ids into blocks of estimated rows, and the
   /// measured extents are put back either per row (many of them) or per
   /// measured id (few: k lookups instead of n).
@@ -61,6 +62,7 @@ extension ExtentTree {
     _implicit = nil
     _ordered = false
     _firstIDs = []
+    _exceptions = nil
     _total = _Summary()
     if ID.self == Int.self, let range = ids as? Range<Int> {
       _fillImplicit(range)
@@ -78,56 +80,80 @@ extension ExtentTree {
   /// `_fill` from a buffer of ids; returns the duplicate-id error, if any
   /// (the tree is then empty).
   ///
-  /// `Int` ids that ascend in their first block are checked for ascending
-  /// order a block at a time, right after the block's copy while its ids
-  /// are in cache: one pass over the ids, not two. Other ids get their
-  /// index first (a duplicate is found before any block is built); ids
-  /// found out of order in a later block get it after the blocks.
+  /// `Int` ids with few descents in their first block are counted for
+  /// descents a block at a time, right after the block's copy while its ids
+  /// are in cache: one pass over the ids, not two. None: the ids ascend,
+  /// unique by construction. A few: the longest ascending run of rows stays
+  /// ordered and the others become exceptions (`_fillExceptions`), if they
+  /// are at most an eighth of the rows. Other ids get their index, first
+  /// (a duplicate is found before any block is built) or after the blocks.
   @inlinable
   package mutating func _fill(_ ids: UnsafeBufferPointer<ID>) -> LazyStackError? {
     let n = ids.count
     let fill = _fillCount
-    var ascending = ID.self == Int.self && Self._ascending(ids, from: 0, to: Swift.min(n, fill))
-    if !ascending, let duplicate = _buildIndex(ids) {
+    let head = Swift.min(n, fill)
+    var tryOrdered = ID.self == Int.self && Self._descents(ids, from: 0, to: head) &* 4 <= head
+    if !tryOrdered, let duplicate = _buildIndex(ids) {
       _rebuildFenwick()
       return .duplicateID(String(describing: ids[duplicate]), index: duplicate)
     }
-    let indexed = !ascending
+    let indexed = !tryOrdered
     _blocks.reserveCapacity((n &+ fill &- 1) / fill)
     var shared = _EstimatedBuffers()
+    var descents = 0
     var lower = 0
     while lower < n {
       let upper = Swift.min(n, lower &+ fill)
       _blocks.append(_Block(estimated: ContiguousArray(UnsafeBufferPointer(rebasing: ids[lower ..< upper])),
                             sharing: &shared))
-      if ascending && lower != 0 { ascending = Self._ascending(ids, from: lower, to: upper) }
+      if tryOrdered { descents &+= Self._descents(ids, from: lower, to: upper) }
       lower = upper
     }
-    if ascending {
+    _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
+    if tryOrdered && descents == 0 {
       // Unique by construction: no hash table (see `_ordered`).
       _ordered = true
       _firstIDs.reserveCapacity(_blocks.count)
       for lower in stride(from: 0, to: n, by: fill) { _firstIDs.append(unsafeBitCast(ids[lower], to: Int.self)) }
-    } else if !indexed, let duplicate = _buildIndex(ids) {
-      _blocks.removeAll(keepingCapacity: true)
-      _rebuildFenwick()
-      return .duplicateID(String(describing: ids[duplicate]), index: duplicate)
+      if n > 0 && unsafeBitCast(ids[n &- 1], to: Int.self) == Int.max {
+        // Never ordered (the end's key): an exception.
+        _exceptions = _IDTable(minimumCapacity: 1)
+        _exceptions!.updateValue(Int32(truncatingIfNeeded: _blocks.count &- 1), forKey: Int.max)
+      }
+    } else {
+      if tryOrdered && descents &* 4 > n { tryOrdered = false }
+      if tryOrdered {
+        switch _fillExceptions(ids) {
+        case .ordered: break
+        case .repeated(let offset):
+          _blocks.removeAll(keepingCapacity: true)
+          _order.removeAll(keepingCapacity: true)
+          _rebuildFenwick()
+          return .duplicateID(String(describing: ids[offset]), index: offset)
+        case .tooMany: tryOrdered = false
+        }
+      }
+      if !tryOrdered && !indexed, let duplicate = _buildIndex(ids) {
+        _blocks.removeAll(keepingCapacity: true)
+        _order.removeAll(keepingCapacity: true)
+        _rebuildFenwick()
+        return .duplicateID(String(describing: ids[duplicate]), index: duplicate)
+      }
     }
-    _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
     _rebuildFenwick()
     return nil
   }
 
-  /// Whether `ids[lower ..< upper]` (of type `Int`) strictly increase, each
-  /// from the one before it (`ids[lower - 1]` included).
+  /// The number of rows of `ids[lower ..< upper]` (of type `Int`) that are
+  /// not above the one before them (`ids[lower - 1]` included).
   /// - Complexity: O(upper - lower), without a branch a row (it vectorizes).
   @inlinable
-  package static func _ascending(_ ids: UnsafeBufferPointer<ID>, from lower: Int, to upper: Int) -> Bool {
-    guard let base = ids.baseAddress else { return true }
+  package static func _descents(_ ids: UnsafeBufferPointer<ID>, from lower: Int, to upper: Int) -> Int {
+    guard let base = ids.baseAddress else { return 0 }
     let ints = UnsafeRawPointer(base).assumingMemoryBound(to: Int.self)
-    var descents: UInt8 = 0
-    for i in Swift.max(lower, 1) ..< Swift.max(upper, 1) { descents |= ints[i] <= ints[i &- 1] ? 1 : 0 }
-    return descents == 0
+    var descents = 0
+    for i in Swift.max(lower, 1) ..< Swift.max(upper, 1) { descents &+= ints[i] <= ints[i &- 1] ? 1 : 0 }
+    return descents
   }
 
   /// Gives every row whose id `measured` names that stored extent.
@@ -176,6 +202,8 @@ extension ExtentTree {
       lower = upper
     }
     _implicit = range
+    _ordered = true
+    _firstIDs = ContiguousArray((0 ..< _blocks.count).lazy.map { range.lowerBound &+ $0 &* fill })
     _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
     _rebuildFenwick()
   }

@@ -191,24 +191,21 @@ extension ExtentTree {
     precondition(roles == nil || roles!.count == ids.count, "ExtentTree: one role per id")
     guard !ids.isEmpty else { return }
     if !_hasIndex || _order.isEmpty { try _checkNewIDs(ids) }
-    if _ordered {
-      // Appending ascending ids after the last keeps the ids ordered; anything else builds the index.
-      var previous = _order.isEmpty ? Int.min : _lastID
-      let appendsAscending = index == count && ids.allSatisfy { id in
-        let i = unsafeBitCast(id, to: Int.self)
-        defer { previous = i }
-        return i > previous
-      }
-      if !appendsAscending { _materializeIndex() }
-    }
     if let range = _implicit {
-      // Appending the next integers keeps the index implicit; anything else builds it.
+      // Appending the next integers keeps the ids a range; anything else leaves them ordered.
       var next = range.upperBound
       let appendsNext = index == count && ids.allSatisfy { id in
         defer { next &+= 1 }
         return (id as? Int) == next
       }
-      if appendsNext { _implicit = range.lowerBound ..< next } else { _materializeIndex() }
+      _implicit = appendsNext ? range.lowerBound ..< next : nil
+    }
+    // While ordered: the ids that break the order (by offset), filed as exceptions below.
+    var breaking: [Int] = []
+    var lowestOrdered: Int?
+    if _ordered {
+      let bounds = _order.isEmpty ? (low: Int.min, high: Int.max) : _orderedBounds(at: _locate(index))
+      (breaking, lowestOrdered) = Self._classify(ids, after: bounds.low, before: bounds.high)
     }
     let newExtents = extents.map { ContiguousArray($0) }
       ?? ContiguousArray(repeating: -1, count: ids.count)
@@ -224,7 +221,10 @@ extension ExtentTree {
       if _hasIndex {
         for id in ids { _index.insert(_index.hash(id), handle: handle) }
       }
-      if _ordered { _firstIDs = [unsafeBitCast(ids.first!, to: Int.self)] }
+      if _ordered {
+        _firstIDs = [lowestOrdered ?? Int.max]
+        _fileExceptions(breaking, of: ids, in: handle)
+      }
       _rebuildFenwick()
       _splitIfNeeded(at: 0)
       _tidyIndex()
@@ -233,6 +233,10 @@ extension ExtentTree {
     let location = _locate(index)
     let handle = Int(_order[location.position])
     if _hasIndex { try _register(ids, in: Int32(truncatingIfNeeded: handle)) }
+    if _ordered {
+      _fileExceptions(breaking, of: ids, in: Int32(truncatingIfNeeded: handle))
+      if let lowest = lowestOrdered { _lowerKey(to: lowest, at: location.position) }
+    }
     let added = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles)
     _blocks[handle]._insertRoles(of: added, at: location.slot)
     _roleAdd(added.roleCounts, at: location.position)
@@ -246,12 +250,6 @@ extension ExtentTree {
     _fenwickAdd(added.summary, at: location.position)
     _splitIfNeeded(at: location.position)
     _tidyIndex()
-  }
-
-  /// The id of the last row, as an `Int` (while `_ordered`).
-  @inlinable
-  package var _lastID: Int {
-    _withBlock(handle: Int(_order[_order.count &- 1])) { unsafeBitCast($0.pointee.ids.last!, to: Int.self) }
   }
 
   /// A handle for a new block, reusing a freed one when there is one.
@@ -293,10 +291,16 @@ extension ExtentTree {
     func place(_ block: _Block) -> Int32 {
       let h = _newHandle()
       _blocks[Int(h)] = block
-      if _hasIndex { _relabel(block.ids, from: Int32(truncatingIfNeeded: handle), to: h) }
+      if _hasIndex {
+        _relabel(block.ids, from: Int32(truncatingIfNeeded: handle), to: h)
+      } else if _exceptions != nil {
+        _relabelExceptions(block.ids, to: h)
+      }
       return h
     }
     let parts = (0 ..< pieces).map(piece)
+    // While ordered, the pieces' keys: the first keeps the block's (see `_firstIDs`).
+    let keys = _ordered ? _pieceKeys(parts, at: position) : []
     let moved = pieces &- 1
     if position == 0 && _order.count > 1 && _lead >= moved {
       // The first pieces go in front, into empty leading nodes; this handle keeps the last piece.
@@ -312,6 +316,7 @@ extension ExtentTree {
         if roles { _roleFenwick.add(block.roleCounts, at: _lead &+ k &+ 1) }
       }
       _order.insert(contentsOf: handles, at: 0)
+      if _ordered { _firstIDs.replaceSubrange(0 ..< 1, with: keys) }
       _shiftPositions(by: moved)
       for (k, h) in handles.enumerated() { _positions[Int(h)] = Int32(truncatingIfNeeded: k) }
       _refreshRowGuess()
@@ -330,12 +335,13 @@ extension ExtentTree {
         _positions[Int(h)] = Int32(truncatingIfNeeded: position &+ 1 &+ k)
         _fenwickAppend(block.summary)
         if roles { _roleFenwick.append(block.roleCounts) }
-        if _ordered { _firstIDs.append(unsafeBitCast(block.ids[0], to: Int.self)) }
+        if _ordered { _firstIDs.append(keys[k &+ 1]) }
       }
       _refreshRowGuess()
       return true
     }
     _order.insert(contentsOf: handles, at: position &+ 1)
+    if _ordered { _firstIDs.insert(contentsOf: keys.dropFirst(), at: position &+ 1) }
     _rebuildFenwick()
     return true
   }
@@ -358,7 +364,7 @@ extension ExtentTree {
   @inlinable
   package mutating func remove(sortedIndices indices: some Collection<Int>) {
     guard !indices.isEmpty else { return }
-    _materializeIndex()
+    _implicit = nil  // still ordered (see `_ordered`)
     var previous = -1
     for i in indices {
       precondition(i >= 0 && i < count, "Row index \(i) out of range 0..<\(count)")
@@ -382,10 +388,14 @@ extension ExtentTree {
       var block = _blocks[handle]
       let rolesBefore = block.roleCounts
       _blocks[handle] = _Block()  // let `block` be uniquely referenced
-      let hashes = group.slots.map { _index.hash(block.ids[$0]) }
-      if hashes.count >= 8 { _index.warm(hashes) }
-      for (k, slot) in group.slots.enumerated().reversed() {
-        _index.remove(hashes[k], handle: Int32(truncatingIfNeeded: handle))
+      if _hasIndex {
+        let hashes = group.slots.map { _index.hash(block.ids[$0]) }
+        if hashes.count >= 8 { _index.warm(hashes) }
+        for hash in hashes.reversed() { _index.remove(hash, handle: Int32(truncatingIfNeeded: handle)) }
+      } else if _exceptions != nil {
+        _dropExceptions(group.slots.map { block.ids[$0] })
+      }
+      for slot in group.slots.reversed() {
         if !block.roles.isEmpty { block.roleCounts &-= Self._packedRoleCount(block.roles[slot]) }
         let e = block.extents[slot]
         if e >= 0 {
@@ -443,7 +453,11 @@ extension ExtentTree {
     let minimum = Swift.max(1, blockCapacity / 4)
     var order: ContiguousArray<Int32> = []
     order.reserveCapacity(_order.count)
-    for handle in _order {
+    // While ordered, the keys of the blocks kept: a merged block keeps the
+    // first one's (at most every ordered id of both).
+    var keys: ContiguousArray<Int> = []
+    if _ordered { keys.reserveCapacity(_order.count) }
+    for (position, handle) in _order.enumerated() {
       let h = Int(handle)
       let rows = _blocks[h].ids.count
       if rows == 0 {
@@ -464,13 +478,19 @@ extension ExtentTree {
         _blocks[target].measuredSum &+= moving.measuredSum
         _blocks[target].measuredCount &+= moving.measuredCount
         _blocks[target].measuredZeroCount &+= moving.measuredZeroCount
-        if _hasIndex { _relabel(moving.ids, from: handle, to: last) }
+        if _hasIndex {
+          _relabel(moving.ids, from: handle, to: last)
+        } else if _exceptions != nil {
+          _relabelExceptions(moving.ids, to: last)
+        }
         _freeBlock(h)
         continue
       }
       order.append(handle)
+      if _ordered { keys.append(_firstIDs[position]) }
     }
     _order = order
+    if _ordered { _firstIDs = keys }
   }
 
   /// Whether a block of `rows` rows at `position` fits into a neighbour.

@@ -10,7 +10,10 @@ extension ExtentTree {
     var total = _Summary()
     var seen = 0
     var previousID: Int?
-    precondition(_ordered || _firstIDs.isEmpty, "first ids kept while not ordered")
+    var exceptionRows = 0
+    precondition(_ordered || (_firstIDs.isEmpty && _exceptions == nil), "keys or exceptions kept while not ordered")
+    precondition(_implicit == nil || (_ordered && _exceptions == nil), "a range of ids with exceptions")
+    precondition(_exceptions.map { !$0.isEmpty } ?? true, "an empty exceptions table kept")
     precondition(_positions.count == _blocks.count, "positions/blocks size mismatch")
     for (position, handle) in _order.enumerated() {
       let block = _blocks[Int(handle)]
@@ -25,16 +28,27 @@ extension ExtentTree {
       let recomputed = _Block(ids: block.ids, extents: block.extents, roles: block.roles)
       precondition(recomputed.summary == block.summary, "block summary mismatch")
       precondition(recomputed.chunks == block.chunks, "chunk summaries mismatch")
-      if _ordered {
-        precondition(_firstIDs[position] == unsafeBitCast(block.ids[0], to: Int.self), "first id of block \(position)")
-        for id in block.ids {
-          let i = unsafeBitCast(id, to: Int.self)
-          precondition(previousID.map { $0 < i } ?? true, "ordered ids do not ascend at \(i)")
-          previousID = i
-        }
-      } else if let range = _implicit {
+      if let range = _implicit {
         for (offset, id) in block.ids.enumerated() {
           precondition(id as? Int == range.lowerBound + seen + offset, "implicit index: row \(seen + offset) is \(id)")
+        }
+      }
+      if _ordered {
+        // The key: above every ordered id before the block, at most every one in it, not below the last.
+        let key = _firstIDs[position]
+        precondition(position == 0 || _firstIDs[position - 1] <= key, "keys descend at block \(position)")
+        precondition(previousID.map { $0 < key } ?? true, "key of block \(position) not above the ordered ids before it")
+        for id in block.ids {
+          let i = unsafeBitCast(id, to: Int.self)
+          if let filed = _exceptions?[i] {
+            precondition(filed == Int32(handle), "exception \(i) filed under the wrong block")
+            exceptionRows += 1
+            continue
+          }
+          precondition(i != Int.max, "Int.max is ordered")
+          precondition(key <= i, "key of block \(position) above its ordered id \(i)")
+          precondition(previousID.map { $0 < i } ?? true, "ordered ids do not ascend at \(i)")
+          previousID = i
         }
       } else {
         for (slot, id) in block.ids.enumerated() {
@@ -48,10 +62,10 @@ extension ExtentTree {
       for e in block.extents { precondition(e >= Self._invalidated, "invalid stored extent") }
     }
     if _ordered {
-      precondition(ID.self == Int.self && _implicit == nil, "ordered ids are Ints, not a range")
+      precondition(ID.self == Int.self, "ordered ids are Ints")
       precondition(_index.isEmpty && _firstIDs.count == _order.count, "ordered index and blocks disagree")
-    } else if let range = _implicit {
-      precondition(_index.isEmpty && range.count == seen, "implicit index and rows disagree")
+      precondition(exceptionRows == (_exceptions?.count ?? 0), "exceptions filed that are not rows")
+      if let range = _implicit { precondition(range.count == seen, "implicit index and rows disagree") }
     } else {
       precondition(_index.count == seen, "id index holds ids that are not rows")
       precondition(!_index.needsRebuild, "id index left spilled after an edit")

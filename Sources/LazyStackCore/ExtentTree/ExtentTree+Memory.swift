@@ -1,7 +1,7 @@
 extension ExtentTree {
   /// The heap bytes held by the tree's buffers, from their capacities
   /// (allocator overhead and headers beyond 32 bytes a buffer not included):
-  /// every block's three buffers (four with roles), the block-level arrays and the id index.
+  /// every block's three buffers (four with roles), the block-level arrays, the id index and the exceptions.
   /// A buffer that blocks share (the estimated extents and chunk prefixes
   /// of `_Block.init(estimated:sharing:)`) counts once.
   /// The benchmark's `memory` scenario reports it per row.
@@ -27,6 +27,7 @@ extension ExtentTree {
     if _roleFenwick.capacity > 0 { bytes &+= header &+ _roleFenwick.capacity &* MemoryLayout<Int>.stride }
     bytes &+= _index.heapBytes
     bytes &+= header &+ _firstIDs.capacity &* MemoryLayout<Int>.stride
+    bytes &+= _exceptions?.heapBytes ?? 0
     return bytes
   }
 }

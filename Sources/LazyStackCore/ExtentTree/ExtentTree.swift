@@ -31,26 +31,40 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var _freeHandles: [Int32]
   /// Fenwick tree over block summaries by position, 1-based (`_fenwick[0]` unused).
   @usableFromInline package var _fenwick: _FenwickTree<_Summary>
-  /// id -> handle of the block that holds it (empty while `_implicit` is set
-  /// or `_ordered`): keyless, so every hit is confirmed by the block scan
-  /// that finds the row's slot.
+  /// id -> handle of the block that holds it (empty while `_ordered`):
+  /// keyless, so every hit is confirmed by the block scan that finds the
+  /// row's slot.
   @usableFromInline package var _index: _IDIndex
   /// While the rows are exactly the integers of this range, in order (a tree
   /// built from a `Range<Int>` and since then only appended to with the next
-  /// integers), the id index is implicit, `index(of: id) == id - lowerBound`,
-  /// and `_index` stays empty: building 10M rows needs no hash table. The
-  /// first other edit builds the index (`_materializeIndex()`, O(n)).
+  /// integers), `index(of: id) == id - lowerBound`. Implies `_ordered` (with
+  /// no exceptions), so the first other edit only clears it: O(1).
   @usableFromInline package var _implicit: Range<Int>?
-  /// While the ids are `Int`s that strictly increase in row order (a tree
-  /// built from ascending integer ids, such as message sequence numbers or
-  /// database row ids, and since then only measured or appended to with
-  /// larger ids), they are unique by construction and no hash table is kept
-  /// either: `_firstIDs[p]` is the first id of the block at position `p`,
-  /// and a lookup is a binary search over it and then over one block. The
-  /// first other edit builds the index (`_materializeIndex()`, O(n)).
+  /// Whether the ids are `Int`s found without a hash index over all rows
+  /// (a tree built from integer ids that mostly ascend: message sequence
+  /// numbers, database row ids, timestamps). Every row is either *ordered*
+  /// or an *exception*:
+  /// - the ordered rows' ids strictly increase in row order (so they are
+  ///   unique by construction), and none is `Int.max`;
+  /// - an exception is a row whose id broke that order when it was built or
+  ///   inserted; `_exceptions` maps its id to its block's handle.
+  /// A lookup asks `_exceptions` (when there are any), then searches the
+  /// blocks' keys (`_firstIDs`) and one block. An edit that breaks the order
+  /// files the ids that break it as exceptions, O(k) for k ids: no edit
+  /// builds an index over all rows (SPEC E4). A snapshot (`_fill`) chooses
+  /// again: ordered when at most an eighth of the ids are exceptions.
   @usableFromInline package var _ordered: Bool
-  /// The first id of every block, by position, while `_ordered`; else empty.
+  /// The blocks' search keys, by position, while `_ordered`; else empty.
+  /// `_firstIDs[p]` is greater than every ordered id before block `p` and at
+  /// most every ordered id in it (the block's first id, while there are no
+  /// exceptions and no first row was removed); the keys never decrease,
+  /// and a block that holds no ordered row has the next block's key (or
+  /// `Int.max` at the end). So the block that can hold ordered id `x` is
+  /// the last one whose key is at most `x`.
   @usableFromInline package var _firstIDs: ContiguousArray<Int>
+  /// The exceptions while `_ordered` (see there): id -> handle of its
+  /// block; `nil` when there are none, so the common case tests one word.
+  @usableFromInline package var _exceptions: _IDTable<Int>?
   /// The number of leading Fenwick nodes that hold no block: the block at
   /// position `p` is node `_lead + p + 1`. A block split off at the front
   /// takes the last empty node, so prepending costs O(log(n/B)) instead of a

@@ -43,16 +43,26 @@ extension ExtentTree {
     return _Location(position: position, slot: slot, before: _fenwickPrefix(position))
   }
 
-  /// The block position and slot of the row with integer id `id` while the
-  /// ids ascend (`_ordered`): over the blocks' first ids, then over the
-  /// block, an interpolated guess checked with one or two reads (exact while
-  /// the ids are dense, such as `0 ..< n` or sequence numbers: a random
-  /// lookup then touches one cache line of the block instead of a binary
-  /// search's half dozen), else a binary search.
-  /// - Complexity: O(log n).
+  /// The block position and slot of the row with integer id `id` while
+  /// `_ordered`: an exception by `_exceptions`; else over the blocks' keys,
+  /// then over the block, an interpolated guess checked with one or two
+  /// reads (exact while the ids are dense, such as `0 ..< n` or sequence
+  /// numbers: a random lookup then touches one cache line of the block
+  /// instead of a binary search's half dozen), else a binary search. A block
+  /// that holds exceptions may hide an ordered id from the binary search
+  /// (its ids do not all ascend), so while there are exceptions a miss
+  /// scans the block.
+  /// - Complexity: O(log n + B).
   @inlinable
   package func _findOrdered(_ id: Int, hint: Int = -1) -> (position: Int, slot: Int)? {
-    // The last block whose first id is at most `id`.
+    if let exceptions = _exceptions, let handle = exceptions[id] {
+      let slot = _withBlock(handle: Int(handle)) { block in
+        unsafeBitCast(block.pointee.ids, to: ContiguousArray<Int>.self).firstIndex(of: id)
+      }
+      guard let slot else { preconditionFailure("ExtentTree: exception \(id) is not in its block") }
+      return (Int(_positions[Int(handle)]), slot)
+    }
+    // The last block whose key is at most `id`.
     let position = _firstIDs.withUnsafeBufferPointer { first -> Int in
       let n = first.count
       guard n > 0, first[0] <= id else { return -1 }
@@ -65,6 +75,7 @@ extension ExtentTree {
       return Self._partitionPoint(n) { first[$0] <= id } &- 1
     }
     guard position >= 0 else { return nil }
+    let exact = _exceptions == nil
     let slot: Int? = _withBlock(handle: Int(_order[position])) { block in
       block.pointee.ids.withUnsafeBufferPointer { ids in
         guard let base = ids.baseAddress else { return nil }
@@ -74,12 +85,15 @@ extension ExtentTree {
         // the distance from the first, in integers.
         if ints[n &- 1] &- ints[0] == n &- 1 {
           let slot = id &- ints[0]
-          return slot >= 0 && slot < n ? slot : nil
+          if slot >= 0 && slot < n && (exact || ints[slot] == id) { return slot }
+          if exact { return nil }
         }
         let guess = Self._interpolate(id, ints[0], ints[n &- 1], n)
         if ints[guess] == id { return guess }
         let low = Self._partitionPoint(n) { ints[$0] < id }
-        return low < n && ints[low] == id ? low : nil
+        if low < n && ints[low] == id { return low }
+        if exact { return nil }
+        return UnsafeBufferPointer(start: ints, count: n).firstIndex(of: id)
       }
     }
     return slot.map { (position, $0) }
@@ -95,8 +109,10 @@ extension ExtentTree {
     // In Double: id - first and last - first may not fit an Int's product.
     let fraction = Double(id) - Double(first)
     let span = Double(last) - Double(first)
-    let guess = Int(fraction * Double(count &- 1) / span)  // positive: truncation is floor
-    return Swift.min(Swift.max(guess, 0), count &- 1)
+    // Clamped in Double (ids within 2^10 of each other near the ends of Int
+    // can round to one Double: a span of 0); truncation of a non-negative value is floor.
+    let guess = span > 0 ? fraction * Double(count &- 1) / span : 0
+    return Int(Swift.min(Swift.max(guess, 0), Double(count &- 1)))
   }
 
   /// The first index in `0 ..< count` where `isBefore` is false (it must be

@@ -1,7 +1,6 @@
 // Keeping the id index (`_IDIndex`) in step with the blocks: building it
 // from ids or from the blocks, rebuilding it when edits crowd it, filing
-// moved rows under their new block, and building it when ids stop being
-// implicit or ordered.
+// moved rows under their new block.
 
 extension ExtentTree {
   /// Fills `_index` from ids laid out in blocks of `_fillCount` (the index
@@ -91,18 +90,7 @@ extension ExtentTree {
     _index = _indexFromBlocks(minimumCapacity: Swift.max(count &* 2, count &+ additional &* 2))
   }
 
-  /// Whether `_index` is in use (the ids are neither a range nor ordered).
+  /// Whether `_index` is in use (the ids are not `_ordered`).
   @inlinable @inline(__always)
-  package var _hasIndex: Bool { _implicit == nil && !_ordered }
-
-  /// Builds the id index if it is implicit (see `_implicit`, `_ordered`).
-  /// - Complexity: O(n) the first time, O(1) after.
-  @inlinable
-  package mutating func _materializeIndex() {
-    guard _implicit != nil || _ordered else { return }
-    _implicit = nil
-    _ordered = false
-    _firstIDs = []
-    _index = _indexFromBlocks(minimumCapacity: _IDIndex.buildCapacity(for: count))
-  }
+  package var _hasIndex: Bool { !_ordered }
 }

@@ -1,0 +1,251 @@
+// Keeping ordered `Int` ids findable without an index over all rows
+// (`_ordered`): which inserted ids break the order, the exceptions table,
+// and the blocks' search keys through inserts, splits and merges.
+
+extension ExtentTree {
+  /// Whether the row with integer id `id` is an exception (see `_ordered`).
+  /// - Complexity: O(1) expected.
+  @inlinable @inline(__always)
+  package func _isException(_ id: Int) -> Bool {
+    guard let exceptions = _exceptions else { return false }
+    return exceptions[id] != nil
+  }
+
+  /// The first ordered id among `ids` (a block's), or `nil` if all are exceptions.
+  /// - Complexity: O(k) expected for k ids, O(1) without exceptions.
+  @inlinable
+  package func _firstOrderedID(in ids: ContiguousArray<ID>) -> Int? {
+    let ints = unsafeBitCast(ids, to: ContiguousArray<Int>.self)
+    guard _exceptions != nil else { return ints.first }
+    return ints.first { !_isException($0) }
+  }
+
+  /// Bounds for ids inserted at `location` that keep the order: every
+  /// ordered id before the place is at most `low`, every one after it is at
+  /// least `high`. Read from the nearest ordered rows of the place's block
+  /// (or the previous block's last row), else from the blocks' keys: an id
+  /// strictly between them can be ordered (sound, not always the widest).
+  /// - Complexity: O(B) expected, O(1) without exceptions.
+  @inlinable
+  package func _orderedBounds(at location: _Location) -> (low: Int, high: Int) {
+    let p = location.position
+    let s = location.slot
+    var low: Int?
+    var high: Int?
+    _withBlock(handle: Int(_order[p])) { block in
+      let ids = unsafeBitCast(block.pointee.ids, to: ContiguousArray<Int>.self)
+      var k = s
+      while k > 0 {
+        k &-= 1
+        if !_isException(ids[k]) { low = ids[k]; break }
+      }
+      k = s
+      while k < ids.count {
+        if !_isException(ids[k]) { high = ids[k]; break }
+        k &+= 1
+      }
+    }
+    if low == nil && p > 0 {
+      let last = _withBlock(handle: Int(_order[p &- 1])) {
+        unsafeBitCast($0.pointee.ids, to: ContiguousArray<Int>.self).last!
+      }
+      // Every ordered id before block `p` is below its key.
+      low = _isException(last) ? (_firstIDs[p] == Int.min ? Int.min : _firstIDs[p] &- 1) : last
+    }
+    if high == nil { high = p &+ 1 < _firstIDs.count ? _firstIDs[p &+ 1] : Int.max }
+    return (low ?? Int.min, high!)
+  }
+
+  /// Which of `ids`, inserted in order between ordered ids at most `low`
+  /// and at least `high`, break the order: a greedy pass keeps each id that
+  /// is above the last one kept and below `high`. Returns the offsets of the
+  /// others and the first id kept (the lowest).
+  /// - Complexity: O(k) for k ids.
+  @inlinable
+  package static func _classify(
+    _ ids: some Collection<ID>, after low: Int, before high: Int
+  ) -> (breaking: [Int], lowest: Int?) {
+    var breaking: [Int] = []
+    var lowest: Int?
+    var last = low
+    for (offset, id) in ids.enumerated() {
+      let x = unsafeBitCast(id, to: Int.self)
+      if x > last && x < high {
+        if lowest == nil { lowest = x }
+        last = x
+      } else {
+        breaking.append(offset)
+      }
+    }
+    return (breaking, lowest)
+  }
+
+  /// Files `ids[offsets]` as exceptions in block `handle`.
+  /// - Complexity: O(k) expected (amortized over the table's growth).
+  @inlinable
+  package mutating func _fileExceptions(_ offsets: [Int], of ids: some Collection<ID>, in handle: Int32) {
+    guard !offsets.isEmpty else { return }
+    var exceptions = _exceptions ?? _IDTable(minimumCapacity: offsets.count)
+    _exceptions = nil  // let `exceptions` be uniquely referenced
+    var next = 0
+    for (offset, id) in ids.enumerated() where next < offsets.count && offsets[next] == offset {
+      exceptions.updateValue(handle, forKey: unsafeBitCast(id, to: Int.self))
+      next &+= 1
+    }
+    _exceptions = exceptions
+  }
+
+  /// Files the exceptions among `ids` (rows that moved to block `handle`) under `handle`.
+  /// - Complexity: O(k) expected for k ids.
+  @inlinable
+  package mutating func _relabelExceptions(_ ids: some Collection<ID>, to handle: Int32) {
+    guard var exceptions = _exceptions else { return }
+    _exceptions = nil  // let `exceptions` be uniquely referenced
+    for id in ids {
+      let x = unsafeBitCast(id, to: Int.self)
+      if exceptions[x] != nil { exceptions.updateValue(handle, forKey: x) }
+    }
+    _exceptions = exceptions
+  }
+
+  /// Forgets the exceptions among `ids` (rows being removed).
+  /// - Complexity: O(k) expected for k ids.
+  @inlinable
+  package mutating func _dropExceptions(_ ids: some Collection<ID>) {
+    guard var exceptions = _exceptions else { return }
+    _exceptions = nil  // let `exceptions` be uniquely referenced
+    for id in ids { exceptions.removeValue(forKey: unsafeBitCast(id, to: Int.self)) }
+    _exceptions = exceptions.isEmpty ? nil : exceptions
+  }
+
+  /// Lowers the key of the block at `position`, which now holds ordered
+  /// id `id`, to `id` if it is above it, and the keys of the blocks before
+  /// it that are above it too (blocks with no ordered row).
+  /// - Complexity: O(1), plus one step a block before it that holds no ordered row.
+  @inlinable
+  package mutating func _lowerKey(to id: Int, at position: Int) {
+    _firstIDs.withUnsafeMutableBufferPointer { keys in
+      var p = position
+      while p >= 0 && keys[p] > id {
+        keys[p] = id
+        p &-= 1
+      }
+    }
+  }
+
+  /// The keys of the pieces block `position` splits into: the first keeps
+  /// the block's key; each other piece has its first ordered id, or the
+  /// next piece's key when it holds none (the block after the split's, or
+  /// `Int.max` at the end).
+  /// - Complexity: O(B) expected.
+  @inlinable
+  package func _pieceKeys(_ pieces: [_Block], at position: Int) -> [Int] {
+    var keys = [Int](repeating: 0, count: pieces.count)
+    var next = position &+ 1 < _firstIDs.count ? _firstIDs[position &+ 1] : Int.max
+    for k in pieces.indices.reversed() {
+      if k == 0 {
+        keys[0] = _firstIDs[position]
+      } else {
+        next = _firstOrderedID(in: pieces[k].ids) ?? next
+        keys[k] = next
+      }
+    }
+    return keys
+  }
+}
+
+/// How `ExtentTree._fillExceptions` came out.
+@usableFromInline
+package enum _OrderedFill: Sendable {
+  /// The tree is ordered, with exceptions.
+  case ordered
+  /// The id at this offset repeats an earlier one (the first such offset).
+  case repeated(Int)
+  /// More than an eighth of the ids would be exceptions: index them instead.
+  case tooMany
+}
+
+extension ExtentTree {
+  /// Makes a freshly filled tree (blocks of `_fillCount` rows, `_order`
+  /// set) of `Int` ids `ids` ordered: the rows of a longest strictly
+  /// ascending run (not `Int.max`) stay ordered, the others become
+  /// exceptions. Leaves the tree unordered (and returns `.tooMany` or
+  /// `.repeated`) if more than an eighth of the rows would be exceptions or
+  /// an id repeats.
+  /// - Complexity: O(n log n) (a longest increasing subsequence, in n
+  ///   steps of O(1) while the ids ascend), plus O(k log n) for k exceptions.
+  @inlinable
+  package mutating func _fillExceptions(_ ids: UnsafeBufferPointer<ID>) -> _OrderedFill {
+    let n = ids.count
+    guard let base = ids.baseAddress else { return .tooMany }
+    let ints = UnsafeBufferPointer(start: UnsafeRawPointer(base).assumingMemoryBound(to: Int.self), count: n)
+    // Patience sorting: `tails[k]` is the smallest last id of an ascending
+    // run of k + 1 rows so far, `tailRows[k]` its row, `previous[i]` the
+    // row before row `i` in the run that ends at it.
+    var tails: [Int] = []
+    var tailRows: [Int32] = []
+    var previous = [Int32](repeating: -1, count: n)
+    for i in 0 ..< n {
+      let x = ints[i]
+      if x == Int.max { continue }
+      if let last = tails.last, x <= last {
+        let k = Self._partitionPoint(tails.count) { tails[$0] < x }
+        tails[k] = x
+        tailRows[k] = Int32(truncatingIfNeeded: i)
+        if k > 0 { previous[i] = tailRows[k &- 1] }
+      } else {
+        previous[i] = tailRows.last ?? -1
+        tails.append(x)
+        tailRows.append(Int32(truncatingIfNeeded: i))
+      }
+    }
+    let exceptionCount = n &- tails.count
+    guard exceptionCount &* 8 <= n else { return .tooMany }
+    tails = []
+    var ordered = [Bool](repeating: false, count: n)
+    var row = tailRows.last ?? -1
+    while row >= 0 {
+      ordered[Int(row)] = true
+      row = previous[Int(row)]
+    }
+    previous = []
+    // The ordered ids, ascending: an exception equal to one of them repeats it.
+    var orderedIDs: [Int] = []
+    orderedIDs.reserveCapacity(n &- exceptionCount)
+    for i in 0 ..< n where ordered[i] { orderedIDs.append(ints[i]) }
+    let fill = _fillCount
+    var exceptions = _IDTable<Int>(minimumCapacity: exceptionCount)
+    for i in 0 ..< n where !ordered[i] {
+      let x = ints[i]
+      let k = Self._partitionPoint(orderedIDs.count) { orderedIDs[$0] < x }
+      let repeatsOrdered = k < orderedIDs.count && orderedIDs[k] == x
+      if repeatsOrdered || exceptions.updateValue(Int32(truncatingIfNeeded: i / fill), forKey: x) != nil {
+        return .repeated(Self._firstRepeat(ids))
+      }
+    }
+    // Keys: a block's first ordered id, else the next block's key.
+    let blocks = _blocks.count
+    _firstIDs = ContiguousArray(repeating: Int.max, count: blocks)
+    var next = Int.max
+    for b in (0 ..< blocks).reversed() {
+      for i in b &* fill ..< Swift.min(n, b &* fill &+ fill) where ordered[i] {
+        next = ints[i]
+        break
+      }
+      _firstIDs[b] = next
+    }
+    _ordered = true
+    _exceptions = exceptions.isEmpty ? nil : exceptions
+    return .ordered
+  }
+
+  /// The offset of the first id of `ids` that repeats an earlier one.
+  /// - Precondition: one does.
+  /// - Complexity: O(n) expected.
+  @inlinable
+  package static func _firstRepeat(_ ids: UnsafeBufferPointer<ID>) -> Int {
+    var seen = Set<ID>(minimumCapacity: ids.count)
+    for i in ids.indices where !seen.insert(ids[i]).inserted { return i }
+    preconditionFailure("ExtentTree: a repeated id that a set does not repeat")
+  }
+}
