@@ -19,24 +19,99 @@ func scaleTest(rows n: Int) -> Bool {
   func bytesPerRow(_ label: String, _ layout: LazyStackLayout<Int>) {
     print("scale: memory, \(label): \(String(format: "%.1f", Double(layout._heapBytes) / Double(layout.count))) B/row")
   }
+  // Single edits, one row each, timed one by one: 21 rounds of insert,
+  // measure, move and remove of a new row (`fresh`, an id that breaks the
+  // order of ascending ids) at random places; the median and the slowest of each.
+  func singleEdits(_ layout: inout LazyStackLayout<Int>, _ kind: String, fresh: Int) throws {
+    var times: [String: [Double]] = [:]
+    func timed(_ label: String, _ body: () throws -> Void) rethrows {
+      let t0 = DispatchTime.now().uptimeNanoseconds
+      try body()
+      times[label, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
+    }
+    for round in 0 ..< 21 {
+      try timed("insert one row at a random index") { try layout.insert([fresh], at: Int.random(in: 0 ... layout.count)) }
+      timed("measure one row") { layout.setMeasuredExtent(CGFloat(40 + round), for: fresh) }
+      let from = layout.index(of: fresh)!
+      let to = Int.random(in: 0 ... layout.count)
+      timed("move one row to a random index") { layout.move(fromOffsets: [from], toOffset: to) }
+      let at = layout.index(of: fresh)!
+      timed("remove one row") { layout.remove(atOffsets: [at]) }
+    }
+    for label in ["insert one row at a random index", "measure one row", "move one row to a random index", "remove one row"] {
+      let sorted = times[label, default: [0]].sorted()
+      print("scale: \(kind): \(label): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs, slowest \(String(format: "%.1f", sorted.last!)) µs (21 times)")
+    }
+  }
   do {
     var ids = Array(0 ..< n)
     do {
-      // The layouts without a hash index, then the edit that builds one;
+      // The layouts without a hash index, and the first edits that break
+      // their order (SPEC E4: an exception, not an index over all rows);
       // released before the hashed layout is built (peak memory).
       var ordered = try time("build \(n) rows (ascending array ids, no hash index)") {
         try LazyStackLayout(ids: ids, estimatedExtent: 30, spacing: 2)
       }
       bytesPerRow("ascending ids, no hash index", ordered)
-      let ranged = try time("build \(n) rows (range ids, implicit index)") {
+      var ranged = try time("build \(n) rows (range ids, implicit index)") {
         try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 30, spacing: 2)
       }
       bytesPerRow("range ids, implicit index", ranged)
       check(ranged.count == n, "count of the ranged layout")
-      try time("first edit that breaks the order of the ascending ids (builds the hash index)") {
+      // The code paths run once on a small layout first, so the timed edit
+      // measures the edit, not the first call into them.
+      var warm = try LazyStackLayout(ids: Array(0 ..< 1_000), estimatedExtent: 30, spacing: 2)
+      try warm.insert([-1], at: 500)
+      warm.remove(atOffsets: [10])
+      check(warm.index(of: -1) == 499, "warm-up lookups")
+      try time("first edit that breaks the order of the ascending ids (an exception)") {
         try ordered.insert([-1], at: n / 2)
       }
-      check(ordered.index(of: -1) == n / 2 && ordered.index(of: n - 1) == n, "lookups after the index is built")
+      check(ordered.index(of: -1) == n / 2 && ordered.index(of: n - 1) == n && ordered.index(of: n / 2) == n / 2 + 1,
+            "lookups after the first order-breaking edit")
+      try time("first edit that breaks the order of the range ids (an exception)") {
+        try ranged.insert([-1], at: n / 3)
+      }
+      check(ranged.index(of: -1) == n / 3 && ranged.index(of: n / 3) == n / 3 + 1, "lookups in the ranged layout")
+      time("first removal from the range ids") { ranged.remove(atOffsets: [n / 4]) }
+      check(ranged.index(of: n / 4) == nil && ranged.index(of: n / 4 + 1) == n / 4, "lookups after a removal")
+      try singleEdits(&ordered, "ascending ids", fresh: -7)
+      // 1 % of the rows moved to random places, one move at a time: each
+      // an exception. The slowest move, the memory, and every moved id found.
+      var slowest = 0.0
+      var moved: [Int] = []
+      var rng = SystemRandomNumberGenerator()
+      for _ in 0 ..< n / 100 {
+        let from = Int.random(in: 0 ..< ordered.count, using: &rng)
+        let to = Int.random(in: 0 ... ordered.count, using: &rng)
+        moved.append(ordered.id(at: from))
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        ordered.move(fromOffsets: [from], toOffset: to)
+        slowest = max(slowest, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
+      }
+      print("scale: ascending ids, \(n / 100) rows moved to random places: slowest move \(String(format: "%.1f", slowest)) µs")
+      bytesPerRow("ascending ids with 1 % moved out of order", ordered)
+      print("scale: memory, of which the exceptions table: \(String(format: "%.2f", Double(ordered._exceptionHeapBytes) / Double(ordered.count))) B/row")
+      var found = 0
+      for id in moved.suffix(1_000) { if let i = ordered.index(of: id), ordered.id(at: i) == id { found += 1 } }
+      check(found == min(1_000, moved.count), "moved ids found: \(found)")
+    }
+    do {
+      // A snapshot of ascending ids with 1 % of them out of place (half a
+      // percent of pairs swapped): still no hash index.
+      var mostly = Array(0 ..< n)
+      var rng = SystemRandomNumberGenerator()
+      for _ in 0 ..< n / 200 { mostly.swapAt(Int.random(in: 0 ..< n, using: &rng), Int.random(in: 0 ..< n, using: &rng)) }
+      let layout = try time("build \(n) rows (ascending ids, 1 % out of place)") {
+        try LazyStackLayout(ids: mostly, estimatedExtent: 30, spacing: 2)
+      }
+      bytesPerRow("ascending ids with 1 % out of place, built", layout)
+      var wrong = 0
+      for _ in 0 ..< 10_000 {
+        let i = Int.random(in: 0 ..< n, using: &rng)
+        if layout.index(of: mostly[i]) != i { wrong += 1 }
+      }
+      check(wrong == 0, "lookups in the layout built with 1 % out of place: \(wrong) wrong")
     }
     var generator = SystemRandomNumberGenerator()
     ids.shuffle(using: &generator)
@@ -69,29 +144,8 @@ func scaleTest(rows n: Int) -> Bool {
     check(tracked == layout.index(atOffset: layout.contentOffset.y), "tracked row \(tracked)")
     let screenY = { (l: LazyStackLayout<Int>, id: Int) in l.frame(of: id)!.minY - l.contentOffset.y }
     let trackedBefore = screenY(layout, tracked)
-    // Single edits in the hashed layout, one row each, timed one by one:
-    // 21 rounds of insert, measure, move and remove of a new row at random
-    // places; the median and the slowest of each.
-    var times: [String: [Double]] = [:]
-    func timed(_ label: String, _ body: () throws -> Void) rethrows {
-      let t0 = DispatchTime.now().uptimeNanoseconds
-      try body()
-      times[label, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
-    }
     let fresh = n + 10_000
-    for round in 0 ..< 21 {
-      try timed("insert one row at a random index") { try layout.insert([fresh], at: Int.random(in: 0 ... layout.count)) }
-      timed("measure one row") { layout.setMeasuredExtent(CGFloat(40 + round), for: fresh) }
-      let from = layout.index(of: fresh)!
-      let to = Int.random(in: 0 ... layout.count)
-      timed("move one row to a random index") { layout.move(fromOffsets: [from], toOffset: to) }
-      let at = layout.index(of: fresh)!
-      timed("remove one row") { layout.remove(atOffsets: [at]) }
-    }
-    for label in ["insert one row at a random index", "measure one row", "move one row to a random index", "remove one row"] {
-      let sorted = times[label, default: [0]].sorted()
-      print("scale: \(label): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs, slowest \(String(format: "%.1f", sorted.last!)) µs (21 times)")
-    }
+    try singleEdits(&layout, "shuffled ids", fresh: fresh)
     check(layout.count == n && layout.index(of: fresh) == nil && screenY(layout, tracked) == trackedBefore,
           "single edits: count \(layout.count), the tracked row moved")
     let before = screenY(layout, middle)

@@ -37,3 +37,9 @@ extension LazyStackLayout {
   /// - Complexity: O(n/B).
   package var _heapBytes: Int { _tree._heapBytes }
 }
+
+extension LazyStackLayout {
+  /// The heap bytes held by the exceptions of ordered ids (see `ExtentTree._ordered`).
+  /// - Complexity: O(1).
+  package var _exceptionHeapBytes: Int { _tree._exceptions?.heapBytes ?? 0 }
+}
