@@ -98,15 +98,21 @@ public struct OperationGenerator: Sendable {
   /// Whether to generate interactions, releases, animated scrolls and clock
   /// steps (SPEC §12); off, seeds replay as before, like `includeSections`.
   public var includeMotion: Bool
+  /// Whether new ids leave gaps (spaced by 8) and inserts often use ids that
+  /// fit between their neighbours, so that ascending `Int` ids see edits that
+  /// keep their order as well as edits that break it and snapshots that
+  /// restore it (SPEC E4); off, seeds replay as before, like `includeSections`.
+  public var includeOrderedIDs: Bool
 
   public init(seed: UInt64, firstNewID: Int = 1_000_000, includeEdits: Bool = true, maxRows: Int = 300,
-              includeSections: Bool = false, includeMotion: Bool = false) {
+              includeSections: Bool = false, includeMotion: Bool = false, includeOrderedIDs: Bool = false) {
     rng = SeededRNG(seed: seed)
     nextID = firstNewID
     self.includeEdits = includeEdits
     self.maxRows = maxRows
     self.includeSections = includeSections
     self.includeMotion = includeMotion
+    self.includeOrderedIDs = includeOrderedIDs
   }
 
   /// A motion operation, or nil (about half the time) for any other one.
@@ -159,8 +165,26 @@ public struct OperationGenerator: Sendable {
   }
 
   mutating func freshIDs(_ count: Int) -> [Int] {
+    if includeOrderedIDs && Bool.random(using: &rng) {
+      defer { nextID += 8 * count }
+      return Array(stride(from: nextID, to: nextID + 8 * count, by: 8))
+    }
     defer { nextID += count }
     return Array(nextID ..< nextID + count)
+  }
+
+  /// Up to `count` new ids that ascend and fit between the rows on either
+  /// side of offset `index` of `ids` (empty when there is no room).
+  mutating func fittingIDs(_ count: Int, at index: Int, in ids: [Int]) -> [Int] {
+    let low = index > 0 ? ids[index - 1] : (ids.first ?? 0) - 64
+    let high = index < ids.count ? ids[index] : (ids.last ?? 0) + 64
+    guard high - low > 1 else { return [] }
+    var fit = Set<Int>()
+    for _ in 0 ..< count {
+      let x = Int.random(in: low + 1 ..< high, using: &rng)
+      if !ids.contains(x) { fit.insert(x) }
+    }
+    return fit.sorted()
   }
 
   mutating func offsets(in count: Int, upTo k: Int) -> IndexSet {
@@ -242,6 +266,11 @@ public struct OperationGenerator: Sendable {
     case 77 ..< 80:
       return .userScroll(CGFloat(Int.random(in: 0 ... 40, using: &rng)))
     case 80 ..< 86:
+      if includeOrderedIDs && Int.random(in: 0 ..< 3, using: &rng) == 0 {
+        let index = Int.random(in: 0 ... n, using: &rng)
+        let fit = fittingIDs(Int.random(in: 1 ... 6, using: &rng), at: index, in: ids)
+        if !fit.isEmpty && n + fit.count <= maxRows { return .insert(fit, at: index) }
+      }
       var new = freshIDs(Int.random(in: 1 ... 12, using: &rng))
       if Int.random(in: 0 ..< 15, using: &rng) == 0, let existing = ids.first { new.append(existing) }
       if n + new.count > maxRows { return .removeOffsets(offsets(in: n, upTo: 8)) }
@@ -544,9 +573,11 @@ func soakBlockCapacity(_ rng: inout SeededRNG) -> Int {
 public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical,
                  sections: Bool = true, motion: Bool = true) throws -> Int {
   var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: sections,
-                                     includeMotion: motion)
+                                     includeMotion: motion, includeOrderedIDs: seed % 2 == 1)
   var rng = SeededRNG(seed: seed ^ 0xA5A5)
-  let initial = Array(0 ..< Int.random(in: 0 ... maxRows / 2, using: &rng))
+  // Odd seeds: ids spaced by 8, so inserts can keep their order (SPEC E4).
+  let initial = Array(stride(from: 0, to: Int.random(in: 0 ... maxRows / 2, using: &rng) * (seed % 2 == 1 ? 8 : 1),
+                             by: seed % 2 == 1 ? 8 : 1))
   var pair = try ModelPair(ids: initial, estimate: CGFloat(Int.random(in: 1 ... 80, using: &rng)),
                            spacing: CGFloat(Int.random(in: 0 ... 3, using: &rng)) * 2.5, axis: axis,
                            insets: EdgeInsets(all: CGFloat(Int.random(in: 0 ... 2, using: &rng)) * 4),

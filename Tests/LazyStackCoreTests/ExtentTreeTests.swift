@@ -55,6 +55,18 @@ final class ExtentTreeTests: CheckedTestCase {
     }
   }
 
+  /// Ascending ids so close to `Int.max` or `Int.min` that neighbours round
+  /// to one `Double` (the interpolated guess's span is 0) are found, in
+  /// blocks that hold nothing else.
+  func testOrderedIDsNearTheEndsOfIntAreFound() throws {
+    for ids in [Array(Int.max - 40 ... Int.max), Array(Int.min ... Int.min + 40), [Int.min, Int.min + 1, Int.max - 1, Int.max]] {
+      let tree = try ExtentTree(ids: ids, estimate: 256, blockCapacity: 4)
+      XCTAssertTrue(tree._ordered)
+      for (k, id) in ids.enumerated() { XCTAssertEqual(tree.index(of: id), k, "id \(id)") }
+      tree._checkInvariants()
+    }
+  }
+
   func testX3_prefixSumsAndPointQueriesMatchReferenceUnderRandomMeasurements() throws {
     for seed in UInt64(0) ..< 12 {
       var rng = SeededRNG(seed: seed)

@@ -33,6 +33,7 @@ extension ExtentTree {
     _ordered = false
     _firstIDs = []
     _exceptions = nil
+    _exceptionCounts = []
     _total = _Summary()
     _roleFenwick = _FenwickTree()
     _roleTotal = 0
@@ -63,6 +64,7 @@ extension ExtentTree {
     _ordered = false
     _firstIDs = []
     _exceptions = nil
+    _exceptionCounts = []
     _total = _Summary()
     if ID.self == Int.self, let range = ids as? Range<Int> {
       _fillImplicit(range)
@@ -119,6 +121,7 @@ extension ExtentTree {
         // Never ordered (the end's key): an exception.
         _exceptions = _IDTable(minimumCapacity: 1)
         _exceptions!.updateValue(Int32(truncatingIfNeeded: _blocks.count &- 1), forKey: Int.max)
+        _countExceptions(1, in: Int32(truncatingIfNeeded: _blocks.count &- 1))
       }
     } else {
       if tryOrdered && descents &* 4 > n { tryOrdered = false }
@@ -151,8 +154,13 @@ extension ExtentTree {
   package static func _descents(_ ids: UnsafeBufferPointer<ID>, from lower: Int, to upper: Int) -> Int {
     guard let base = ids.baseAddress else { return 0 }
     let ints = UnsafeRawPointer(base).assumingMemoryBound(to: Int.self)
+    let rows = Swift.max(lower, 1) ..< Swift.max(upper, 1)
+    // Whether any, in bytes (the common case, and the faster loop), then how many.
+    var any: UInt8 = 0
+    for i in rows { any |= ints[i] <= ints[i &- 1] ? 1 : 0 }
+    guard any != 0 else { return 0 }
     var descents = 0
-    for i in Swift.max(lower, 1) ..< Swift.max(upper, 1) { descents &+= ints[i] <= ints[i &- 1] ? 1 : 0 }
+    for i in rows { descents &+= ints[i] <= ints[i &- 1] ? 1 : 0 }
     return descents
   }
 

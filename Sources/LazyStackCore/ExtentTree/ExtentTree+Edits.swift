@@ -141,6 +141,23 @@ extension ExtentTree {
       if contains(id) { throw .duplicateID(String(describing: id), index: 0) }
       return
     }
+    if ID.self == Int.self {
+      // Ascending integers (a batch of new messages) cannot repeat each other: no set.
+      var previous = Int.min
+      var offset = 0
+      let ascending = ids.allSatisfy { id in
+        defer { offset &+= 1 }
+        let x = unsafeBitCast(id, to: Int.self)
+        defer { previous = x }
+        return offset == 0 || x > previous
+      }
+      if ascending {
+        for (offset, id) in ids.enumerated() where contains(id) {
+          throw .duplicateID(String(describing: id), index: offset)
+        }
+        return
+      }
+    }
     var seen = Set<ID>(minimumCapacity: ids.count)
     for (offset, id) in ids.enumerated() {
       if contains(id) || !seen.insert(id).inserted {
@@ -294,7 +311,7 @@ extension ExtentTree {
       if _hasIndex {
         _relabel(block.ids, from: Int32(truncatingIfNeeded: handle), to: h)
       } else if _exceptions != nil {
-        _relabelExceptions(block.ids, to: h)
+        _relabelExceptions(block.ids, from: Int32(truncatingIfNeeded: handle), to: h)
       }
       return h
     }
@@ -481,7 +498,7 @@ extension ExtentTree {
         if _hasIndex {
           _relabel(moving.ids, from: handle, to: last)
         } else if _exceptions != nil {
-          _relabelExceptions(moving.ids, to: last)
+          _relabelExceptions(moving.ids, from: handle, to: last)
         }
         _freeBlock(h)
         continue

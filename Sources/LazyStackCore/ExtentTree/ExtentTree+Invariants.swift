@@ -13,7 +13,7 @@ extension ExtentTree {
     var exceptionRows = 0
     precondition(_ordered || (_firstIDs.isEmpty && _exceptions == nil), "keys or exceptions kept while not ordered")
     precondition(_implicit == nil || (_ordered && _exceptions == nil), "a range of ids with exceptions")
-    precondition(_exceptions.map { !$0.isEmpty } ?? true, "an empty exceptions table kept")
+    precondition(_exceptions.map { !$0.isEmpty } ?? _exceptionCounts.isEmpty, "an empty exceptions table kept")
     precondition(_positions.count == _blocks.count, "positions/blocks size mismatch")
     for (position, handle) in _order.enumerated() {
       let block = _blocks[Int(handle)]
@@ -34,6 +34,8 @@ extension ExtentTree {
         }
       }
       if _ordered {
+        let inBlock = block.ids.reduce(0) { $0 + (_exceptions?[unsafeBitCast($1, to: Int.self)] != nil ? 1 : 0) }
+        precondition(_exceptionCount(Int(handle)) == inBlock, "exception count of block \(position)")
         // The key: above every ordered id before the block, at most every one in it, not below the last.
         let key = _firstIDs[position]
         precondition(position == 0 || _firstIDs[position - 1] <= key, "keys descend at block \(position)")
@@ -85,6 +87,7 @@ extension ExtentTree {
     }
     for handle in _freeHandles {
       precondition(_positions[Int(handle)] == -1 && _blocks[Int(handle)].ids.isEmpty, "free handle in use")
+      precondition(_exceptionCount(Int(handle)) == 0, "a free handle counts exceptions")
     }
     precondition(_freeHandles.count + _order.count == _blocks.count, "handles leaked")
   }

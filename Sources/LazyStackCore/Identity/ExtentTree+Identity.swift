@@ -50,8 +50,7 @@ extension ExtentTree {
   /// numbers: a random lookup then touches one cache line of the block
   /// instead of a binary search's half dozen), else a binary search. A block
   /// that holds exceptions may hide an ordered id from the binary search
-  /// (its ids do not all ascend), so while there are exceptions a miss
-  /// scans the block.
+  /// (its ids do not all ascend), so a miss there scans the block.
   /// - Complexity: O(log n + B).
   @inlinable
   package func _findOrdered(_ id: Int, hint: Int = -1) -> (position: Int, slot: Int)? {
@@ -75,8 +74,10 @@ extension ExtentTree {
       return Self._partitionPoint(n) { first[$0] <= id } &- 1
     }
     guard position >= 0 else { return nil }
-    let exact = _exceptions == nil
-    let slot: Int? = _withBlock(handle: Int(_order[position])) { block in
+    let handle = Int(_order[position])
+    // A block without exceptions ascends: a miss there is final.
+    let exact = _exceptions == nil || _exceptionCount(handle) == 0
+    let slot: Int? = _withBlock(handle: handle) { block in
       block.pointee.ids.withUnsafeBufferPointer { ids in
         guard let base = ids.baseAddress else { return nil }
         let ints = UnsafeRawPointer(base).assumingMemoryBound(to: Int.self)

@@ -11,12 +11,30 @@ extension ExtentTree {
     return exceptions[id] != nil
   }
 
-  /// The first ordered id among `ids` (a block's), or `nil` if all are exceptions.
-  /// - Complexity: O(k) expected for k ids, O(1) without exceptions.
+  /// The number of exceptions in the block with `handle`.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func _exceptionCount(_ handle: Int) -> Int {
+    handle < _exceptionCounts.count ? Int(_exceptionCounts[handle]) : 0
+  }
+
+  /// Adds `delta` to the exception count of the block with `handle`.
+  /// - Complexity: O(1), amortized over the growth of the counts.
   @inlinable
-  package func _firstOrderedID(in ids: ContiguousArray<ID>) -> Int? {
+  package mutating func _countExceptions(_ delta: Int, in handle: Int32) {
+    let h = Int(handle)
+    if h >= _exceptionCounts.count {
+      _exceptionCounts.append(contentsOf: repeatElement(0, count: Swift.max(h &+ 1, _blocks.count) &- _exceptionCounts.count))
+    }
+    _exceptionCounts[h] = UInt16(truncatingIfNeeded: Int(_exceptionCounts[h]) &+ delta)
+  }
+
+  /// The first ordered id among `ids` (the block with `handle`'s), or `nil` if all are exceptions.
+  /// - Complexity: O(k) expected for k ids, O(1) in a block without exceptions.
+  @inlinable
+  package func _firstOrderedID(in ids: ContiguousArray<ID>, handle: Int) -> Int? {
     let ints = unsafeBitCast(ids, to: ContiguousArray<Int>.self)
-    guard _exceptions != nil else { return ints.first }
+    guard _exceptionCount(handle) > 0 else { return ints.first }
     return ints.first { !_isException($0) }
   }
 
@@ -32,25 +50,29 @@ extension ExtentTree {
     let s = location.slot
     var low: Int?
     var high: Int?
-    _withBlock(handle: Int(_order[p])) { block in
+    let handle = Int(_order[p])
+    let probe = _exceptionCount(handle) > 0
+    _withBlock(handle: handle) { block in
       let ids = unsafeBitCast(block.pointee.ids, to: ContiguousArray<Int>.self)
       var k = s
       while k > 0 {
         k &-= 1
-        if !_isException(ids[k]) { low = ids[k]; break }
+        if !probe || !_isException(ids[k]) { low = ids[k]; break }
       }
       k = s
       while k < ids.count {
-        if !_isException(ids[k]) { high = ids[k]; break }
+        if !probe || !_isException(ids[k]) { high = ids[k]; break }
         k &+= 1
       }
     }
     if low == nil && p > 0 {
-      let last = _withBlock(handle: Int(_order[p &- 1])) {
+      let previous = Int(_order[p &- 1])
+      let last = _withBlock(handle: previous) {
         unsafeBitCast($0.pointee.ids, to: ContiguousArray<Int>.self).last!
       }
       // Every ordered id before block `p` is below its key.
-      low = _isException(last) ? (_firstIDs[p] == Int.min ? Int.min : _firstIDs[p] &- 1) : last
+      let exception = _exceptionCount(previous) > 0 && _isException(last)
+      low = exception ? (_firstIDs[p] == Int.min ? Int.min : _firstIDs[p] &- 1) : last
     }
     if high == nil { high = p &+ 1 < _firstIDs.count ? _firstIDs[p &+ 1] : Int.max }
     return (low ?? Int.min, high!)
@@ -93,17 +115,22 @@ extension ExtentTree {
       next &+= 1
     }
     _exceptions = exceptions
+    _countExceptions(offsets.count, in: handle)
   }
 
-  /// Files the exceptions among `ids` (rows that moved to block `handle`) under `handle`.
-  /// - Complexity: O(k) expected for k ids.
+  /// Files the exceptions among `ids` (rows that moved from block `old` to
+  /// block `new`) under `new`.
+  /// - Complexity: O(k) expected for k ids, O(1) if block `old` has no exceptions.
   @inlinable
-  package mutating func _relabelExceptions(_ ids: some Collection<ID>, to handle: Int32) {
-    guard var exceptions = _exceptions else { return }
+  package mutating func _relabelExceptions(_ ids: some Collection<ID>, from old: Int32, to new: Int32) {
+    guard _exceptionCount(Int(old)) > 0, var exceptions = _exceptions else { return }
     _exceptions = nil  // let `exceptions` be uniquely referenced
     for id in ids {
       let x = unsafeBitCast(id, to: Int.self)
-      if exceptions[x] != nil { exceptions.updateValue(handle, forKey: x) }
+      guard exceptions[x] != nil else { continue }
+      exceptions.updateValue(new, forKey: x)
+      _countExceptions(-1, in: old)
+      _countExceptions(1, in: new)
     }
     _exceptions = exceptions
   }
@@ -114,8 +141,15 @@ extension ExtentTree {
   package mutating func _dropExceptions(_ ids: some Collection<ID>) {
     guard var exceptions = _exceptions else { return }
     _exceptions = nil  // let `exceptions` be uniquely referenced
-    for id in ids { exceptions.removeValue(forKey: unsafeBitCast(id, to: Int.self)) }
-    _exceptions = exceptions.isEmpty ? nil : exceptions
+    for id in ids {
+      if let handle = exceptions.removeValue(forKey: unsafeBitCast(id, to: Int.self)) { _countExceptions(-1, in: handle) }
+    }
+    if exceptions.isEmpty {
+      _exceptions = nil
+      _exceptionCounts = []
+    } else {
+      _exceptions = exceptions
+    }
   }
 
   /// Lowers the key of the block at `position`, which now holds ordered
@@ -141,12 +175,13 @@ extension ExtentTree {
   @inlinable
   package func _pieceKeys(_ pieces: [_Block], at position: Int) -> [Int] {
     var keys = [Int](repeating: 0, count: pieces.count)
+    let handle = Int(_order[position])  // the pieces' exceptions are still filed under it
     var next = position &+ 1 < _firstIDs.count ? _firstIDs[position &+ 1] : Int.max
     for k in pieces.indices.reversed() {
       if k == 0 {
         keys[0] = _firstIDs[position]
       } else {
-        next = _firstOrderedID(in: pieces[k].ids) ?? next
+        next = _firstOrderedID(in: pieces[k].ids, handle: handle) ?? next
         keys[k] = next
       }
     }
@@ -236,6 +271,10 @@ extension ExtentTree {
     }
     _ordered = true
     _exceptions = exceptions.isEmpty ? nil : exceptions
+    if !exceptions.isEmpty {
+      _exceptionCounts = ContiguousArray(repeating: 0, count: blocks)
+      for i in 0 ..< n where !ordered[i] { _exceptionCounts[i / fill] &+= 1 }
+    }
     return .ordered
   }
 
