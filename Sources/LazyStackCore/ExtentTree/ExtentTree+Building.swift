@@ -211,9 +211,10 @@ extension ExtentTree {
     }
     _implicit = range
     _ordered = true
-    _firstIDs = ContiguousArray((0 ..< _blocks.count).lazy.map { range.lowerBound &+ $0 &* fill })
+    // The keys now (n/B integers), so the first other edit leaves the range in O(1).
+    let first = range.lowerBound
+    _firstIDs = ContiguousArray((0 ..< _blocks.count).lazy.map { first &+ $0 &* fill })
     _order = ContiguousArray((0 ..< _blocks.count).lazy.map { Int32(truncatingIfNeeded: $0) })
     _rebuildFenwick()
   }
-
 }

@@ -152,7 +152,20 @@ extension ExtentTree {
         return offset == 0 || x > previous
       }
       if ascending {
-        for (offset, id) in ids.enumerated() where contains(id) {
+        // While ordered without exceptions, ids past the last row's (the
+        // largest) or below the first key (the smallest) are new: new
+        // messages, appended or prepended, skip the search.
+        var low = Int.min
+        var high = Int.max
+        if _ordered && _exceptions == nil && !_order.isEmpty {
+          low = _firstIDs[0]
+          high = _withBlock(handle: Int(_order[_order.count &- 1])) {
+            unsafeBitCast($0.pointee.ids, to: ContiguousArray<Int>.self).last!
+          }
+        }
+        for (offset, id) in ids.enumerated() {
+          let x = unsafeBitCast(id, to: Int.self)
+          if (x > high || x < low) || !contains(id) { continue }
           throw .duplicateID(String(describing: id), index: offset)
         }
         return
@@ -193,7 +206,9 @@ extension ExtentTree {
 
   /// Inserts rows at `index`; `extents` (if given) holds their stored extents
   /// (`-1`: estimated), else they start estimated; `roles` (if given) their
-  /// roles (`_role`), else they are plain rows (SPEC H1).
+  /// roles (`_role`), else they are plain rows (SPEC H1). `knownNew`: the
+  /// caller knows the ids are new and distinct (rows it just removed, a
+  /// move), so ordered ids skip the duplicate check.
   /// - Throws: `LazyStackError.duplicateID` (the tree is unchanged) if an id
   ///   is already present or repeated.
   /// - Precondition: `0 <= index <= count`.
@@ -201,13 +216,13 @@ extension ExtentTree {
   ///   middle splits (a split of the first or last block is O(B + log(n/B))).
   @inlinable
   package mutating func insert(
-    _ ids: some Collection<ID>, extents: [Int32]? = nil, roles: [UInt8]? = nil, at index: Int
+    _ ids: some Collection<ID>, extents: [Int32]? = nil, roles: [UInt8]? = nil, at index: Int, knownNew: Bool = false
   ) throws(LazyStackError) {
     precondition(index >= 0 && index <= count, "Insertion index \(index) out of range 0...\(count)")
     precondition(extents == nil || extents!.count == ids.count, "ExtentTree: one extent per id")
     precondition(roles == nil || roles!.count == ids.count, "ExtentTree: one role per id")
     guard !ids.isEmpty else { return }
-    if !_hasIndex || _order.isEmpty { try _checkNewIDs(ids) }
+    if (!_hasIndex || _order.isEmpty) && !knownNew { try _checkNewIDs(ids) }
     if let range = _implicit {
       // Appending the next integers keeps the ids a range; anything else leaves them ordered.
       var next = range.upperBound
@@ -427,20 +442,10 @@ extension ExtentTree {
         block.roles.removeAll()
         block.rowCount = 0
       } else {
-        var keep = 0
-        var next = 0
-        let slots = group.slots
-        for slot in 0 ..< block.ids.count {
-          if next < slots.count && slots[next] == slot { next &+= 1; continue }
-          block.ids.swapAt(keep, slot)
-          block.extents.swapAt(keep, slot)
-          if !block.roles.isEmpty { block.roles.swapAt(keep, slot) }
-          keep &+= 1
-        }
-        block.ids.removeLast(block.ids.count &- keep)
-        block.extents.removeLast(block.extents.count &- keep)
-        if block.roleCounts == 0 { block.roles = [] } else { block.roles.removeLast(block.roles.count &- keep) }
-        block.rowCount = keep
+        Self._compact(&block.ids, removing: group.slots)
+        Self._compact(&block.extents, removing: group.slots)
+        if block.roleCounts == 0 { block.roles = [] } else if !block.roles.isEmpty { Self._compact(&block.roles, removing: group.slots) }
+        block.rowCount = block.ids.count
       }
       block._rebuildChunks(from: group.slots[0])
       var delta = before
@@ -459,6 +464,31 @@ extension ExtentTree {
       _rebuildFenwick()
       _tidyIndex()
     }
+  }
+
+  /// Removes the elements at `slots` (sorted ascending, without repeats)
+  /// from `array`: one shift for one slot, else one pass from the first.
+  /// - Complexity: O(count - slots[0]).
+  @inlinable
+  package static func _compact<Element>(_ array: inout ContiguousArray<Element>, removing slots: [Int]) {
+    guard let first = slots.first else { return }
+    if slots.count == 1 {
+      array.remove(at: first)
+      return
+    }
+    array.withUnsafeMutableBufferPointer { buffer in
+      var keep = first
+      var next = 0
+      for slot in first ..< buffer.count {
+        if next < slots.count && slots[next] == slot {
+          next &+= 1
+          continue
+        }
+        buffer.swapAt(keep, slot)
+        keep &+= 1
+      }
+    }
+    array.removeLast(slots.count)
   }
 
   /// Drops empty blocks and merges every block under a quarter full into a

@@ -141,7 +141,7 @@ extension LazyStackLayout {
     let target = destination &- source.count(in: 0 ..< destination)
     _tree.remove(sortedIndices: Array(source))
     do {
-      try _tree.insert(ids, extents: extents, roles: roles, at: target)
+      try _tree.insert(ids, extents: extents, roles: roles, at: target, knownNew: true)  // just removed
     } catch {
       preconditionFailure("LazyStackLayout.move: reinserting moved rows failed: \(error)")
     }
@@ -195,7 +195,8 @@ extension LazyStackLayout {
       guard case .insert(let offset, let id, _) = change else { continue }
       do {
         let kept = carried[id]
-        try _tree.insert(CollectionOfOne(id), extents: [kept?.stored ?? -1], roles: [kept?.role ?? 0], at: offset)
+        try _tree.insert(CollectionOfOne(id), extents: [kept?.stored ?? -1], roles: [kept?.role ?? 0], at: offset,
+                         knownNew: true)  // validated above
       } catch {
         preconditionFailure("LazyStackLayout.apply: validated insertion failed: \(error)")
       }
