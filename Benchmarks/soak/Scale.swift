@@ -30,7 +30,8 @@ func scaleTest(rows n: Int) -> Bool {
       times[label, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
     }
     for round in 0 ..< 21 {
-      try timed("insert one row at a random index") { try layout.insert([fresh], at: Int.random(in: 0 ... layout.count)) }
+      let place = Int.random(in: 0 ... layout.count)  // drawn outside the timing (a system call)
+      try timed("insert one row at a random index") { try layout.insert([fresh], at: place) }
       timed("measure one row") { layout.setMeasuredExtent(CGFloat(40 + round), for: fresh) }
       let from = layout.index(of: fresh)!
       let to = Int.random(in: 0 ... layout.count)

@@ -33,7 +33,7 @@ extension ExtentTree {
     _ordered = false
     _firstIDs = []
     _exceptions = nil
-    _exceptionCounts = []
+    _exceptionCounts = nil
     _total = _Summary()
     _roleFenwick = _FenwickTree()
     _roleTotal = 0
@@ -64,7 +64,7 @@ extension ExtentTree {
     _ordered = false
     _firstIDs = []
     _exceptions = nil
-    _exceptionCounts = []
+    _exceptionCounts = nil
     _total = _Summary()
     if ID.self == Int.self, let range = ids as? Range<Int> {
       _fillImplicit(range)

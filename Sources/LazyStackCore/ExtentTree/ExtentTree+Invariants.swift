@@ -13,7 +13,10 @@ extension ExtentTree {
     var exceptionRows = 0
     precondition(_ordered || (_firstIDs.isEmpty && _exceptions == nil), "keys or exceptions kept while not ordered")
     precondition(_implicit == nil || (_ordered && _exceptions == nil), "a range of ids with exceptions")
-    precondition(_exceptions.map { !$0.isEmpty } ?? _exceptionCounts.isEmpty, "an empty exceptions table kept")
+    precondition(_exceptions.map { !$0.isEmpty } ?? (_exceptionCounts == nil), "an empty exceptions table kept")
+    var countedExceptions = 0
+    _exceptionCounts?.forEach { _, count in countedExceptions += Int(count) }
+    precondition(countedExceptions == (_exceptions?.count ?? 0), "exception counts and exceptions disagree")
     precondition(_positions.count == _blocks.count, "positions/blocks size mismatch")
     for (position, handle) in _order.enumerated() {
       let block = _blocks[Int(handle)]

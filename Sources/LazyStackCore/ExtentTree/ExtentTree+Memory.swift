@@ -28,6 +28,7 @@ extension ExtentTree {
     bytes &+= _index.heapBytes
     bytes &+= header &+ _firstIDs.capacity &* MemoryLayout<Int>.stride
     bytes &+= _exceptions?.heapBytes ?? 0
+    bytes &+= _exceptionCounts?.heapBytes ?? 0
     return bytes
   }
 }
@@ -41,5 +42,7 @@ extension LazyStackLayout {
 extension LazyStackLayout {
   /// The heap bytes held by the exceptions of ordered ids (see `ExtentTree._ordered`).
   /// - Complexity: O(1).
-  package var _exceptionHeapBytes: Int { _tree._exceptions?.heapBytes ?? 0 }
+  package var _exceptionHeapBytes: Int {
+    (_tree._exceptions?.heapBytes ?? 0) &+ (_tree._exceptionCounts?.heapBytes ?? 0)
+  }
 }

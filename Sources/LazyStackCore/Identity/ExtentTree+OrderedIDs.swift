@@ -12,21 +12,27 @@ extension ExtentTree {
   }
 
   /// The number of exceptions in the block with `handle`.
-  /// - Complexity: O(1).
+  /// - Complexity: O(1) expected.
   @inlinable @inline(__always)
   package func _exceptionCount(_ handle: Int) -> Int {
-    handle < _exceptionCounts.count ? Int(_exceptionCounts[handle]) : 0
+    guard let counts = _exceptionCounts else { return 0 }
+    return Int(counts[handle] ?? 0)
   }
 
   /// Adds `delta` to the exception count of the block with `handle`.
-  /// - Complexity: O(1), amortized over the growth of the counts.
+  /// - Complexity: O(1) expected.
   @inlinable
   package mutating func _countExceptions(_ delta: Int, in handle: Int32) {
     let h = Int(handle)
-    if h >= _exceptionCounts.count {
-      _exceptionCounts.append(contentsOf: repeatElement(0, count: Swift.max(h &+ 1, _blocks.count) &- _exceptionCounts.count))
+    var counts = _exceptionCounts ?? _IDTable(minimumCapacity: 4)
+    _exceptionCounts = nil  // let `counts` be uniquely referenced
+    let count = Int(counts[h] ?? 0) &+ delta
+    if count == 0 {
+      counts.removeValue(forKey: h)
+    } else {
+      counts.updateValue(Int32(truncatingIfNeeded: count), forKey: h)
     }
-    _exceptionCounts[h] = UInt16(truncatingIfNeeded: Int(_exceptionCounts[h]) &+ delta)
+    _exceptionCounts = counts.isEmpty ? nil : counts
   }
 
   /// The first ordered id among `ids` (the block with `handle`'s), or `nil` if all are exceptions.
@@ -146,7 +152,7 @@ extension ExtentTree {
     }
     if exceptions.isEmpty {
       _exceptions = nil
-      _exceptionCounts = []
+      _exceptionCounts = nil
     } else {
       _exceptions = exceptions
     }
@@ -271,10 +277,7 @@ extension ExtentTree {
     }
     _ordered = true
     _exceptions = exceptions.isEmpty ? nil : exceptions
-    if !exceptions.isEmpty {
-      _exceptionCounts = ContiguousArray(repeating: 0, count: blocks)
-      for i in 0 ..< n where !ordered[i] { _exceptionCounts[i / fill] &+= 1 }
-    }
+    for i in 0 ..< n where !ordered[i] { _countExceptions(1, in: Int32(truncatingIfNeeded: i / fill)) }
     return .ordered
   }
 
