@@ -40,6 +40,51 @@ final class IDTableTests: CheckedTestCase {
     }
   }
 
+  /// The growing table (the exceptions of ordered ids) against `Dictionary`
+  /// through many doublings, inserts, updates and removals of keys in the
+  /// table being drained and in the new one; no call moves more than
+  /// `drainStep` old entries, so the old table must be empty before the new
+  /// one fills (with the internal checks on, a fallback that drains it
+  /// whole traps); and
+  /// a copy made while draining keeps its own entries.
+  func testGrowingTableMatchesDictionaryThroughDoublings() {
+    var growths = 0
+    for seed in UInt64(0) ..< 12 {
+      var rng = SeededRNG(seed: seed)
+      var table = _GrowingIDTable(minimumCapacity: Int(seed % 3))
+      var model: [Int: Int32] = [:]
+      var copy: (_GrowingIDTable, [Int: Int32])?
+      for step in 0 ..< 6_000 {
+        let key = Int.random(in: 0 ..< (step < 4_000 ? 1 << 20 : 3_000), using: &rng) &* 7_919 &- 50_000
+        let wasDraining = table._old != nil
+        switch Int.random(in: 0 ..< 10, using: &rng) {
+        case 0 ..< 7:
+          let value = Int32.random(in: 0 ... 1000, using: &rng)
+          XCTAssertEqual(table.updateValue(value, forKey: key), model.updateValue(value, forKey: key), "seed \(seed) step \(step)")
+        default:
+          let victim = model.keys.randomElement(using: &rng) ?? key
+          XCTAssertEqual(table.removeValue(forKey: victim), model.removeValue(forKey: victim), "seed \(seed) step \(step)")
+        }
+        if !wasDraining && table._old != nil { growths += 1 }
+        if step % 97 == 0 {
+          XCTAssertEqual(table.count, model.count, "seed \(seed) step \(step)")
+          for (k, v) in model.prefix(50) where table[k] != v { XCTFail("seed \(seed) step \(step): key \(k)") }
+          XCTAssertNil(table[-50_001 - step], "an absent key")
+        }
+        if copy == nil && table._old != nil && step > 1_000 { copy = (table, model) }
+      }
+      var seen: [Int: Int32] = [:]
+      table.forEach { seen[$0] = $1 }
+      XCTAssertEqual(seen, model, "seed \(seed): every entry once")
+      if let (frozen, frozenModel) = copy {
+        var entries: [Int: Int32] = [:]
+        frozen.forEach { entries[$0] = $1 }
+        XCTAssertEqual(entries, frozenModel, "seed \(seed): the copy kept its entries")
+      }
+    }
+    XCTAssertGreaterThan(growths, 12 * 3, "the tables grew, and were drained, several times each")
+  }
+
   func testStringKeysAreReleasedAndCopied() {
     var table = _IDTable<String>()
     for i in 0 ..< 500 { table[String(repeating: "id", count: i % 7) + "\(i)"] = Int32(i) }

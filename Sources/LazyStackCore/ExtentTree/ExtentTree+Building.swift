@@ -119,7 +119,7 @@ extension ExtentTree {
       for lower in stride(from: 0, to: n, by: fill) { _firstIDs.append(unsafeBitCast(ids[lower], to: Int.self)) }
       if n > 0 && unsafeBitCast(ids[n &- 1], to: Int.self) == Int.max {
         // Never ordered (the end's key): an exception.
-        _exceptions = _IDTable(minimumCapacity: 1)
+        _exceptions = _GrowingIDTable(minimumCapacity: 1)
         _exceptions!.updateValue(Int32(truncatingIfNeeded: _blocks.count &- 1), forKey: Int.max)
         _countExceptions(1, in: Int32(truncatingIfNeeded: _blocks.count &- 1))
       }

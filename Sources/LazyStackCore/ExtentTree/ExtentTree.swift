@@ -64,13 +64,13 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var _firstIDs: ContiguousArray<Int>
   /// The exceptions while `_ordered` (see there): id -> handle of its
   /// block; `nil` when there are none, so the common case tests one word.
-  @usableFromInline package var _exceptions: _IDTable<Int>?
+  @usableFromInline package var _exceptions: _GrowingIDTable?
   /// The number of exceptions in each block that holds any, by handle
   /// (handle -> count; `nil` when there are no exceptions): a block without
   /// exceptions has ascending ids, so a search that misses there is final.
   /// A table, not an array by handle: the first exception of a list of 100M
   /// rows must not allocate a count for each of its 260,000 blocks.
-  @usableFromInline package var _exceptionCounts: _IDTable<Int>?
+  @usableFromInline package var _exceptionCounts: _GrowingIDTable?
   /// The number of leading Fenwick nodes that hold no block: the block at
   /// position `p` is node `_lead + p + 1`. A block split off at the front
   /// takes the last empty node, so prepending costs O(log(n/B)) instead of a

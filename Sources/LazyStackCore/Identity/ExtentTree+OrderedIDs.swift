@@ -24,7 +24,7 @@ extension ExtentTree {
   @inlinable
   package mutating func _countExceptions(_ delta: Int, in handle: Int32) {
     let h = Int(handle)
-    var counts = _exceptionCounts ?? _IDTable(minimumCapacity: 4)
+    var counts = _exceptionCounts ?? _GrowingIDTable(minimumCapacity: 4)
     _exceptionCounts = nil  // let `counts` be uniquely referenced
     let count = Int(counts[h] ?? 0) &+ delta
     if count == 0 {
@@ -113,7 +113,7 @@ extension ExtentTree {
   @inlinable
   package mutating func _fileExceptions(_ offsets: [Int], of ids: some Collection<ID>, in handle: Int32) {
     guard !offsets.isEmpty else { return }
-    var exceptions = _exceptions ?? _IDTable(minimumCapacity: offsets.count)
+    var exceptions = _exceptions ?? _GrowingIDTable(minimumCapacity: offsets.count)
     _exceptions = nil  // let `exceptions` be uniquely referenced
     var next = 0
     for (offset, id) in ids.enumerated() where next < offsets.count && offsets[next] == offset {
@@ -255,7 +255,7 @@ extension ExtentTree {
     orderedIDs.reserveCapacity(n &- exceptionCount)
     for i in 0 ..< n where ordered[i] { orderedIDs.append(ints[i]) }
     let fill = _fillCount
-    var exceptions = _IDTable<Int>(minimumCapacity: exceptionCount)
+    var exceptions = _GrowingIDTable(minimumCapacity: exceptionCount)
     for i in 0 ..< n where !ordered[i] {
       let x = ints[i]
       let k = Self._partitionPoint(orderedIDs.count) { orderedIDs[$0] < x }

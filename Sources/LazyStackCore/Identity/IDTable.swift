@@ -1,3 +1,5 @@
+import Foundation
+
 /// A purpose-built hash table from ids to 32-bit values (DESIGN §2) that
 /// keeps its keys: the measured-extent carry-over of `update(ids:)` (id ->
 /// stored extent), which outlives the rows it was taken from. The tree's id
@@ -136,8 +138,12 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
     self.count = 0
     seed = _idTableSeed
     let stride = MemoryLayout<_IDTableSlot<Key>>.stride
-    slots = .allocate(byteCount: count &* stride, alignment: MemoryLayout<_IDTableSlot<Key>>.alignment)
-    slots.initializeMemory(as: UInt8.self, repeating: 0, count: count &* stride)
+    // calloc: a large table gets fresh zero pages from the system, touched
+    // (and faulted in) as entries arrive, not zeroed in one call (a
+    // growing exceptions table allocates megabytes within an edit).
+    guard let zeroed = calloc(Swift.max(1, count), stride) else { fatalError("_IDTable: out of memory") }
+    precondition(Int(bitPattern: zeroed) % MemoryLayout<_IDTableSlot<Key>>.alignment == 0, "_IDTable: misaligned")
+    slots = zeroed
     keyOffset = MemoryLayout<_IDTableSlot<Key>>.offset(of: \_IDTableSlot<Key>.key)!
   }
 
@@ -146,7 +152,7 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
     if !_isPOD(Key.self) && count > 0 {
       for slot in 0 ..< slotCount where _meta(slot) != 0 { _key(slot).deinitialize(count: 1) }
     }
-    slots.deallocate()
+    free(slots)
   }
 
   @inlinable @inline(__always)

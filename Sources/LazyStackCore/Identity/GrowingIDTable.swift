@@ -1,0 +1,134 @@
+/// An `_IDTable` of `Int` keys that grows without a stall: when it is full,
+/// a table twice the size takes the new entries and the old one is drained
+/// into it a few entries at a time, by every later insert and removal,
+/// while lookups read both. No operation rehashes more than `drainStep`
+/// entries, where a plain table rehashes all of them when it doubles (at a
+/// million entries, about 50 ms in one call). The exceptions of ordered ids
+/// (`ExtentTree._exceptions`) live in one, so that no edit stalls (SPEC E4).
+///
+/// A value type with copy-on-write storage (its two tables').
+@usableFromInline
+package struct _GrowingIDTable: Sendable {
+  /// The table that takes new entries.
+  @usableFromInline package var _current: _IDTable<Int>
+  /// The table being drained into `_current`, if any; its slots before
+  /// `_cursor` are empty.
+  @usableFromInline package var _old: _IDTable<Int>?
+  /// The next slot of `_old` to drain.
+  @usableFromInline package var _cursor: Int
+
+  /// How many entries of the old table an insert or a removal moves: 4, so
+  /// the old table is empty before the new one fills (it has room for twice
+  /// the entries both held; a quarter of that many inserts drain it).
+  @inlinable @inline(__always)
+  package static var drainStep: Int { 4 }
+
+  /// An empty table with room for `minimumCapacity` entries before it grows.
+  /// - Complexity: O(minimumCapacity).
+  @inlinable
+  package init(minimumCapacity: Int = 0) {
+    _current = _IDTable(minimumCapacity: minimumCapacity)
+    _old = nil
+    _cursor = 0
+  }
+
+  /// The number of entries.
+  /// - Complexity: O(1).
+  @inlinable
+  package var count: Int { _current.count &+ (_old?.count ?? 0) }
+
+  /// Whether the table is empty.
+  /// - Complexity: O(1).
+  @inlinable
+  package var isEmpty: Bool { count == 0 }
+
+  /// The heap bytes held by both tables.
+  /// - Complexity: O(1).
+  @inlinable
+  package var heapBytes: Int { _current.heapBytes &+ (_old?.heapBytes ?? 0) }
+
+  /// The value for `key`, or `nil`.
+  /// - Complexity: O(1) expected.
+  @inlinable
+  package subscript(key: Int) -> Int32? {
+    if let value = _current[key] { return value }
+    return _old?[key]
+  }
+
+  /// Sets the value for `key` and returns the previous one, if any.
+  /// - Complexity: O(1) expected, and never more than `drainStep` entries
+  ///   moved (growth allocates a table twice the size, zeroed, in one call).
+  @inlinable
+  @discardableResult
+  package mutating func updateValue(_ value: Int32, forKey key: Int) -> Int32? {
+    _drain(Self.drainStep)
+    if _old != nil, let previous = _old!.removeValue(forKey: key) {
+      if _old!.isEmpty { _old = nil }
+      _makeRoom()
+      _current.updateValue(value, forKey: key)
+      return previous
+    }
+    if _current[key] == nil { _makeRoom() }
+    return _current.updateValue(value, forKey: key)
+  }
+
+  /// Removes `key` and returns its value, if it was present.
+  /// - Complexity: O(1) expected, and never more than `drainStep` entries moved.
+  @inlinable
+  @discardableResult
+  package mutating func removeValue(forKey key: Int) -> Int32? {
+    _drain(Self.drainStep)
+    if let value = _current.removeValue(forKey: key) { return value }
+    guard _old != nil, let value = _old!.removeValue(forKey: key) else { return nil }
+    if _old!.isEmpty { _old = nil }
+    return value
+  }
+
+  /// Calls `body` with every key and value, in no particular order.
+  /// - Complexity: O(capacity).
+  @inlinable
+  package func forEach(_ body: (Int, Int32) throws -> Void) rethrows {
+    try _current.forEach(body)
+    try _old?.forEach(body)
+  }
+
+  /// Before an insert of a new key: when `_current` is full, it becomes the
+  /// old table (the previous one drained first, which the drain rate makes
+  /// a no-op) and a table with room for twice the entries takes over.
+  @inlinable
+  package mutating func _makeRoom() {
+    let storage = _current._storage
+    guard storage.count >= storage.maximumCount else { return }
+    if _old != nil {
+      // Not reached (the drain rate empties the old table first); our tests check it.
+      precondition(!_internalChecksSwitch(), "_GrowingIDTable: the old table was not drained in time")
+      _drain(Int.max)
+    }
+    _old = _current
+    _cursor = 0
+    _current = _IDTable(minimumCapacity: Swift.max(16, count &* 2))
+  }
+
+  /// Moves up to `limit` entries from the old table into the current one.
+  /// Removing an entry shifts later entries of its run back into its slot,
+  /// never before it, so the slots before the cursor stay empty.
+  @inlinable
+  package mutating func _drain(_ limit: Int) {
+    guard _old != nil else { return }
+    _old!._makeUnique()
+    let storage = _old!._storage
+    var moved = 0
+    while moved < limit && storage.count > 0 && _cursor < storage.slotCount {
+      guard storage._meta(_cursor) != 0 else {
+        _cursor &+= 1
+        continue
+      }
+      let key = storage._key(_cursor).pointee
+      let value = storage._value(_cursor)
+      _ = storage._remove(key, hash: storage._hash(key))
+      _current.updateValue(value, forKey: key)
+      moved &+= 1
+    }
+    if storage.count == 0 { _old = nil }
+  }
+}
