@@ -98,6 +98,20 @@ func scaleTest(rows n: Int) -> Bool {
       check(found == min(1_000, moved.count), "moved ids found: \(found)")
     }
     do {
+      // For comparison, 1 % of rows inserted where they keep the order (even
+      // ids, then odd ones between them): no exceptions, the same blocks'
+      // growth as above.
+      var spaced = try LazyStackLayout(ids: Array(stride(from: 0, to: 2 * n, by: 2)), estimatedExtent: 30, spacing: 2)
+      var rng = SystemRandomNumberGenerator()
+      for _ in 0 ..< n / 100 {
+        let i = Int.random(in: 1 ..< spaced.count, using: &rng)
+        let x = spaced.id(at: i - 1) + 1
+        if x < spaced.id(at: i) { try spaced.insert([x], at: i) }
+      }
+      bytesPerRow("ascending ids with 1 % inserted in order", spaced)
+      check(spaced._exceptionHeapBytes == 0, "in-order inserts made exceptions")
+    }
+    do {
       // A snapshot of ascending ids with 1 % of them out of place (half a
       // percent of pairs swapped): still no hash index.
       var mostly = Array(0 ..< n)

@@ -61,14 +61,17 @@ package struct _GrowingIDTable: Sendable {
   @inlinable
   @discardableResult
   package mutating func updateValue(_ value: Int32, forKey key: Int) -> Int32? {
-    _drain(Self.drainStep)
-    if _old != nil, let previous = _old!.removeValue(forKey: key) {
-      if _old!.isEmpty { _old = nil }
-      _makeRoom()
-      _current.updateValue(value, forKey: key)
-      return previous
+    if _old != nil {
+      _drain(Self.drainStep)
+      if _old != nil, let previous = _old!.removeValue(forKey: key) {
+        if _old!.isEmpty { _old = nil }
+        _makeRoom()
+        _current.updateValue(value, forKey: key)
+        return previous
+      }
     }
-    if _current[key] == nil { _makeRoom() }
+    // Full: a new key starts the next table (an update of a present one fits).
+    if _currentIsFull && _current[key] == nil { _makeRoom() }
     return _current.updateValue(value, forKey: key)
   }
 
@@ -77,7 +80,7 @@ package struct _GrowingIDTable: Sendable {
   @inlinable
   @discardableResult
   package mutating func removeValue(forKey key: Int) -> Int32? {
-    _drain(Self.drainStep)
+    if _old != nil { _drain(Self.drainStep) }
     if let value = _current.removeValue(forKey: key) { return value }
     guard _old != nil, let value = _old!.removeValue(forKey: key) else { return nil }
     if _old!.isEmpty { _old = nil }
@@ -97,8 +100,7 @@ package struct _GrowingIDTable: Sendable {
   /// a no-op) and a table with room for twice the entries takes over.
   @inlinable
   package mutating func _makeRoom() {
-    let storage = _current._storage
-    guard storage.count >= storage.maximumCount else { return }
+    guard _currentIsFull else { return }
     if _old != nil {
       // Not reached (the drain rate empties the old table first); our tests check it.
       precondition(!_internalChecksSwitch(), "_GrowingIDTable: the old table was not drained in time")
@@ -108,6 +110,11 @@ package struct _GrowingIDTable: Sendable {
     _cursor = 0
     _current = _IDTable(minimumCapacity: Swift.max(16, count &* 2))
   }
+
+  /// Whether `_current` holds as many entries as it takes (read without
+  /// keeping a reference to its storage, which would make the next write copy it).
+  @inlinable @inline(__always)
+  package var _currentIsFull: Bool { _current._storage.count >= _current._storage.maximumCount }
 
   /// Moves up to `limit` entries from the old table into the current one.
   /// Removing an entry shifts later entries of its run back into its slot,
