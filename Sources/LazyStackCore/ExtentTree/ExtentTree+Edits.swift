@@ -232,11 +232,13 @@ extension ExtentTree {
       }
       _implicit = appendsNext ? range.lowerBound ..< next : nil
     }
+    // Where the rows go (none yet in an empty tree): locations count rows, not ids.
+    let place: _Location? = _order.isEmpty ? nil : _locate(index)
     // While ordered: the ids that break the order (by offset), filed as exceptions below.
     var breaking: [Int] = []
     var lowestOrdered: Int?
     if _ordered {
-      let bounds = _order.isEmpty ? (low: Int.min, high: Int.max) : _orderedBounds(at: _locate(index))
+      let bounds = place.map(_orderedBounds(at:)) ?? (low: Int.min, high: Int.max)
       (breaking, lowestOrdered) = Self._classify(ids, after: bounds.low, before: bounds.high)
     }
     let newExtents = extents.map { ContiguousArray($0) }
@@ -262,7 +264,7 @@ extension ExtentTree {
       _tidyIndex()
       return
     }
-    let location = _locate(index)
+    let location = place!
     let handle = Int(_order[location.position])
     if _hasIndex { try _register(ids, in: Int32(truncatingIfNeeded: handle)) }
     if _ordered {
@@ -323,11 +325,7 @@ extension ExtentTree {
     func place(_ block: _Block) -> Int32 {
       let h = _newHandle()
       _blocks[Int(h)] = block
-      if _hasIndex {
-        _relabel(block.ids, from: Int32(truncatingIfNeeded: handle), to: h)
-      } else if _exceptions != nil {
-        _relabelExceptions(block.ids, from: Int32(truncatingIfNeeded: handle), to: h)
-      }
+      _refile(block.ids, from: Int32(truncatingIfNeeded: handle), to: h)
       return h
     }
     let parts = (0 ..< pieces).map(piece)
@@ -525,11 +523,7 @@ extension ExtentTree {
         _blocks[target].measuredSum &+= moving.measuredSum
         _blocks[target].measuredCount &+= moving.measuredCount
         _blocks[target].measuredZeroCount &+= moving.measuredZeroCount
-        if _hasIndex {
-          _relabel(moving.ids, from: handle, to: last)
-        } else if _exceptions != nil {
-          _relabelExceptions(moving.ids, from: handle, to: last)
-        }
+        _refile(moving.ids, from: handle, to: last)
         _freeBlock(h)
         continue
       }

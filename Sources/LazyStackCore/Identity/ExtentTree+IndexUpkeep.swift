@@ -82,6 +82,20 @@ extension ExtentTree {
     for hash in hashes { _index.relabel(hash, from: old, to: new) }
   }
 
+  /// Files the ids of rows that moved from block `old` to block `new` (a
+  /// split or a merge) under `new`: in the id index, or, while the ids are
+  /// ordered, those of them that are exceptions.
+  /// - Complexity: O(k) expected for k ids (O(1) for ordered ids in a block
+  ///   without exceptions).
+  @inlinable
+  package mutating func _refile(_ ids: ContiguousArray<ID>, from old: Int32, to new: Int32) {
+    if _hasIndex {
+      _relabel(ids, from: old, to: new)
+    } else {
+      _relabelExceptions(ids, from: old, to: new)
+    }
+  }
+
   /// Makes room in the id index for `additional` more ids (doubling it).
   /// - Complexity: O(1), or O(n) expected when it grows.
   @inlinable
