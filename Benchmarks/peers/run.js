@@ -7,7 +7,7 @@
 // is reproducible:
 //
 //   bash Benchmarks/peers/build.sh VIRTUA_CHECKOUT TANSTACK_CHECKOUT
-//   node --expose-gc Benchmarks/peers/run.js [--sizes 1000,1000000] [--quick]
+//   node --expose-gc Benchmarks/peers/run.js [--sizes 1000,1000000] [--quick] [--filter NAME]...
 //        [--output DIR] [--core Reports/results.csv]
 //
 // writes DIR/peers.csv (default Reports/peers) and prints a table; with
@@ -312,8 +312,14 @@ function run(peer, scenario, n) {
   }
 }
 
+const filters = args.flatMap((a, i) => (a === "--filter" && i + 1 < args.length ? [args[i + 1]] : []));
 const scenarios = ["build", "offset_to_index", "index_to_offset", "measure", "measure_read",
-  "index_to_offset_after_measure", "scroll", "prepend_read", "memory"];
+  "index_to_offset_after_measure", "scroll", "prepend_read", "memory"]
+  .filter((name) => filters.length === 0 || filters.some((f) => name.includes(f)));
+if (scenarios.length === 0) {
+  console.error(`peers: no scenario matches ${filters.join(", ")}`);
+  process.exit(2);
+}
 
 function stats(values) {
   const sorted = [...values].sort((a, b) => a - b);

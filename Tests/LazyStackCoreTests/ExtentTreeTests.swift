@@ -68,13 +68,16 @@ final class ExtentTreeTests: CheckedTestCase {
   }
 
   func testX3_prefixSumsAndPointQueriesMatchReferenceUnderRandomMeasurements() throws {
-    for seed in UInt64(0) ..< 12 {
+    // Block capacities from 4 to 130: blocks of one chunk, and blocks of
+    // many chunks (the in-block searches skip chunks by a binary search).
+    let capacities = [4, 9, 16, 33, 64, 130]
+    for seed in UInt64(0) ..< 18 {
       var rng = SeededRNG(seed: seed)
       let n = Int.random(in: 0 ... 2000, using: &rng)
       let spacing = CGFloat(Int.random(in: 0 ... 3, using: &rng)) * 2.5
       let insets = EdgeInsets(top: CGFloat(seed % 3) * 7, leading: 0, bottom: 4, trailing: 0)
       var layout = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 30, spacing: spacing, axis: .vertical,
-                                       insets: insets, blockCapacity: 4 + Int(seed % 13))
+                                       insets: insets, blockCapacity: capacities[Int(seed) % capacities.count])
       var reference = try LazyStackReference(ids: 0 ..< n, estimatedExtent: 30, spacing: spacing, insets: insets)
       for step in 0 ..< 25 {
         if n > 0 && Int.random(in: 0 ..< 6, using: &rng) > 0 {

@@ -30,7 +30,7 @@ extension ExtentTree {
       // to the prefix of the row's chunk and of every chunk after it.
       let packed = delta.measuredSum &<< 12 &- Int64(delta.measuredCount)
       block.pointee.chunks.withUnsafeMutableBufferPointer { chunks in
-        for c in (slot >> 4) ..< chunks.count { chunks[c] &+= packed }
+        for c in (slot >> ExtentTree._chunkShift) ..< chunks.count { chunks[c] &+= packed }
       }
       block.pointee.measuredSum &+= delta.measuredSum
       block.pointee.measuredCount &+= delta.measuredCount

@@ -147,7 +147,7 @@ extension ExtentTree {
   /// The start (relative to the leading inset) and extent of row `index`.
   /// - Precondition: `0 <= index < count`.
   /// - Complexity: O(log(n/B) + B).
-  @inlinable
+  @inlinable @inline(__always)
   package func span(_ index: Int) -> (start: Int64, extent: Int64) {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     let l = _locate(index)
@@ -160,10 +160,10 @@ extension ExtentTree {
   /// whole chunks from one chunk prefix, then at most 15 slots.
   @inlinable @inline(__always)
   package func _slotPitchPrefix(_ block: UnsafePointer<_Block>, _ slot: Int) -> Int64 {
-    let whole = slot >> 4
+    let whole = slot >> ExtentTree._chunkShift
     let packed = whole == 0 ? 0 : block.pointee.chunks.withUnsafeBufferPointer { $0[whole &- 1] }
     var (measured, estimated) = ExtentTree._unpackChunk(packed)
-    let (m, e) = block.pointee.extents.withUnsafeBufferPointer { ExtentTree._sum($0, (whole << 4) ..< slot) }
+    let (m, e) = block.pointee.extents.withUnsafeBufferPointer { ExtentTree._sum($0, (whole << ExtentTree._chunkShift) ..< slot) }
     measured &+= m
     estimated &+= e
     return measured &+ Int64(estimated) &* estimate &+ Int64(slot) &* spacing
@@ -185,7 +185,11 @@ extension ExtentTree {
 
   /// The number of slots scanned as one chunk by the in-block searches.
   @inlinable @inline(__always)
-  package static var _chunk: Int { 16 }
+  package static var _chunk: Int { 1 << _chunkShift }
+
+  /// `log2(_chunk)`.
+  @inlinable @inline(__always)
+  package static var _chunkShift: Int { 3 }
 
   /// The first row whose pitch prefix *after* it exceeds `threshold`:
   /// the smallest `i` with `pitchPrefix(i + 1) > threshold`, or `nil` if
@@ -384,20 +388,25 @@ extension ExtentTree {
       // are cache lines of their own, and the loads of the chunk and of the
       // extents need not wait for them.
       let rowCount = block.pointee.rowCount
-      // Skip whole chunks, by their prefixes, while they end at or before the threshold.
-      let full = rowCount >> 4
+      // Skip the whole chunks that end at or before the threshold: a binary
+      // search of their prefixes (a pitch through a chunk's end never
+      // decreases from one chunk to the next).
+      let full = Swift.min(rowCount >> ExtentTree._chunkShift, block.pointee.chunks.count)
       block.pointee.chunks.withUnsafeBufferPointer { chunks in
-        var c = 0
-        var skipped: Int64 = 0
-        while c < full {
-          let (measured, estimated) = ExtentTree._unpackChunk(chunks[c])
-          let through = measured &+ Int64(estimated) &* estimate &+ Int64((c &+ 1) &* chunk) &* spacing
-          if blockStart &+ through > threshold { break }
-          skipped = through
-          c &+= 1
+        let base = chunks.baseAddress
+        @inline(__always) func through(_ c: Int) -> Int64 {
+          let (measured, estimated) = ExtentTree._unpackChunk(base.unsafelyUnwrapped[c])
+          return measured &+ Int64(estimated) &* estimate &+ Int64((c &+ 1) &* chunk) &* spacing
         }
-        accumulated = blockStart &+ skipped
-        slot = c << 4
+        // Chunks `0 ..< low` end at or before the threshold; `high ..< full` after it.
+        var low = 0
+        var high = full
+        while low < high {
+          let middle = (low &+ high) &>> 1
+          if blockStart &+ through(middle) > threshold { high = middle } else { low = middle &+ 1 }
+        }
+        accumulated = blockStart &+ (low == 0 ? 0 : through(low &- 1))
+        slot = low << ExtentTree._chunkShift
       }
       return block.pointee.extents.withUnsafeBufferPointer { extents -> _RowSpan? in
       while slot < rowCount {

@@ -74,13 +74,13 @@ extension ExtentTree {
       // Packed counts need fewer than 4,096 slots: a larger block is about
       // to be split, and its pieces get their own chunks.
       guard extents.count < ExtentTree._chunkedRowLimit else { chunks = []; return }
-      let wanted = (extents.count &+ 15) >> 4
-      let first = Swift.min(slot >> 4, wanted, chunks.count)
+      let wanted = (extents.count &+ ExtentTree._chunk &- 1) >> ExtentTree._chunkShift
+      let first = Swift.min(slot >> ExtentTree._chunkShift, wanted, chunks.count)
       chunks.removeLast(chunks.count &- first)
       var running = first == 0 ? 0 : chunks[first &- 1]
       extents.withUnsafeBufferPointer { e in
         for c in first ..< wanted {
-          let (measured, estimated) = ExtentTree._sum(e, (c << 4) ..< Swift.min(e.count, (c &+ 1) << 4))
+          let (measured, estimated) = ExtentTree._sum(e, (c << ExtentTree._chunkShift) ..< Swift.min(e.count, (c &+ 1) << ExtentTree._chunkShift))
           running &+= ExtentTree._packChunk(measured, estimated)
           chunks.append(running)
         }
@@ -142,7 +142,7 @@ extension ExtentTree {
     @inlinable
     package mutating func _rebuildEstimatedChunks() {
       let n = extents.count
-      guard n < ExtentTree._chunkedRowLimit && chunks.count == (n &+ 15) >> 4 else {
+      guard n < ExtentTree._chunkedRowLimit && chunks.count == (n &+ ExtentTree._chunk &- 1) >> ExtentTree._chunkShift else {
         chunks = ExtentTree._estimatedChunks(n)
         return
       }
@@ -187,7 +187,7 @@ extension ExtentTree {
   @inlinable @inline(__always)
   package static func _estimatedChunks(_ n: Int) -> ContiguousArray<Int64> {
     guard n < _chunkedRowLimit else { return [] }
-    let count = (n &+ 15) >> 4
+    let count = (n &+ _chunk &- 1) >> _chunkShift
     return ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
       for c in 0 ..< count { buffer[c] = _estimatedChunk(c, of: n) }
       initialized = count
@@ -198,6 +198,6 @@ extension ExtentTree {
   /// and the estimated slots through the chunk's end.
   @inlinable @inline(__always)
   package static func _estimatedChunk(_ c: Int, of n: Int) -> Int64 {
-    _packChunk(0, Swift.min((c &+ 1) << 4, n))
+    _packChunk(0, Swift.min((c &+ 1) << _chunkShift, n))
   }
 }

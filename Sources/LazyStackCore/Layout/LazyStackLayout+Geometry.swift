@@ -3,7 +3,7 @@ import Foundation
 extension LazyStackLayout {
   /// Where content smaller than the viewport sits (SPEC D3), in units:
   /// `a.main * (viewportExtent - contentExtent)`, else 0.
-  @inlinable
+  @inlinable @inline(__always)
   internal var _alignmentShift: Int64 {
     let free = _viewportUnits &- _contentUnits
     guard free > 0, let a = _alignmentAnchor else { return 0 }
@@ -61,7 +61,7 @@ extension LazyStackLayout {
     return frame(at: index)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   internal func _rect(start: Int64, extent: Int64) -> CGRect {
     let main = _FixedPoint.points(_alignmentShift &+ _leadingInset &+ start)
     let length = _FixedPoint.points(extent)
