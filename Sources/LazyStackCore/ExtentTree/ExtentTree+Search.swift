@@ -157,7 +157,7 @@ extension ExtentTree {
   }
 
   /// The sum of the pitches of slots `0 ..< slot` of the block at `block`:
-  /// whole chunks from one chunk prefix, then at most 15 slots.
+  /// whole chunks from one chunk prefix, then at most 7 slots.
   @inlinable @inline(__always)
   package func _slotPitchPrefix(_ block: UnsafePointer<_Block>, _ slot: Int) -> Int64 {
     let whole = slot >> ExtentTree._chunkShift

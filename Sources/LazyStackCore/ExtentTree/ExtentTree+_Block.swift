@@ -15,12 +15,12 @@ extension ExtentTree {
     @usableFromInline package var measuredSum: Int64
     @usableFromInline package var measuredCount: Int
     @usableFromInline package var measuredZeroCount: Int
-    /// Per chunk of `_chunk` (16) slots: the measured sum and the number of
+    /// Per chunk of `_chunk` (8) slots: the measured sum and the number of
     /// estimated slots of the block's slots up to the chunk's end (an
     /// inclusive prefix), packed in one word (`ExtentTree._packChunk`), so
-    /// a slot's offset in its block is one load and at most 15 slots, and
+    /// a slot's offset in its block is one load and at most 7 slots, and
     /// in-block searches skip 16 rows at a step. A measurement adds its
-    /// change to the chunks from its own on (at most `B/16` words). Empty
+    /// change to the chunks from its own on (at most `B/8` words). Empty
     /// in a block of 4,096 rows or more, which only exists between an
     /// insert and the split that follows it.
     @usableFromInline package var chunks: ContiguousArray<Int64>
