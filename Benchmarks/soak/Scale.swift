@@ -161,6 +161,26 @@ func scaleTest(rows n: Int) -> Bool {
     let trackedBefore = screenY(layout, tracked)
     let fresh = n + 10_000
     try singleEdits(&layout, "shuffled ids", fresh: fresh)
+    // The single insert that splits a block in the middle of the list: rows
+    // inserted one at a time at one place until its block splits (undone after).
+    do {
+      let blocks = layout._blockCount
+      let place = n / 2 + 17
+      var slowestOther = 0.0
+      var splitting = 0.0
+      var added = 0
+      while layout._blockCount == blocks && added < 10_000 {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        try layout.insert([fresh + 1 + added], at: place)
+        let us = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3
+        added += 1
+        if layout._blockCount != blocks { splitting = us } else { slowestOther = max(slowestOther, us) }
+      }
+      print("scale: shuffled ids: insert one row that splits a block in the middle: \(String(format: "%.1f", splitting)) µs "
+            + "(the \(added - 1) inserts into that block before it: slowest \(String(format: "%.1f", slowestOther)) µs)")
+      check(layout._blockCount != blocks, "no block split after \(added) inserts in one place")
+      layout.remove(atOffsets: IndexSet(integersIn: place ..< place + added))
+    }
     check(layout.count == n && layout.index(of: fresh) == nil && screenY(layout, tracked) == trackedBefore,
           "single edits: count \(layout.count), the tracked row moved")
     let before = screenY(layout, middle)
@@ -197,6 +217,49 @@ func scaleTest(rows n: Int) -> Bool {
     shuffled.shuffle()
     try time("update(ids:) with all \(shuffled.count) ids shuffled") { try layout.update(ids: shuffled) }
     check(screenY(layout, tracked) == trackedBefore, "reload moved the anchor")
+    shuffled = []
+    // SPEC E4: the hash index grows without a rebuild inside one edit.
+    // Batches of 1,000 new rows fill it to where a larger one is started;
+    // then single rows, each timed, until the larger one has been zeroed,
+    // filled and has replaced it, and the old one's pages are released.
+    var freshID = 4 * n
+    var filled = 0
+    time("insert rows in batches of 1,000 until the hash index starts growing") {
+      while layout._idIndexGrowth.entries + 1_000 <= layout._idIndexGrowth.migrationStart {
+        try! layout.insert(Array(freshID ..< freshID + 1_000), at: Int.random(in: 0 ... layout.count, using: &rng))
+        freshID += 1_000
+        filled += 1_000
+      }
+    }
+    var growth: [Double] = []
+    var splits = Set<Int>()  // the inserts that split a block
+    var sawGrowing = false
+    while growth.count < 50_000_000 {
+      let place = Int.random(in: 0 ... layout.count, using: &rng)  // drawn outside the timing
+      let blocks = layout._blockCount
+      let t0 = DispatchTime.now().uptimeNanoseconds
+      try layout.insert([freshID], at: place)
+      growth.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
+      if layout._blockCount != blocks { splits.insert(growth.count - 1) }
+      freshID += 1
+      let growing = layout._idIndexGrowth.growing
+      sawGrowing = sawGrowing || growing
+      if sawGrowing && !growing { break }
+    }
+    let sortedGrowth = growth.sorted()
+    let slowestAt = growth.indices.sorted { growth[$0] > growth[$1] }.prefix(5).map { "#\($0)\(splits.contains($0) ? " (split)" : ""): \(String(format: "%.0f", growth[$0])) µs" }
+    print("scale: hash index growth: the slowest single inserts: \(slowestAt.joined(separator: ", "))")
+    print("scale: hash index growth (\(filled) rows added in batches, then \(growth.count) single inserts until the larger index replaced it and the old one was released): "
+          + "insert one row at a random index: median \(String(format: "%.1f", sortedGrowth[sortedGrowth.count / 2])) µs, "
+          + "p99 \(String(format: "%.1f", sortedGrowth[sortedGrowth.count * 99 / 100])) µs, slowest \(String(format: "%.1f", sortedGrowth.last!)) µs")
+    check(sawGrowing && !layout._idIndexGrowth.growing, "the hash index did not grow a few blocks an edit")
+    var wrongAfterGrowth = 0
+    for _ in 0 ..< 10_000 {
+      let i = Int.random(in: 0 ..< layout.count, using: &rng)
+      if layout.index(of: layout.id(at: i)) != i { wrongAfterGrowth += 1 }
+    }
+    check(wrongAfterGrowth == 0, "lookups after the hash index grew: \(wrongAfterGrowth) wrong")
+    check(layout.index(of: freshID + 1) == nil, "an absent id found after the hash index grew")
   } catch {
     print("scale: FAIL \(error)")
     return false

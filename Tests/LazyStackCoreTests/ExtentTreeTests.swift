@@ -479,6 +479,63 @@ final class ExtentTreeTests: CheckedTestCase {
     for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
   }
 
+  /// E4: the hash index of unordered ids grows without a rebuild inside
+  /// one edit: from 5/8 full, a larger index is filled a few blocks an edit
+  /// while both answer (inserts, removals, moves and the splits and merges
+  /// they cause reach rows on both sides of the migration's cursor), and
+  /// replaces the old one when it files every row.
+  func testE4_hashIndexGrowsAFewBlocksAnEditUnderRandomEdits() throws {
+    for seed in UInt64(0) ..< 4 {
+      var rng = SeededRNG(seed: seed)
+      var model = Array(0 ..< 300).shuffled(using: &rng)
+      var tree = try ExtentTree(ids: model, estimate: 256, blockCapacity: 16)
+      XCTAssertFalse(tree._ordered)
+      var next = 1_000
+      var editsWhileMigrating = 0
+      var replacements = 0
+      var wasMigrating = false
+      for step in 0 ..< 1_000 {
+        let roll = Int.random(in: 0 ..< 10, using: &rng)
+        if roll < 6 || model.count < 20 {
+          let k = Int.random(in: 0 ..< 8, using: &rng) == 0 ? Int.random(in: 2 ... 40, using: &rng) : 1
+          let ids = (0 ..< k).map { next + $0 }
+          next += k
+          let at = Int.random(in: 0 ... model.count, using: &rng)
+          try tree.insert(ids, at: at)
+          model.insert(contentsOf: ids, at: at)
+        } else if roll < 8 {
+          let i = Int.random(in: 0 ..< model.count, using: &rng)
+          tree.remove(sortedIndices: [i])
+          model.remove(at: i)
+        } else {
+          let from = Int.random(in: 0 ..< model.count, using: &rng)
+          let to = Int.random(in: 0 ..< model.count, using: &rng)
+          let id = model[from]
+          tree.remove(sortedIndices: [from])
+          try tree.insert([id], at: to, knownNew: true)
+          model.remove(at: from)
+          model.insert(id, at: to)
+        }
+        let migrating = tree._nextIndex != nil
+        if migrating { editsWhileMigrating += 1 }
+        if wasMigrating && !migrating { replacements += 1 }
+        wasMigrating = migrating
+        tree._checkInvariants()
+        for _ in 0 ..< 20 {
+          let i = Int.random(in: 0 ..< model.count, using: &rng)
+          guard tree.index(of: model[i]) == i else {
+            return XCTFail("seed \(seed) step \(step): index(of: \(model[i])) is \(String(describing: tree.index(of: model[i]))), not \(i)")
+          }
+        }
+        XCTAssertNil(tree.index(of: next + 7), "seed \(seed) step \(step)")
+      }
+      for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i, "seed \(seed)") }
+      // The index was replaced more than once, each time over many edits.
+      XCTAssertGreaterThanOrEqual(replacements, 2, "seed \(seed)")
+      XCTAssertGreaterThan(editsWhileMigrating, replacements * 4, "seed \(seed)")
+    }
+  }
+
   func testAscendingIntIDsNeedNoHashIndexEvenAfterAnEditBreaksTheOrder() throws {
     // Ascending (not consecutive) integer ids: unique by construction.
     let base = Array(stride(from: 5, to: 5 + 3 * 60, by: 3))

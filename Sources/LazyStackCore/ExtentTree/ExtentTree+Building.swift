@@ -34,6 +34,9 @@ extension ExtentTree {
     _firstIDs = []
     _exceptions = nil
     _exceptionCounts = nil
+    _nextIndex = nil
+    _migrated = 0
+    _retiredIndex = nil
     _total = _Summary()
     _roleFenwick = _FenwickTree()
     _roleTotal = 0
@@ -65,6 +68,9 @@ extension ExtentTree {
     _firstIDs = []
     _exceptions = nil
     _exceptionCounts = nil
+    _nextIndex = nil
+    _migrated = 0
+    _retiredIndex = nil
     _total = _Summary()
     if ID.self == Int.self, let range = ids as? Range<Int> {
       _fillImplicit(range)

@@ -198,9 +198,10 @@ extension ExtentTree {
         return blocks[Int(h)].ids.contains(id)
       }
       if !entered {
-        for earlier in 0 ..< offset { _index.remove(hashes[earlier], handle: handle) }
+        for earlier in 0 ..< offset { _indexRemove(hashes[earlier], handle: handle) }
         throw .duplicateID(String(describing: id), index: offset)
       }
+      _fileInNextIndex(hashes[offset], handle: handle)
     }
   }
 
@@ -253,7 +254,7 @@ extension ExtentTree {
       _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles)
       _order.append(handle)
       if _hasIndex {
-        for id in ids { _index.insert(_index.hash(id), handle: handle) }
+        for id in ids { _indexInsert(_index.hash(id), handle: handle) }
       }
       if _ordered {
         _firstIDs = [lowestOrdered ?? Int.max]
@@ -421,7 +422,7 @@ extension ExtentTree {
       if _hasIndex {
         let hashes = group.slots.map { _index.hash(block.ids[$0]) }
         if hashes.count >= 8 { _index.warm(hashes) }
-        for hash in hashes.reversed() { _index.remove(hash, handle: Int32(truncatingIfNeeded: handle)) }
+        for hash in hashes.reversed() { _indexRemove(hash, handle: Int32(truncatingIfNeeded: handle)) }
       } else if _exceptions != nil {
         _dropExceptions(group.slots.map { block.ids[$0] })
       }

@@ -69,12 +69,30 @@ extension ExtentTree {
     if _ordered {
       precondition(ID.self == Int.self, "ordered ids are Ints")
       precondition(_index.isEmpty && _firstIDs.count == _order.count, "ordered index and blocks disagree")
+      precondition(_nextIndex == nil && _migrated == 0, "an id index under way while the ids are ordered")
       precondition(exceptionRows == (_exceptions?.count ?? 0), "exceptions filed that are not rows")
       if let range = _implicit { precondition(range.count == seen, "implicit index and rows disagree") }
     } else {
       precondition(_index.count == seen, "id index holds ids that are not rows")
-      precondition(!_index.needsRebuild, "id index left spilled after an edit")
+      precondition(!_index.needsRebuild || _nextIndex != nil, "id index left spilled after an edit, and no new one under way")
       _index._checkInvariants()
+      if let next = _nextIndex {
+        // The replacement under way files exactly the rows of the blocks below `_migrated`.
+        precondition(_migrated < _blocks.count, "a finished replacement not made the id index")
+        precondition(next.isPrepared || (_migrated == 0 && next.isEmpty), "rows filed in an index not zeroed yet")
+        if next.isPrepared { next._checkInvariants() }
+        var filed = 0
+        for handle in 0 ..< _migrated {
+          for id in _blocks[handle].ids {
+            precondition(next.first(next.hash(id), where: { $0 == Int32(handle) }) != nil,
+                         "the new id index lacks \(id) of migrated block \(handle)")
+            filed &+= 1
+          }
+        }
+        precondition(next.count == filed, "the new id index holds ids that are not rows of migrated blocks")
+      } else {
+        precondition(_migrated == 0, "a migration cursor without a new id index")
+      }
     }
     precondition(total == _total, "total mismatch")
     let guessScale = seen == 0 ? 0 : (UInt64(_order.count) << 32) / UInt64(seen)

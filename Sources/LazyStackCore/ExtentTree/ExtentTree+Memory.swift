@@ -26,6 +26,8 @@ extension ExtentTree {
     bytes &+= header &+ _fenwick.capacity &* MemoryLayout<_Summary>.stride
     if _roleFenwick.capacity > 0 { bytes &+= header &+ _roleFenwick.capacity &* MemoryLayout<Int>.stride }
     bytes &+= _index.heapBytes
+    bytes &+= _nextIndex?.heapBytes ?? 0
+    bytes &+= _retiredIndex?.heapBytes ?? 0
     bytes &+= header &+ _firstIDs.capacity &* MemoryLayout<Int>.stride
     bytes &+= _exceptions?.heapBytes ?? 0
     bytes &+= _exceptionCounts?.heapBytes ?? 0
@@ -45,4 +47,22 @@ extension LazyStackLayout {
   package var _exceptionHeapBytes: Int {
     (_tree._exceptions?.heapBytes ?? 0) &+ (_tree._exceptionCounts?.heapBytes ?? 0)
   }
+}
+
+extension LazyStackLayout {
+  /// The hash index of unordered ids: its entries, the entries from which
+  /// a larger one is filled (`ExtentTree._reserveIndex`), and whether one
+  /// is being filled or the one it replaced is being released; zeros
+  /// while the ids are ordered.
+  /// - Complexity: O(1).
+  package var _idIndexGrowth: (entries: Int, migrationStart: Int, growing: Bool) {
+    guard _tree._hasIndex else { return (0, 0, false) }
+    return (_tree._index.count, _tree._index.migrationStart, _tree._nextIndex != nil || _tree._retiredIndex != nil)
+  }
+}
+
+extension LazyStackLayout {
+  /// The number of blocks the rows are stored in.
+  /// - Complexity: O(1).
+  package var _blockCount: Int { _tree.blockCount }
 }

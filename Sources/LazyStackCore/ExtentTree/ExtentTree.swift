@@ -71,6 +71,17 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// A table, not an array by handle: the first exception of a list of 100M
   /// rows must not allocate a count for each of its 260,000 blocks.
   @usableFromInline package var _exceptionCounts: _GrowingIDTable?
+  /// While the id index grows (or sheds a spill): the larger index that
+  /// replaces `_index` once it files every row, filled a few blocks an edit
+  /// (`_advanceIndexMigration`), so no single edit rebuilds the index.
+  /// `_index` stays complete and answers every lookup meanwhile; an edit
+  /// changes both for the rows of migrated blocks. `nil` otherwise.
+  @usableFromInline package var _nextIndex: _IDIndex?
+  /// The blocks with a handle below this are filed in `_nextIndex`.
+  @usableFromInline package var _migrated: Int
+  /// The id index `_nextIndex` replaced, its pages given back to the
+  /// system a slice an edit before it is dropped (see `_tidyIndex`).
+  @usableFromInline package var _retiredIndex: _IDIndex?
   /// The number of leading Fenwick nodes that hold no block: the block at
   /// position `p` is node `_lead + p + 1`. A block split off at the front
   /// takes the last empty node, so prepending costs O(log(n/B)) instead of a

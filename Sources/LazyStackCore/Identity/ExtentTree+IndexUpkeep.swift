@@ -31,6 +31,9 @@ extension ExtentTree {
                                             records: records, sameKey: sameKey)
     guard repeated else {
       _index = built
+      _nextIndex = nil
+      _migrated = 0
+      _retiredIndex = nil
       return nil
     }
     // Name the first repeat in row order, as one insert after another would.
@@ -62,13 +65,136 @@ extension ExtentTree {
                            records: records, sameKey: nil).index
   }
 
-  /// Rebuilds the id index if an edit spilled entries (see `_IDIndex`),
-  /// with more room if it was crowded.
-  /// - Complexity: O(1), or O(n) expected when it rebuilds.
+  /// After an edit: starts replacing the id index if the edit spilled
+  /// entries (see `_IDIndex`; with more room if it was crowded), moves a
+  /// replacement under way on by a bounded number of rows (or zeroes a
+  /// slice of its slots), and gives back the pages of 65,536 slots (256 KB)
+  /// of the index replaced last.
+  /// - Complexity: O(B) expected (B/8 rows, B/2 while entries are spilled:
+  ///   64 and 256 in blocks of 512).
   @inlinable
   package mutating func _tidyIndex() {
-    guard _hasIndex && _index.needsRebuild else { return }
-    _index = _indexFromBlocks(minimumCapacity: _index.isCrowded ? count &* 2 : _IDIndex.buildCapacity(for: count))
+    if _retiredIndex != nil && _retiredIndex!.releasePages(slots: 65_536) { _retiredIndex = nil }
+    guard _hasIndex else { return }
+    if _nextIndex == nil {
+      guard _index.needsRebuild else { return }
+      _startIndexMigration(minimumCapacity: _index.isCrowded ? count &* 2 : _IDIndex.buildCapacity(for: count))
+    }
+    _advanceIndexMigration(rows: _index.needsRebuild ? blockCapacity / 2 : blockCapacity / 8)
+  }
+
+  /// Makes room in the id index for `additional` more ids. From 5/8 full,
+  /// a larger index is filled a block or so an edit (8 rows for each row
+  /// inserted, and `_tidyIndex`'s block after each edit), so it is
+  /// complete before this one is 3/4 full; a batch too large for the room
+  /// left finishes it at once, O(n + k) = O(k) for such a batch.
+  /// - Complexity: O(k + B) expected for k ids (O(n + k) for a batch of k
+  ///   at least about n/8).
+  @inlinable
+  package mutating func _reserveIndex(_ additional: Int) {
+    guard _hasIndex else { return }
+    if _nextIndex == nil {
+      guard _index.count &+ additional > _index.migrationStart else { return }
+      _startIndexMigration(minimumCapacity: Swift.max(count &* 2, count &+ additional &* 2))
+    }
+    if _index.hasRoom(for: additional) {
+      // Eight rows for each row inserted (a single row's share is in `_tidyIndex`'s block).
+      if additional &* 8 > blockCapacity / 8 { _advanceIndexMigration(rows: additional &* 8) }
+    } else {
+      _advanceIndexMigration(rows: Int.max)
+      if !_index.hasRoom(for: additional) {
+        // Still no room (the finished index was sized before this batch).
+        _index = _indexFromBlocks(minimumCapacity: Swift.max(count &* 2, count &+ additional &* 2))
+      }
+    }
+  }
+
+  /// Starts filling a new id index with room for `minimumCapacity` ids
+  /// (`_nextIndex`), for the handles there are now.
+  /// - Complexity: O(minimumCapacity) (the allocation).
+  @inlinable
+  package mutating func _startIndexMigration(minimumCapacity: Int) {
+    _nextIndex = _IDIndex(unzeroedCapacity: minimumCapacity, handles: _blocks.count)
+    _migrated = 0
+  }
+
+  /// Moves the replacement of the id index on: zeroes 16 slots for each
+  /// row of `rows` (at least 8,192, 32 KB) while its slots are not all
+  /// zeroed (each page is then faulted in once, in order, not by a row
+  /// filed at a random place), else files the rows of the next blocks (by
+  /// handle), until at least `rows` rows or the last block; the last block
+  /// makes it the id index (and the old one `_retiredIndex`). `Int.max`
+  /// finishes it.
+  /// - Complexity: O(rows + B) expected.
+  @inlinable
+  package mutating func _advanceIndexMigration(rows budget: Int) {
+    guard var next = _nextIndex else { return }
+    _nextIndex = nil  // let `next` be uniquely referenced
+    if !next.isPrepared {
+      let ready = next.prepare(slots: budget == Int.max ? Int.max : Swift.max(8_192, budget &* 16))
+      if !ready || budget != Int.max {
+        _nextIndex = next
+        return
+      }
+    }
+    var filed = 0
+    while _migrated < _blocks.count && filed < budget {
+      let handle = Int32(truncatingIfNeeded: _migrated)
+      let hashes = _withBlock(handle: _migrated) { block in block.pointee.ids.map { next.hash($0) } }
+      if hashes.count >= 8 { next.warm(hashes) }  // the misses overlap
+      for hash in hashes { next.insert(hash, handle: handle) }
+      filed &+= hashes.count
+      _migrated &+= 1
+    }
+    if _migrated < _blocks.count {
+      _nextIndex = next
+    } else {
+      _retiredIndex = _index
+      _index = next
+      _migrated = 0
+    }
+  }
+
+  /// Files an id just entered in `_index` under block `handle` in
+  /// `_nextIndex` too, if that block is migrated.
+  /// - Complexity: O(1) expected.
+  @inlinable @inline(__always)
+  package mutating func _fileInNextIndex(_ hash: UInt64, handle: Int32) {
+    if _nextIndex != nil && Int(handle) < _migrated { _nextIndex!.insert(hash, handle: handle) }
+  }
+
+  /// Files an id under block `handle` in the id index (and in a
+  /// replacement under way, if that block is migrated).
+  /// - Complexity: O(1) expected.
+  @inlinable @inline(__always)
+  package mutating func _indexInsert(_ hash: UInt64, handle: Int32) {
+    _index.insert(hash, handle: handle)
+    _fileInNextIndex(hash, handle: handle)
+  }
+
+  /// Removes an entry of (`hash`, `handle`) from the id index (and from a
+  /// replacement under way, if that block is migrated).
+  /// - Complexity: O(1) expected.
+  @inlinable @inline(__always)
+  package mutating func _indexRemove(_ hash: UInt64, handle: Int32) {
+    _index.remove(hash, handle: handle)
+    if _nextIndex != nil && Int(handle) < _migrated { _nextIndex!.remove(hash, handle: handle) }
+  }
+
+  /// Moves an entry of (`hash`, `old`) to block `new` in the id index; in a
+  /// replacement under way, the entry follows whether each block is
+  /// migrated (moved, removed, filed or left out).
+  /// - Complexity: O(1) expected.
+  @inlinable @inline(__always)
+  package mutating func _indexRelabel(_ hash: UInt64, from old: Int32, to new: Int32) {
+    _index.relabel(hash, from: old, to: new)
+    guard _nextIndex != nil else { return }
+    switch (Int(old) < _migrated, Int(new) < _migrated) {
+    case (true, true): _nextIndex!.relabel(hash, from: old, to: new)
+    case (true, false): _nextIndex!.remove(hash, handle: old)
+    case (false, true): _nextIndex!.insert(hash, handle: new)
+    case (false, false): break
+    }
   }
 
   /// Files every id of `ids` (the rows that moved from block `old` to block
@@ -79,7 +205,7 @@ extension ExtentTree {
   package mutating func _relabel(_ ids: ContiguousArray<ID>, from old: Int32, to new: Int32) {
     let hashes = ids.map { _index.hash($0) }
     _index.warm(hashes)
-    for hash in hashes { _index.relabel(hash, from: old, to: new) }
+    for hash in hashes { _indexRelabel(hash, from: old, to: new) }
   }
 
   /// Files the ids of rows that moved from block `old` to block `new` (a
@@ -96,13 +222,6 @@ extension ExtentTree {
     }
   }
 
-  /// Makes room in the id index for `additional` more ids (doubling it).
-  /// - Complexity: O(1), or O(n) expected when it grows.
-  @inlinable
-  package mutating func _reserveIndex(_ additional: Int) {
-    guard _hasIndex && !_index.hasRoom(for: additional) else { return }
-    _index = _indexFromBlocks(minimumCapacity: Swift.max(count &* 2, count &+ additional &* 2))
-  }
 
   /// Whether `_index` is in use (the ids are not `_ordered`).
   @inlinable @inline(__always)

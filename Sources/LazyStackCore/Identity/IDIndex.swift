@@ -1,3 +1,5 @@
+import Foundation
+
 /// The id index of an `ExtentTree` (DESIGN §2): id -> handle of the block
 /// that holds the row, in one 32-bit word a slot and no keys.
 ///
@@ -58,6 +60,13 @@ package struct _IDIndex: Sendable {
   package func hasRoom(for additional: Int) -> Bool {
     _storage.count &+ additional <= _storage.maximumCount
   }
+
+  /// The entries from which the owner starts filling a larger index (5/8
+  /// of the slots), so that it is complete before this one is 3/4 full
+  /// (see `ExtentTree._reserveIndex`).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var migrationStart: Int { _storage.slotCount &* 5 / 8 }
 
   /// Whether an edit spilled entries, so the owner should rebuild the index.
   /// - Complexity: O(1).
@@ -155,6 +164,41 @@ package struct _IDIndex: Sendable {
     s._touched = sink  // keeps the reads
   }
 
+  /// An empty index like `init(minimumCapacity:handles:)` whose slots are
+  /// zeroed by `prepare`, a bounded number a call: nothing may be filed or
+  /// looked up before `prepare` returns true.
+  /// - Complexity: O(1) (the allocation).
+  @inlinable
+  package init(unzeroedCapacity minimumCapacity: Int, handles: Int) {
+    _storage = _IDIndexStorage(slots: _idSlotCount(for: minimumCapacity), handles: handles, zeroed: false)
+  }
+
+  /// Zeroes up to `slots` more slots of an index made with
+  /// `init(unzeroedCapacity:handles:)`; returns whether it is ready.
+  /// - Complexity: O(slots).
+  @inlinable
+  package mutating func prepare(slots budget: Int) -> Bool {
+    if _storage.prepared == _storage.slotCount { return true }
+    _makeUnique()
+    return _storage._prepare(budget)
+  }
+
+  /// Whether every slot is zeroed (always, but for an index made with
+  /// `init(unzeroedCapacity:handles:)` that `prepare` has not finished).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var isPrepared: Bool { _storage.prepared == _storage.slotCount }
+
+  /// For an index its owner no longer reads: gives the pages of up to
+  /// `slots` more slots back to the system if no copy shares them, and
+  /// returns true when the owner can drop it (freeing it is then short).
+  /// - Complexity: O(slots).
+  @inlinable
+  package mutating func releasePages(slots budget: Int) -> Bool {
+    guard isKnownUniquelyReferenced(&_storage) else { return true }  // a copy still reads it
+    return _storage._releasePages(budget)
+  }
+
   /// Gives the index storage of its own (copy-on-write).
   /// - Complexity: O(capacity) when the storage is shared, else O(1).
   @inlinable
@@ -229,6 +273,13 @@ package final class _IDIndexStorage: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline package var crowded: Bool
   /// Where `warm`'s reads go (so they are not dropped).
   @exclusivity(unchecked) @usableFromInline package var _touched: UInt32 = 0
+  /// The slots zeroed so far (`slotCount` but in a storage made with
+  /// `zeroed: false` that `_prepare` has not finished): nothing is filed
+  /// before every slot is zeroed.
+  @exclusivity(unchecked) @usableFromInline package var prepared: Int
+  /// The slots whose pages `_releasePages` has given back to the system
+  /// (only in an index that is no longer read).
+  @exclusivity(unchecked) @usableFromInline package var released: Int = 0
 
   @inlinable @inline(__always)
   package static var distanceMask: UInt32 { 63 }
@@ -238,9 +289,11 @@ package final class _IDIndexStorage: @unchecked Sendable {
   package static var distanceLimit: UInt32 { 63 }
 
   /// Storage of `count` empty slots for handles below a power of two of at
-  /// least twice `handles` (at most 2^26: larger handles spill).
+  /// least twice `handles` (at most 2^26: larger handles spill). With
+  /// `zeroed: false` the slots are not ready until `_prepare` has zeroed
+  /// them all, a bounded number a call.
   @inlinable
-  package init(slots count: Int, handles: Int) {
+  package init(slots count: Int, handles: Int, zeroed: Bool = true) {
     slotCount = count
     maximumCount = count &* 3 / 4
     self.count = 0
@@ -253,18 +306,59 @@ package final class _IDIndexStorage: @unchecked Sendable {
     handleLimit = 1 << bits
     handleShift = UInt32(32 &- bits)
     tagField = ((1 as UInt32) << handleShift &- 1) & ~Self.distanceMask
-    slots = .allocate(capacity: count)
-    slots.initialize(repeating: 0, count: count)
+    // calloc: a large index gets fresh zero pages from the system, faulted
+    // in as entries arrive. A replacement filled while edits go on
+    // (`zeroed: false`) is zeroed a slice an edit instead: filing rows at
+    // random places in fresh pages would fault one page a row.
+    let allocated = zeroed
+      ? calloc(Swift.max(1, count), MemoryLayout<UInt32>.stride)
+      : malloc(Swift.max(1, count) &* MemoryLayout<UInt32>.stride)
+    guard let allocated else { fatalError("_IDIndex: out of memory") }
+    slots = allocated.bindMemory(to: UInt32.self, capacity: Swift.max(1, count))
+    prepared = zeroed ? count : 0
+  }
+
+  /// Zeroes up to `budget` more slots; returns whether every slot is zeroed.
+  /// - Complexity: O(budget).
+  @inlinable
+  package func _prepare(_ budget: Int) -> Bool {
+    let n = Swift.min(budget, slotCount &- prepared)
+    if n > 0 {
+      (slots + prepared).initialize(repeating: 0, count: n)
+      prepared &+= n
+    }
+    return prepared == slotCount
+  }
+
+  /// Gives the pages of up to `budget` more slots back to the system, in
+  /// an index nothing reads any more (its owner drops it when this
+  /// returns true), so freeing a large index is not one long call.
+  /// - Complexity: O(budget).
+  @inlinable
+  package func _releasePages(_ budget: Int) -> Bool {
+    let stride = MemoryLayout<UInt32>.stride
+    let page = Int(getpagesize())
+    let end = Swift.min(slotCount, released &+ budget)
+    let base = UInt(bitPattern: UnsafeRawPointer(slots))
+    // Whole pages inside slots `released ..< end`.
+    let from = (base &+ UInt(released &* stride) &+ UInt(page) &- 1) / UInt(page) &* UInt(page)
+    let to = (base &+ UInt(end &* stride)) / UInt(page) &* UInt(page)
+    if to > from, let start = UnsafeMutableRawPointer(bitPattern: from) {
+      _ = madvise(start, Int(to &- from), MADV_DONTNEED)
+    }
+    released = end
+    return released == slotCount
   }
 
   @inlinable
-  deinit { slots.deallocate() }
+  deinit { free(slots) }
 
   /// A copy of the same size.
   @inlinable
   package func _copy() -> _IDIndexStorage {
     let copy = _IDIndexStorage(slots: slotCount, handles: handleLimit / 2)
-    copy.slots.update(from: slots, count: slotCount)
+    copy.slots.update(from: slots, count: prepared)
+    copy.prepared = prepared
     copy.count = count
     copy.spilled = spilled
     copy.spilledCount = spilledCount
