@@ -277,9 +277,17 @@ package final class _IDIndexStorage: @unchecked Sendable {
   /// `zeroed: false` that `_prepare` has not finished): nothing is filed
   /// before every slot is zeroed.
   @exclusivity(unchecked) @usableFromInline package var prepared: Int
-  /// The slots whose pages `_releasePages` has given back to the system
-  /// (only in an index that is no longer read).
+  /// The slots whose pages `_releasePages` has unmapped (only in an index
+  /// that is no longer read).
   @exclusivity(unchecked) @usableFromInline package var released: Int = 0
+  /// The bytes mapped for the slots (from `mmap`, a whole number of pages),
+  /// or 0 when they come from `malloc`.
+  @usableFromInline package let mappedBytes: Int
+
+  /// From this many bytes the slots are mapped (`mmap`) rather than
+  /// allocated, so that a retired index can be unmapped a slice at a time.
+  @inlinable @inline(__always)
+  package static var mappingThreshold: Int { 1 << 21 }
 
   @inlinable @inline(__always)
   package static var distanceMask: UInt32 { 63 }
@@ -306,14 +314,29 @@ package final class _IDIndexStorage: @unchecked Sendable {
     handleLimit = 1 << bits
     handleShift = UInt32(32 &- bits)
     tagField = ((1 as UInt32) << handleShift &- 1) & ~Self.distanceMask
-    // calloc: a large index gets fresh zero pages from the system, faulted
-    // in as entries arrive. A replacement filled while edits go on
-    // (`zeroed: false`) is zeroed a slice an edit instead: filing rows at
-    // random places in fresh pages would fault one page a row.
-    let allocated = zeroed
-      ? calloc(Swift.max(1, count), MemoryLayout<UInt32>.stride)
-      : malloc(Swift.max(1, count) &* MemoryLayout<UInt32>.stride)
+    // A large index is mapped: fresh zero pages from the system, faulted
+    // in as entries arrive, and unmapped a slice at a time when retired
+    // (`_releasePages`). A replacement filled while edits go on
+    // (`zeroed: false`) is zeroed a slice an edit first, which faults its
+    // pages in order: filing rows at random places in fresh pages would
+    // fault one page a row.
+    let bytes = Swift.max(1, count) &* MemoryLayout<UInt32>.stride
+    var allocated: UnsafeMutableRawPointer?
+    var mapped = 0
+    if bytes >= Self.mappingThreshold {
+      let page = Int(getpagesize())
+      let length = (bytes &+ page &- 1) / page &* page
+      let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+      if let address, address != UnsafeMutableRawPointer(bitPattern: -1) {  // MAP_FAILED
+        allocated = address
+        mapped = length
+      }
+    }
+    if allocated == nil {
+      allocated = zeroed ? calloc(Swift.max(1, count), MemoryLayout<UInt32>.stride) : malloc(bytes)
+    }
     guard let allocated else { fatalError("_IDIndex: out of memory") }
+    mappedBytes = mapped
     slots = allocated.bindMemory(to: UInt32.self, capacity: Swift.max(1, count))
     prepared = zeroed ? count : 0
   }
@@ -330,28 +353,35 @@ package final class _IDIndexStorage: @unchecked Sendable {
     return prepared == slotCount
   }
 
-  /// Gives the pages of up to `budget` more slots back to the system, in
-  /// an index nothing reads any more (its owner drops it when this
-  /// returns true), so freeing a large index is not one long call.
+  /// Unmaps the pages of up to `budget` more slots of a mapped index that
+  /// nothing reads any more (its owner drops it when this returns true:
+  /// at once for an allocated one), so freeing a large index is not one
+  /// long call.
   /// - Complexity: O(budget).
   @inlinable
   package func _releasePages(_ budget: Int) -> Bool {
-    let stride = MemoryLayout<UInt32>.stride
+    guard mappedBytes > 0 else { return true }
     let page = Int(getpagesize())
-    let end = Swift.min(slotCount, released &+ budget)
-    let base = UInt(bitPattern: UnsafeRawPointer(slots))
-    // Whole pages inside slots `released ..< end`.
-    let from = (base &+ UInt(released &* stride) &+ UInt(page) &- 1) / UInt(page) &* UInt(page)
-    let to = (base &+ UInt(end &* stride)) / UInt(page) &* UInt(page)
-    if to > from, let start = UnsafeMutableRawPointer(bitPattern: from) {
-      _ = madvise(start, Int(to &- from), MADV_DONTNEED)
-    }
-    released = end
-    return released == slotCount
+    let stride = MemoryLayout<UInt32>.stride
+    // Whole pages: `released` stays at a page boundary, and the last slice
+    // takes the rest of the mapping.
+    let done = released &* stride
+    var length = Swift.max(page, budget &* stride / page &* page)
+    if done &+ length >= mappedBytes { length = mappedBytes &- done }
+    if length > 0 { _ = munmap(UnsafeMutableRawPointer(slots) + done, length) }
+    released = (done &+ length) / stride
+    return done &+ length >= mappedBytes
   }
 
   @inlinable
-  deinit { free(slots) }
+  deinit {
+    if mappedBytes == 0 {
+      free(slots)
+    } else {
+      let done = released &* MemoryLayout<UInt32>.stride
+      if done < mappedBytes { _ = munmap(UnsafeMutableRawPointer(slots) + done, mappedBytes &- done) }
+    }
+  }
 
   /// A copy of the same size.
   @inlinable
