@@ -68,13 +68,13 @@ extension ExtentTree {
   /// After an edit: starts replacing the id index if the edit spilled
   /// entries (see `_IDIndex`; with more room if it was crowded), moves a
   /// replacement under way on by a bounded number of rows (or zeroes a
-  /// slice of its slots), and gives back the pages of 65,536 slots (256 KB)
+  /// slice of its slots), and unmaps the pages of 16,384 slots (64 KB)
   /// of the index replaced last.
   /// - Complexity: O(B) expected (B/8 rows, B/2 while entries are spilled:
   ///   64 and 256 in blocks of 512).
   @inlinable
   package mutating func _tidyIndex() {
-    if _retiredIndex != nil && _retiredIndex!.releasePages(slots: 65_536) { _retiredIndex = nil }
+    if _retiredIndex != nil && _retiredIndex!.releasePages(slots: 16_384) { _retiredIndex = nil }
     guard _hasIndex else { return }
     if _nextIndex == nil {
       guard _index.needsRebuild else { return }
