@@ -146,9 +146,13 @@ extension ExtentTree {
         chunks = ExtentTree._estimatedChunks(n)
         return
       }
-      // In place (`invalidateAll`: the block keeps its rows).
+      // In place (`invalidateAll`: the block keeps its rows). Chunk c holds
+      // (c + 1) * 8 estimated rows, the last one n: a loop that vectorizes.
       chunks.withUnsafeMutableBufferPointer { chunks in
-        for c in chunks.indices { chunks[c] = ExtentTree._estimatedChunk(c, of: n) }
+        guard let base = chunks.baseAddress, chunks.count > 0 else { return }
+        let last = chunks.count &- 1
+        for c in 0 ..< last { base[c] = ExtentTree._packChunk(0, (c &+ 1) &<< ExtentTree._chunkShift) }
+        base[last] = ExtentTree._packChunk(0, n)
       }
     }
 

@@ -284,8 +284,9 @@ package final class _IDIndexStorage: @unchecked Sendable {
   /// or 0 when they come from `malloc`.
   @usableFromInline package let mappedBytes: Int
 
-  /// From this many bytes the slots are mapped (`mmap`) rather than
-  /// allocated, so that a retired index can be unmapped a slice at a time.
+  /// From this many bytes the slots of a replacement are mapped (`mmap`)
+  /// rather than allocated, and a retired index gives its pages back a
+  /// slice at a time.
   @inlinable @inline(__always)
   package static var mappingThreshold: Int { 1 << 21 }
 
@@ -314,16 +315,18 @@ package final class _IDIndexStorage: @unchecked Sendable {
     handleLimit = 1 << bits
     handleShift = UInt32(32 &- bits)
     tagField = ((1 as UInt32) << handleShift &- 1) & ~Self.distanceMask
-    // A large index is mapped: fresh zero pages from the system, faulted
-    // in as entries arrive, and unmapped a slice at a time when retired
-    // (`_releasePages`). A replacement filled while edits go on
-    // (`zeroed: false`) is zeroed a slice an edit first, which faults its
-    // pages in order: filing rows at random places in fresh pages would
-    // fault one page a row.
+    // A replacement filled while edits go on (`zeroed: false`) is mapped
+    // when large, so that it can be unmapped a slice at a time once it is
+    // retired in turn (`_releasePages`), and zeroed a slice an edit before
+    // it is used, which faults its pages in order: filing rows at random
+    // places in fresh pages would fault one page a row. Any other index
+    // comes from calloc, which reuses pages a freed layout gave back (a
+    // build into fresh mapped pages faults every page: `build_shuffled`
+    // +41 % at 1e6).
     let bytes = Swift.max(1, count) &* MemoryLayout<UInt32>.stride
     var allocated: UnsafeMutableRawPointer?
     var mapped = 0
-    if bytes >= Self.mappingThreshold {
+    if !zeroed && bytes >= Self.mappingThreshold {
       let page = Int(getpagesize())
       let length = (bytes &+ page &- 1) / page &* page
       let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
@@ -353,16 +356,30 @@ package final class _IDIndexStorage: @unchecked Sendable {
     return prepared == slotCount
   }
 
-  /// Unmaps the pages of up to `budget` more slots of a mapped index that
-  /// nothing reads any more (its owner drops it when this returns true:
-  /// at once for an allocated one), so freeing a large index is not one
-  /// long call.
+  /// Gives back the pages of up to `budget` more slots of an index that
+  /// nothing reads any more (its owner drops it when this returns true),
+  /// so freeing a large index is not one long call: a mapped one is
+  /// unmapped a slice at a time; an allocated one of `mappingThreshold`
+  /// bytes or more has its pages dropped (`madvise`) a slice at a time
+  /// before it is freed; a smaller one is freed at once.
   /// - Complexity: O(budget).
   @inlinable
   package func _releasePages(_ budget: Int) -> Bool {
-    guard mappedBytes > 0 else { return true }
     let page = Int(getpagesize())
     let stride = MemoryLayout<UInt32>.stride
+    guard mappedBytes > 0 else {
+      guard slotCount &* stride >= Self.mappingThreshold else { return true }
+      let end = Swift.min(slotCount, released &+ budget)
+      let base = UInt(bitPattern: UnsafeRawPointer(slots))
+      // Whole pages inside slots `released ..< end`.
+      let from = (base &+ UInt(released &* stride) &+ UInt(page) &- 1) / UInt(page) &* UInt(page)
+      let to = (base &+ UInt(end &* stride)) / UInt(page) &* UInt(page)
+      if to > from, let start = UnsafeMutableRawPointer(bitPattern: from) {
+        _ = madvise(start, Int(to &- from), MADV_DONTNEED)
+      }
+      released = end
+      return released == slotCount
+    }
     // Whole pages: `released` stays at a page boundary, and the last slice
     // takes the rest of the mapping.
     let done = released &* stride
