@@ -284,11 +284,15 @@ package final class _IDIndexStorage: @unchecked Sendable {
   /// or 0 when they come from `malloc`.
   @usableFromInline package let mappedBytes: Int
 
-  /// From this many bytes the slots of a replacement are mapped (`mmap`)
-  /// rather than allocated, and a retired index gives its pages back a
-  /// slice at a time.
+  /// From this many bytes the slots of a replacement (`zeroed: false`)
+  /// are mapped (`mmap`) rather than allocated, and so unmapped a slice at
+  /// a time once retired.
   @inlinable @inline(__always)
   package static var mappingThreshold: Int { 1 << 21 }
+
+  /// From this many bytes the slots of any other index are mapped.
+  @inlinable @inline(__always)
+  package static var builtMappingThreshold: Int { 1 << 25 }
 
   @inlinable @inline(__always)
   package static var distanceMask: UInt32 { 63 }
@@ -315,18 +319,19 @@ package final class _IDIndexStorage: @unchecked Sendable {
     handleLimit = 1 << bits
     handleShift = UInt32(32 &- bits)
     tagField = ((1 as UInt32) << handleShift &- 1) & ~Self.distanceMask
-    // A replacement filled while edits go on (`zeroed: false`) is mapped
-    // when large, so that it can be unmapped a slice at a time once it is
-    // retired in turn (`_releasePages`), and zeroed a slice an edit before
-    // it is used, which faults its pages in order: filing rows at random
-    // places in fresh pages would fault one page a row. Any other index
-    // comes from calloc, which reuses pages a freed layout gave back (a
-    // build into fresh mapped pages faults every page: `build_shuffled`
-    // +41 % at 1e6).
+    // A large index is mapped, so that it can be unmapped a slice at a time
+    // once it is retired (`_releasePages`): a replacement filled while
+    // edits go on (`zeroed: false`) from 2 MB, which is zeroed a slice an
+    // edit before it is used (that faults its pages in order: filing rows
+    // at random places in fresh pages would fault one page a row); any
+    // other index from 32 MB, where malloc maps fresh pages anyway. Below
+    // that it comes from calloc, which reuses the pages a freed layout gave
+    // back (a build into fresh mapped pages faults every page:
+    // `build_shuffled` +41 % at 1e6).
     let bytes = Swift.max(1, count) &* MemoryLayout<UInt32>.stride
     var allocated: UnsafeMutableRawPointer?
     var mapped = 0
-    if !zeroed && bytes >= Self.mappingThreshold {
+    if bytes >= (zeroed ? Self.builtMappingThreshold : Self.mappingThreshold) {
       let page = Int(getpagesize())
       let length = (bytes &+ page &- 1) / page &* page
       let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
@@ -362,30 +367,17 @@ package final class _IDIndexStorage: @unchecked Sendable {
     return prepared == slotCount
   }
 
-  /// Gives back the pages of up to `budget` more slots of an index that
-  /// nothing reads any more (its owner drops it when this returns true),
-  /// so freeing a large index is not one long call: a mapped one is
-  /// unmapped a slice at a time; an allocated one of `mappingThreshold`
-  /// bytes or more has its pages dropped (`madvise`) a slice at a time
-  /// before it is freed; a smaller one is freed at once.
+  /// Unmaps the pages of up to `budget` more slots of a mapped index that
+  /// nothing reads any more (its owner drops it when this returns true:
+  /// at once for an allocated one, whose free is short), so freeing a
+  /// large index is not one long call (800 MB at once: about a
+  /// millisecond here).
   /// - Complexity: O(budget).
   @inlinable
   package func _releasePages(_ budget: Int) -> Bool {
+    guard mappedBytes > 0 else { return true }
     let page = Int(getpagesize())
     let stride = MemoryLayout<UInt32>.stride
-    guard mappedBytes > 0 else {
-      guard slotCount &* stride >= Self.mappingThreshold else { return true }
-      let end = Swift.min(slotCount, released &+ budget)
-      let base = UInt(bitPattern: UnsafeRawPointer(slots))
-      // Whole pages inside slots `released ..< end`.
-      let from = (base &+ UInt(released &* stride) &+ UInt(page) &- 1) / UInt(page) &* UInt(page)
-      let to = (base &+ UInt(end &* stride)) / UInt(page) &* UInt(page)
-      if to > from, let start = UnsafeMutableRawPointer(bitPattern: from) {
-        _ = madvise(start, Int(to &- from), MADV_DONTNEED)
-      }
-      released = end
-      return released == slotCount
-    }
     // Whole pages: `released` stays at a page boundary, and the last slice
     // takes the rest of the mapping.
     let done = released &* stride
