@@ -57,6 +57,11 @@ extension ExtentTree {
     let rebuild = touched.count &* 8 > _order.count
     var deltas: [(position: Int, summary: _Summary)] = []
     let invalidated = Self._invalidated
+    // The blocks' chunk prefixes become those of estimated rows: one buffer
+    // shared by the blocks of one size (consecutive blocks mostly have the
+    // same), as after a build, not a rewrite of every block's (a block
+    // copies it when one of its rows is next written).
+    var sharedChunks: (rows: Int, chunks: ContiguousArray<Int64>) = (-1, [])
     _blocks.withUnsafeMutableBufferPointer { blocks in
       var sink: Int32 = 0
       for (k, position) in touched.enumerated() {
@@ -78,7 +83,9 @@ extension ExtentTree {
         blocks[handle].measuredSum = 0
         blocks[handle].measuredCount = 0
         blocks[handle].measuredZeroCount = 0
-        blocks[handle]._rebuildEstimatedChunks()
+        let rows = blocks[handle].extents.count
+        if rows != sharedChunks.rows { sharedChunks = (rows, Self._estimatedChunks(rows)) }
+        blocks[handle].chunks = sharedChunks.chunks
       }
       _touchedSink = sink
     }

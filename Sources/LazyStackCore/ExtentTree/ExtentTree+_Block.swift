@@ -137,25 +137,6 @@ extension ExtentTree {
       chunks = shared.chunks
     }
 
-    /// The chunk prefixes of a block whose rows are all estimated.
-    /// - Complexity: O(B).
-    @inlinable
-    package mutating func _rebuildEstimatedChunks() {
-      let n = extents.count
-      guard n < ExtentTree._chunkedRowLimit && chunks.count == (n &+ ExtentTree._chunk &- 1) >> ExtentTree._chunkShift else {
-        chunks = ExtentTree._estimatedChunks(n)
-        return
-      }
-      // In place (`invalidateAll`: the block keeps its rows). Chunk c holds
-      // (c + 1) * 8 estimated rows, the last one n: a loop that vectorizes.
-      chunks.withUnsafeMutableBufferPointer { chunks in
-        guard let base = chunks.baseAddress, chunks.count > 0 else { return }
-        let last = chunks.count &- 1
-        for c in 0 ..< last { base[c] = ExtentTree._packChunk(0, (c &+ 1) &<< ExtentTree._chunkShift) }
-        base[last] = ExtentTree._packChunk(0, n)
-      }
-    }
-
     @inlinable @inline(__always)
     package var summary: _Summary {
       _Summary(count: rowCount, measuredSum: measuredSum,
