@@ -44,13 +44,18 @@ if [ -n "$declared" ]; then
   echo "paired gate: declared in commits since the base:"
   echo "$declared" | sed 's/^/  Bench-Gate: /'
 fi
-# Whether scenario $1 (or the word api) is declared.
+# Whether scenario $1 (or the word api) is declared. (No `grep -q` at the
+# end of the pipe: it stops reading at the first match, the loop writing
+# the next trailer dies of SIGPIPE, and with pipefail a scenario declared
+# on any but the last line read as undeclared.)
 is_declared() {
   [ -n "$declared" ] || return 1
-  echo "$declared" | while IFS= read -r line; do
+  local found
+  found="$(echo "$declared" | while IFS= read -r line; do
     names="${line%%:*}"
     for name in ${names//,/ }; do [ "$name" = "$1" ] && echo yes; done
-  done | grep -q yes
+  done)"
+  [ -n "$found" ]
 }
 
 swift build -c release --product bench > "$out-build.log" 2>&1 || { tail -30 "$out-build.log"; fail "the benchmark does not build"; }
