@@ -16,6 +16,12 @@ func scaleTest(rows n: Int) -> Bool {
     print("scale: \(label): " + (ns < 1e7 ? String(format: "%.1f µs", ns / 1e3) : String(format: "%.2f ms", ns / 1e6)))
     return r
   }
+  // The microseconds `body` takes (one edit, timed alone).
+  func microseconds(_ body: () throws -> Void) rethrows -> Double {
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3
+  }
   func bytesPerRow(_ label: String, _ layout: LazyStackLayout<Int>) {
     print("scale: memory, \(label): \(String(format: "%.1f", Double(layout._heapBytes) / Double(layout.count))) B/row")
   }
@@ -25,9 +31,7 @@ func scaleTest(rows n: Int) -> Bool {
   func singleEdits(_ layout: inout LazyStackLayout<Int>, _ kind: String, fresh: Int) throws {
     var times: [String: [Double]] = [:]
     func timed(_ label: String, _ body: () throws -> Void) rethrows {
-      let t0 = DispatchTime.now().uptimeNanoseconds
-      try body()
-      times[label, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
+      times[label, default: []].append(try microseconds(body))
     }
     for round in 0 ..< 21 {
       let place = Int.random(in: 0 ... layout.count)  // drawn outside the timing (a system call)
@@ -170,9 +174,7 @@ func scaleTest(rows n: Int) -> Bool {
       var splitting = 0.0
       var added = 0
       while layout._blockCount == blocks && added < 10_000 {
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        try layout.insert([fresh + 1 + added], at: place)
-        let us = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3
+        let us = try microseconds { try layout.insert([fresh + 1 + added], at: place) }
         added += 1
         if layout._blockCount != blocks { splitting = us } else { slowestOther = max(slowestOther, us) }
       }
@@ -237,9 +239,7 @@ func scaleTest(rows n: Int) -> Bool {
     while growth.count < 50_000_000 {
       let place = Int.random(in: 0 ... layout.count, using: &rng)  // drawn outside the timing
       let blocks = layout._blockCount
-      let t0 = DispatchTime.now().uptimeNanoseconds
-      try layout.insert([freshID], at: place)
-      growth.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
+      growth.append(try microseconds { try layout.insert([freshID], at: place) })
       if layout._blockCount != blocks { splits.insert(growth.count - 1) }
       freshID += 1
       let growing = layout._idIndexGrowth.growing

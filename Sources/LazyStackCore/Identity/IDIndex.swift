@@ -27,9 +27,9 @@ import Foundation
 ///
 /// An entry that does not fit (a handle past the slot's field, a distance
 /// past its field, a table with no free slot) is kept whole, with its full
-/// hash, in a short spill list that lookups also read; the owner rebuilds the
-/// index from its blocks after the edit that spilled (`needsRebuild`), so the
-/// index never fails an edit.
+/// hash, in a short spill list that lookups also read; after the edit that
+/// spilled (`needsRebuild`), the owner starts filling a new index from its
+/// blocks, a few blocks an edit, so the index never fails an edit.
 ///
 /// A value type with copy-on-write storage.
 @usableFromInline
@@ -68,7 +68,7 @@ package struct _IDIndex: Sendable {
   @inlinable @inline(__always)
   package var migrationStart: Int { _storage.slotCount &* 5 / 8 }
 
-  /// Whether an edit spilled entries, so the owner should rebuild the index.
+  /// Whether an edit spilled entries, so the owner should replace the index.
   /// - Complexity: O(1).
   @inlinable @inline(__always)
   package var needsRebuild: Bool { _storage.spilledCount != 0 }
@@ -178,7 +178,7 @@ package struct _IDIndex: Sendable {
   /// - Complexity: O(slots).
   @inlinable
   package mutating func prepare(slots budget: Int) -> Bool {
-    if _storage.prepared == _storage.slotCount { return true }
+    if isPrepared { return true }
     _makeUnique()
     return _storage._prepare(budget)
   }
