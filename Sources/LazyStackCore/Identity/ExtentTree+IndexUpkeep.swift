@@ -30,7 +30,10 @@ extension ExtentTree {
     let (built, repeated) = _IDIndex._build(count: n, minimumCapacity: _IDIndex.buildCapacity(for: n), handles: blocks,
                                             records: records, sameKey: sameKey)
     guard repeated else {
-      _index = built  // `_fill` has dropped any replacement under way
+      _index = built
+      _nextIndex = nil
+      _migrated = 0
+      _retiredIndex = nil
       return nil
     }
     // Name the first repeat in row order, as one insert after another would.
@@ -152,20 +155,12 @@ extension ExtentTree {
     }
   }
 
-  /// Whether a replacement of the id index is under way and already files
-  /// the rows of block `handle`.
-  /// - Complexity: O(1).
-  @inlinable @inline(__always)
-  package func _isMigrated(_ handle: Int32) -> Bool {
-    _nextIndex != nil && Int(handle) < _migrated
-  }
-
   /// Files an id just entered in `_index` under block `handle` in
   /// `_nextIndex` too, if that block is migrated.
   /// - Complexity: O(1) expected.
   @inlinable @inline(__always)
   package mutating func _fileInNextIndex(_ hash: UInt64, handle: Int32) {
-    if _isMigrated(handle) { _nextIndex!.insert(hash, handle: handle) }
+    if _nextIndex != nil && Int(handle) < _migrated { _nextIndex!.insert(hash, handle: handle) }
   }
 
   /// Files an id under block `handle` in the id index (and in a
@@ -183,7 +178,7 @@ extension ExtentTree {
   @inlinable @inline(__always)
   package mutating func _indexRemove(_ hash: UInt64, handle: Int32) {
     _index.remove(hash, handle: handle)
-    if _isMigrated(handle) { _nextIndex!.remove(hash, handle: handle) }
+    if _nextIndex != nil && Int(handle) < _migrated { _nextIndex!.remove(hash, handle: handle) }
   }
 
   /// Moves an entry of (`hash`, `old`) to block `new` in the id index; in a
@@ -193,7 +188,8 @@ extension ExtentTree {
   @inlinable @inline(__always)
   package mutating func _indexRelabel(_ hash: UInt64, from old: Int32, to new: Int32) {
     _index.relabel(hash, from: old, to: new)
-    switch (_isMigrated(old), _isMigrated(new)) {
+    guard _nextIndex != nil else { return }
+    switch (Int(old) < _migrated, Int(new) < _migrated) {
     case (true, true): _nextIndex!.relabel(hash, from: old, to: new)
     case (true, false): _nextIndex!.remove(hash, handle: old)
     case (false, true): _nextIndex!.insert(hash, handle: new)
@@ -225,6 +221,7 @@ extension ExtentTree {
       _relabelExceptions(ids, from: old, to: new)
     }
   }
+
 
   /// Whether `_index` is in use (the ids are not `_ordered`).
   @inlinable @inline(__always)

@@ -178,7 +178,7 @@ package struct _IDIndex: Sendable {
   /// - Complexity: O(slots).
   @inlinable
   package mutating func prepare(slots budget: Int) -> Bool {
-    if isPrepared { return true }
+    if _storage.prepared == _storage.slotCount { return true }
     _makeUnique()
     return _storage._prepare(budget)
   }
