@@ -32,6 +32,7 @@ extension LazyStackReference {
 
   /// SPEC M2.
   public mutating func beginInteraction() {
+    if batch != nil { return outsideBatch { $0.beginInteraction() } }
     let wasAnimating = phase == .animating
     setPhase(.interacting)
     if wasAnimating { track() }
@@ -40,6 +41,9 @@ extension LazyStackReference {
   /// SPEC M3: decelerate to the snapped target.
   public mutating func endInteraction(velocity: CGVector, snap: ReferenceSnap?,
                                       decelerationRate: ScrollDecelerationRate = .normal, at time: TimeInterval) {
+    if batch != nil {
+      return outsideBatch { $0.endInteraction(velocity: velocity, snap: snap, decelerationRate: decelerationRate, at: time) }
+    }
     clock = now(time)
     if phase == .animating { track() }
     let target: CGPoint
@@ -71,6 +75,7 @@ extension LazyStackReference {
 
   /// SPEC M4: resolve like `setPosition`, then move there as the clock advances.
   public mutating func scroll(to p: ScrollPosition, animation: ScrollAnimation, at time: TimeInterval) {
+    if batch != nil { return outsideBatch { $0.scroll(to: p, animation: animation, at: time) } }
     let t = now(time)
     let oldPhase = phase
     let oldChange = lastPhaseChange
@@ -140,6 +145,7 @@ extension LazyStackReference {
   /// SPEC M1.
   @discardableResult
   public mutating func advance(to time: TimeInterval) -> Bool {
+    if batch != nil { return outsideBatch { $0.advance(to: time) } }
     let t = now(time)
     guard isMoving else {
       clock = t

@@ -86,6 +86,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   /// wanted: the offset was clamped (S10) or pinned to the end (D4). The
   /// model checks exempt such steps from S13.
   public private(set) var lastStabilizationWasClamped = false
+  /// The batch in progress (SPEC U1), see LazyStackReference+Batch.swift.
+  var batch: ReferenceBatch<ID>?
 
   /// Creates the model; the same errors as `LazyStackLayout.init`.
   /// - Complexity: O(n).
@@ -297,6 +299,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   public var scrollAnchor: UnitPoint? {
     get { scrollAnchorValue }
     set {
+      if batch != nil { return outsideBatch { $0.scrollAnchor = newValue } }
       scrollAnchorValue = newValue
       if storedPosition.isPositionedByUser { track() }
     }
@@ -484,6 +487,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   @discardableResult
   mutating func stabilize(before: Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
+    if batch != nil { return deferStabilization(cause: cause) }
     let sf = _FixedPoint.fraction(sizeChangesAnchor?.fraction(along: axis) ?? 0)
     let tol = pinnedToEndTolerance.isFinite && pinnedToEndTolerance > 0 ? _FixedPoint.units(pinnedToEndTolerance) : 0
     let endVisible = before.offset >= before.maxOffset - tol
@@ -527,6 +531,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   }
 
   mutating func setViewport(_ size: CGSize) {
+    if batch != nil { return outsideBatch { $0.setViewport(size) } }
     func clean(_ v: CGFloat) -> CGFloat { v.isFinite && v > 0 ? _FixedPoint.points(_FixedPoint.units(v)) : 0 }
     let before = snapshotBefore()
     viewport = CGSize(width: clean(size.width), height: clean(size.height))
@@ -544,6 +549,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   }
 
   public mutating func setPosition(_ p: ScrollPosition) {
+    if batch != nil { return outsideBatch { $0.setPosition(p) } }
     // SPEC R5: an unknown id changes nothing, not even a motion.
     if p.isPositionedByUser || p.viewID == nil || (p.viewID as? ID).flatMap(index(of:)) != nil { stopMotion() }
     if p.isPositionedByUser {
@@ -596,6 +602,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   }
 
   public mutating func userScroll(to point: CGPoint) {
+    if batch != nil { return outsideBatch { $0.userScroll(to: point) } }
     stopMotion()
     let main = axis == .vertical ? point.y : point.x
     let cross = axis == .vertical ? point.x : point.y

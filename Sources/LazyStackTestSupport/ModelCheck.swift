@@ -46,6 +46,11 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
   indirect case animated(LayoutOperation, ScrollAnimation)
   /// `advance(to:)` the pair's clock plus this many seconds (SPEC M1).
   case advance(Double)
+  /// SPEC U1: the operations until `endBatch` form one batch.
+  case beginBatch
+  /// Ends the batch (comparing the transitions), or undoes it as an error
+  /// thrown inside it would (U3).
+  case endBatch(abort: Bool)
 
   public var description: String {
     switch self {
@@ -78,6 +83,8 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
       "endInteraction(velocity: \(v), \(snap.map { "\($0)" } ?? "no snapping")\(fast ? ", .fast" : ""))"
     case .animated(let op, let a): "animated(\(op), \(a))"
     case .advance(let dt): "advance(+\(dt))"
+    case .beginBatch: "beginBatch"
+    case .endBatch(let abort): abort ? "endBatch(abort)" : "endBatch"
     }
   }
 }
@@ -103,6 +110,12 @@ public struct OperationGenerator: Sendable {
   /// keep their order as well as edits that break it and snapshots that
   /// restore it (SPEC E4); off, seeds replay as before, like `includeSections`.
   public var includeOrderedIDs: Bool
+  /// Whether to open batches (SPEC §15): a few operations between
+  /// `beginBatch` and `endBatch`, some of them undone; off, seeds replay
+  /// as before, like `includeSections`.
+  public var includeBatches: Bool = false
+  /// The operations left in the open batch, or nil.
+  var batchLeft: Int?
 
   public init(seed: UInt64, firstNewID: Int = 1_000_000, includeEdits: Bool = true, maxRows: Int = 300,
               includeSections: Bool = false, includeMotion: Bool = false, includeOrderedIDs: Bool = false) {
@@ -197,6 +210,18 @@ public struct OperationGenerator: Sendable {
   /// The next operation for a list with these ids and this content extent.
   public mutating func next(ids: [Int], contentExtent: CGFloat) -> LayoutOperation {
     let n = ids.count
+    if includeBatches {
+      if let left = batchLeft {
+        if left == 0 {
+          batchLeft = nil
+          return .endBatch(abort: Int.random(in: 0 ..< 5, using: &rng) == 0)
+        }
+        batchLeft = left - 1
+      } else if Int.random(in: 0 ..< 8, using: &rng) == 0 {
+        batchLeft = Int.random(in: 0 ... 8, using: &rng)
+        return .beginBatch
+      }
+    }
     if includeMotion, let op = motion(ids: ids, contentExtent: contentExtent) { return op }
     if includeSections {
       switch Int.random(in: 0 ..< 16, using: &rng) {
@@ -307,6 +332,9 @@ public struct ModelPair: Sendable {
   public var reference: LazyStackReference<Int>
   /// The clock both are driven with (SPEC M1), in seconds.
   public var time: Double = 0
+  /// In a batch: whether S13 is to be checked when it ends (the anchor row
+  /// was on screen when it began, and nothing inside scrolled).
+  var batchWatched: Bool?
 
   public init(ids: [Int], estimate: CGFloat, spacing: CGFloat = 0, axis: Axis = .vertical,
               insets: EdgeInsets = EdgeInsets(), blockCapacity: Int = 4) throws {
@@ -471,6 +499,18 @@ public struct ModelPair: Sendable {
       let a = core.advance(to: time)
       let b = reference.advance(to: time)
       if a != b { return "advance results differ: core \(a), reference \(b)" }
+    case .beginBatch:
+      core._beginBatch()
+      reference.beginBatch()
+    case .endBatch(let abort):
+      if abort {
+        core._abortBatch()
+        reference.abortBatch()
+      } else {
+        let a = core._endBatch()
+        let b = reference.endBatch()
+        if a != b { return "transitions differ:\ncore \(a)\nreference \(b)" }
+      }
     }
     return nil
   }
@@ -484,13 +524,28 @@ public struct ModelPair: Sendable {
   /// - Returns: a description of what went wrong (a result difference, or
   ///   the S13 violation), or `nil`.
   public mutating func step(_ op: LayoutOperation) -> String? {
-    let watched: Bool
+    var watched: Bool
     switch op {
     case .viewport, .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .scrollAnchor,
          .animated, .advance, .endInteraction, .beginInteraction:
       watched = false
     default:
       watched = reference.anchorRowIntersectsViewport == true
+    }
+    // Inside a batch nothing is stabilized: S13 is checked when it ends,
+    // for the batch as one operation.
+    switch op {
+    case .beginBatch:
+      batchWatched = watched
+      watched = false
+    case .endBatch(let abort):
+      watched = batchWatched == true && !abort
+      batchWatched = nil
+    default:
+      if batchWatched != nil {
+        if !isContentChange(op) { batchWatched = false }
+        watched = false
+      }
     }
     let anchorBefore = reference.anchorRowID
     if let problem = apply(op) { return problem }
@@ -501,6 +556,18 @@ public struct ModelPair: Sendable {
         + "\(reference.anchorRowID.map(String.init(describing:)) ?? "nil")) left the viewport"
     }
     return nil
+  }
+
+  /// Whether `op` changes only content (not the scroll position, the
+  /// viewport or the motion).
+  func isContentChange(_ op: LayoutOperation) -> Bool {
+    switch op {
+    case .viewport, .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .scrollAnchor,
+         .animated, .advance, .endInteraction, .beginInteraction:
+      return false
+    default:
+      return true
+    }
   }
 
   /// Compares every observable: ids, offset, sizes, visible range, position,
@@ -571,9 +638,10 @@ func soakBlockCapacity(_ rng: inout SeededRNG) -> Int {
 }
 
 public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical,
-                 sections: Bool = true, motion: Bool = true) throws -> Int {
+                 sections: Bool = true, motion: Bool = true, batches: Bool = true) throws -> Int {
   var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: sections,
                                      includeMotion: motion, includeOrderedIDs: seed % 2 == 1)
+  generator.includeBatches = batches
   var rng = SeededRNG(seed: seed ^ 0xA5A5)
   // Odd seeds: ids spaced by 8, so inserts can keep their order (SPEC E4).
   let initial = Array(stride(from: 0, to: Int.random(in: 0 ... maxRows / 2, using: &rng) * (seed % 2 == 1 ? 8 : 1),

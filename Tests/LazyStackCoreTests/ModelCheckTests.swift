@@ -10,13 +10,19 @@ import LazyStackTestSupport
 final class ModelCheckTests: CheckedTestCase {
   func run(seeds: Range<UInt64>, steps: Int, edits: Bool, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets(),
            axis: Axis = .vertical, sections: Bool = false, motion: Bool = false, orderedIDs: Bool = false,
+           batches: Bool = false,
            file: StaticString = #filePath, line: UInt = #line) throws -> (steps: Int, withExceptions: Int) {
     var withExceptions = 0
     var compared = 0
+    var batchesEnded = 0
+    defer {
+      if batches { XCTAssertGreaterThan(batchesEnded, seeds.count, "batches ended and compared", file: file, line: line) }
+    }
     defer { XCTAssertEqual(compared, seeds.count * steps, "every step of every seed compared", file: file, line: line) }
     for seed in seeds {
       var generator = OperationGenerator(seed: seed, includeEdits: edits, maxRows: 120, includeSections: sections,
                                          includeMotion: motion, includeOrderedIDs: orderedIDs)
+      generator.includeBatches = batches
       // With ordered ids: spaced by 8, so that inserts can keep their order.
       let initial = Array(stride(from: 0, to: Int(seed % 60) * (orderedIDs ? 8 : 1), by: orderedIDs ? 8 : 1))
       var pair = try ModelPair(ids: initial, estimate: CGFloat(seed % 7) * 9 + 1, spacing: spacing, axis: axis,
@@ -36,6 +42,7 @@ final class ModelCheckTests: CheckedTestCase {
         }
         compared += 1
         if pair.core._tree._exceptions != nil { withExceptions += 1 }
+        if case .endBatch(abort: false) = op { batchesEnded += 1 }
       }
     }
     return (compared, withExceptions)
@@ -88,6 +95,18 @@ final class ModelCheckTests: CheckedTestCase {
   /// compared after every step, with the offsets of every frame.
   func testModelCheck_motion() throws {
     _ = try run(seeds: 600 ..< 660, steps: 250, edits: true, motion: true)
+  }
+
+  /// SPEC U1–U3: batches of a few operations (edits, snapshots,
+  /// measurements, estimate and role changes, and scrolls and motion calls
+  /// that stabilize the batch so far) among every other operation; every
+  /// step inside a batch is compared (nothing is stabilized there), the
+  /// transitions are compared when a batch ends, and one batch in five is
+  /// undone as an error thrown inside it would, then compared.
+  func testU1_modelCheck_batchesAndTransitions() throws {
+    _ = try run(seeds: 800 ..< 860, steps: 200, edits: true, sections: true, batches: true)
+    _ = try run(seeds: 860 ..< 880, steps: 200, edits: true, spacing: 3, insets: EdgeInsets(top: 4, leading: 2, bottom: 6, trailing: 1),
+                axis: .horizontal, sections: true, motion: true, orderedIDs: true, batches: true)
   }
 
   func testModelCheck_motionWithSectionsSpacingInsetsHorizontal() throws {

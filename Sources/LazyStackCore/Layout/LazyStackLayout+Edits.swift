@@ -17,7 +17,9 @@ extension LazyStackLayout {
   public mutating func insert(_ ids: some Collection<ID>, at index: Int) throws(LazyStackError) -> ScrollCorrection {
     precondition(index >= 0 && index <= count, "Insertion index \(index) out of range 0...\(count)")
     let before = _capture()
+    let oldCount = count
     try _tree.insert(ids, at: index)
+    if _slowPath(_batch != nil) { _logInsertion(at: index, count: count &- oldCount) }
     _refreshEstimate()
     return _settle(from: before, cause: .edit)
   }
@@ -59,6 +61,7 @@ extension LazyStackLayout {
   internal mutating func _removeRows(sortedIndices indices: [Int]) -> ScrollCorrection {
     let before = _capture()
     _replaceRemovedAnchor(removing: indices, reinserted: [])
+    if _slowPath(_batch != nil) { _logRemoval(indices) }
     _tree.remove(sortedIndices: indices)
     _refreshEstimate()
     return _settle(from: before, cause: .edit)
@@ -139,12 +142,14 @@ extension LazyStackLayout {
       roles.append(_tree.role(at: location))  // H1: roles follow their ids
     }
     let target = destination &- source.count(in: 0 ..< destination)
+    if _slowPath(_batch != nil) { _logRemoval(source) }
     _tree.remove(sortedIndices: Array(source))
     do {
       try _tree.insert(ids, extents: extents, roles: roles, at: target, knownNew: true)  // just removed
     } catch {
       preconditionFailure("LazyStackLayout.move: reinserting moved rows failed: \(error)")
     }
+    if _slowPath(_batch != nil) { _logInsertion(at: target, count: ids.count) }
     return _settle(from: before, cause: .edit)
   }
 
@@ -190,6 +195,7 @@ extension LazyStackLayout {
       if inserted.contains(row.id) { carried[row.id] = (row.stored, _tree.role(at: location)) }
     }
     _replaceRemovedAnchor(removing: removedIndices, reinserted: inserted)
+    if _slowPath(_batch != nil) { _logRemoval(removedIndices) }
     _tree.remove(sortedIndices: removedIndices)
     for change in difference.insertions {
       guard case .insert(let offset, let id, _) = change else { continue }
@@ -200,6 +206,7 @@ extension LazyStackLayout {
       } catch {
         preconditionFailure("LazyStackLayout.apply: validated insertion failed: \(error)")
       }
+      if _slowPath(_batch != nil) { _logInsertion(at: offset, count: 1) }
     }
     _refreshEstimate()
     return _settle(from: before, cause: .edit)

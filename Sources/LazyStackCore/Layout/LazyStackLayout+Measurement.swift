@@ -22,7 +22,8 @@ extension LazyStackLayout {
     let stored = Int32(truncatingIfNeeded: units)
     if _tree._storedExtent(at: location) == stored { return .unchanged }
     let before = _capture()
-    _tree._setStored(stored, at: location)
+    let old = _tree._setStored(stored, at: location)
+    if _slowPath(_batch != nil) { _logExtent(at: location, from: old, to: stored) }
     _refreshEstimate()
     return .applied(correction: _settle(from: before, cause: .measurement))
   }
@@ -41,7 +42,8 @@ extension LazyStackLayout {
     guard let location = _tree._locate(id: id) else { return false }
     guard _tree._storedExtent(at: location) >= 0 else { return true }
     let before = _capture()
-    _tree._setStored(ExtentTree<ID>._invalidated, at: location)
+    let old = _tree._setStored(ExtentTree<ID>._invalidated, at: location)
+    if _slowPath(_batch != nil) { _logExtent(at: location, from: old, to: ExtentTree<ID>._invalidated) }
     _refreshEstimate()
     _settle(from: before, cause: .measurement)
     return true
@@ -63,6 +65,7 @@ extension LazyStackLayout {
   @inlinable
   public mutating func invalidateAllMeasurements() {
     let before = _capture()
+    if _slowPath(_batch != nil) { _logCheckpoint() }
     _tree.invalidateAll()
     _refreshEstimate()
     _settle(from: before, cause: .measurement)
@@ -76,6 +79,7 @@ extension LazyStackLayout {
   @inlinable
   package mutating func _measureAllRows(_ extent: (Int) -> CGFloat) {
     let before = _capture()
+    if _slowPath(_batch != nil) { _logCheckpoint() }
     _tree._setAllStored { Int32(truncatingIfNeeded: _FixedPoint.extentUnits(extent($0))!) }
     _refreshEstimate()
     _settle(from: before, cause: .measurement)
@@ -146,6 +150,8 @@ extension LazyStackLayout {
   /// - Complexity: O(1).
   @inlinable
   internal mutating func _refreshEstimate() {
+    let old = _tree.estimate
+    defer { if _slowPath(_batch != nil) { _logEstimate(from: old) } }
     switch _estimatePolicy {
     case .fixed:
       if _tree.estimate != _givenEstimate { _tree.setEstimate(_givenEstimate) }

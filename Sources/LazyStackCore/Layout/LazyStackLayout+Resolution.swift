@@ -40,6 +40,11 @@ extension LazyStackLayout {
 
   @inlinable
   internal mutating func _setPosition(_ newValue: ScrollPosition) {
+    if _slowPath(_batch != nil) {
+      let log = _suspendBatch()
+      _setPosition(newValue)
+      return _resumeBatch(log)
+    }
     if _slowPath(_motion.phase._isMoving) { _stopMotion(writing: newValue) }  // M4: a scroll without animation
     if newValue.isPositionedByUser {
       _position = newValue

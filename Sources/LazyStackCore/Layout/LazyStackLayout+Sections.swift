@@ -92,7 +92,8 @@ extension LazyStackLayout {
   @discardableResult
   public mutating func setRole(_ role: RowRole, for id: ID) -> Bool {
     guard let location = _tree._locate(id: id) else { return false }
-    _tree.setRole(role._code, at: location)
+    let old = _tree.setRole(role._code, at: location)
+    if _slowPath(_batch != nil) && old != role._code { _log(.role(index: location.before.count &+ location.slot, old: old)) }
     _motion.resolved = false  // an animation's target under its pinned header (H6, M4)
     _checkInvariants()
     return true

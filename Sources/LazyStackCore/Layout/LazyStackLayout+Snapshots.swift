@@ -25,6 +25,7 @@ extension LazyStackLayout {
       _replaceRemovedTarget(with: .some(_survivor(of: target) { newTree.contains($0) }))  // M4
     }
     let before = _capture()
+    if _slowPath(_batch != nil) { _logCheckpoint() }
     _tree = newTree
     if case .some(let survivor) = replacement { _replaceAnchorRow(with: survivor) }
     _refreshEstimate()

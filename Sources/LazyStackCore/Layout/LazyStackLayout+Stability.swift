@@ -130,6 +130,7 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   internal mutating func _settle(from before: _Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
+    if _slowPath(_batch != nil) { return _deferSettle(cause: cause) }  // U1: once, when the batch ends
     let sizeFraction = _sizeChangesFraction
     // SPEC D4: a `.bottom` size-changes anchor pins to the end while it is visible.
     let pinned = sizeFraction >= 1 && _hasLaidOut && _endWasVisible(before)
@@ -190,6 +191,12 @@ extension LazyStackLayout {
   /// Sets the viewport size: the first layout (S7, D2) or a resize (S6, S8, D4).
   @inlinable
   internal mutating func _setViewportSize(_ size: CGSize) {
+    if _slowPath(_batch != nil) {
+      let log = _suspendBatch()
+      _setViewportSize(size)
+      _resumeBatch(log)
+      return
+    }
     func clean(_ v: CGFloat) -> CGFloat {
       guard v.isFinite, v > 0 else { return 0 }
       return _FixedPoint.points(_FixedPoint.units(v))

@@ -15,6 +15,11 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   public mutating func userScroll(to offset: CGPoint) {
+    if _slowPath(_batch != nil) {  // U1: the batch's changes so far are stabilized first
+      let log = _suspendBatch()
+      userScroll(to: offset)
+      return _resumeBatch(log)
+    }
     if _slowPath(_motion.phase._isMoving) { _stopMotion() }  // T1, M4
     let (main, cross) = axis == .vertical ? (offset.y, offset.x) : (offset.x, offset.y)
     if !main.isNaN {

@@ -103,6 +103,8 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   @usableFromInline internal var _checks: Bool
   /// The phase and any motion the layout drives (SPEC §12).
   @usableFromInline internal var _motion: _Motion
+  /// The batch in progress (SPEC U1), or `nil`.
+  @usableFromInline internal var _batch: _BatchLog?
 
   /// The main axis. - Complexity: O(1).
   public let axis: Axis
@@ -201,6 +203,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     crossAxisContentExtent = nil
     _checks = _internalChecksSwitch()
     _motion = _Motion()
+    _batch = nil
     _checkInvariants()
   }
 
@@ -318,6 +321,11 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   public var scrollAnchor: UnitPoint? {
     get { _scrollAnchor }
     set {
+      if _slowPath(_batch != nil) {  // U1: tracking runs outside the batch
+        let log = _suspendBatch()
+        scrollAnchor = newValue
+        return _resumeBatch(log)
+      }
       _scrollAnchor = newValue
       if _position.isPositionedByUser { _track() }
     }

@@ -94,6 +94,11 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   public mutating func beginInteraction() {
+    if _slowPath(_batch != nil) {
+      let log = _suspendBatch()
+      beginInteraction()
+      return _resumeBatch(log)
+    }
     let wasAnimating = _motion.phase == .animating
     _setPhase(.interacting)
     if wasAnimating { _track() }
@@ -133,6 +138,11 @@ extension LazyStackLayout {
     velocity: CGVector, behavior: some ScrollTargetBehavior,
     decelerationRate: ScrollDecelerationRate = .normal, at time: TimeInterval
   ) {
+    if _slowPath(_batch != nil) {
+      let log = _suspendBatch()
+      endInteraction(velocity: velocity, behavior: behavior, decelerationRate: decelerationRate, at: time)
+      return _resumeBatch(log)
+    }
     _motion.time = _clock(time)
     // A release during an animation ends it where it is: the user's place (T1).
     if _motion.phase == .animating { _track() }
@@ -182,6 +192,11 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   public mutating func scroll(to position: ScrollPosition, animation: ScrollAnimation, at time: TimeInterval) {
+    if _slowPath(_batch != nil) {
+      let log = _suspendBatch()
+      scroll(to: position, animation: animation, at: time)
+      return _resumeBatch(log)
+    }
     let now = _clock(time)
     let oldPhase = _motion.phase
     let oldChange = _motion.lastChange
@@ -229,6 +244,12 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func advance(to time: TimeInterval) -> Bool {
+    if _slowPath(_batch != nil) {
+      let log = _suspendBatch()
+      let moving = advance(to: time)
+      _resumeBatch(log)
+      return moving
+    }
     let now = _clock(time)
     guard _motion.phase._isMoving else {
       _motion.time = now

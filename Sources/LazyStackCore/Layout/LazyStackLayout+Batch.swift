@@ -1,0 +1,478 @@
+import Foundation
+
+// Batches of changes and their transitions (SPEC §15, U1–U3).
+//
+// A batch must not copy the layout: its tree's arrays are O(n/B) and its id
+// index O(n), and copy on write would copy them at the batch's first change.
+// So a batch keeps only what it needs:
+// - the frames of the rows on screen before it, read when it starts;
+// - a log of its changes (the rows an edit removed or inserted, the old
+//   extent of a measured row, an old estimate), from which the frame a row
+//   had before the batch is found by undoing the log for that one row
+//   (`_oldTrace`), and by which an error thrown inside the batch undoes it
+//   (`_abortBatch`);
+// - the layout's other state (a copy without its tree), to put back on an
+//   error.
+// A change that costs O(n) anyway (a snapshot, invalidating every
+// measurement) keeps the tree from before it instead (a checkpoint).
+
+extension LazyStackLayout {
+  /// Where a row was at some moment of a batch: its index, the sum of the
+  /// pitches before it, the number of estimated rows before it, and its
+  /// own extent and whether it was estimated.
+  @usableFromInline
+  internal struct _Trace: Sendable {
+    @usableFromInline var index: Int
+    @usableFromInline var prefix: Int64
+    @usableFromInline var estimatedBefore: Int
+    @usableFromInline var extent: Int64
+    @usableFromInline var estimated: Bool
+
+    @inlinable
+    init(index: Int, prefix: Int64, estimatedBefore: Int, extent: Int64, estimated: Bool) {
+      self.index = index
+      self.prefix = prefix
+      self.estimatedBefore = estimatedBefore
+      self.extent = extent
+      self.estimated = estimated
+    }
+  }
+
+  /// Rows a batch removed in one step, in ascending index order (indices
+  /// before the removal), with what undoing the removal or walking a row
+  /// back through it needs.
+  @usableFromInline
+  internal struct _Removal: Sendable {
+    @usableFromInline var indices: [Int] = []
+    @usableFromInline var ids: [ID] = []
+    @usableFromInline var stored: [Int32] = []
+    @usableFromInline var roles: [UInt8] = []
+    /// Each removed row where it was just before the removal.
+    @usableFromInline var traces: [_Trace] = []
+    /// `pitchPrefix[c]`: the pitches of the first `c` removed rows.
+    @usableFromInline var pitchPrefix: [Int64] = [0]
+    /// `estimatedPrefix[c]`: how many of the first `c` removed rows were estimated.
+    @usableFromInline var estimatedPrefix: [Int] = [0]
+
+    @inlinable
+    init() {}
+  }
+
+  /// One step of a batch's log.
+  @usableFromInline
+  internal enum _Edit: Sendable {
+    /// `count` rows inserted at `at`, their pitches summing to `pitch`,
+    /// `estimated` of them estimated.
+    case insert(at: Int, count: Int, pitch: Int64, estimated: Int, ids: [ID])
+    case remove(_Removal)
+    /// The row at `index` went from `oldStored` (extent `old`) to
+    /// `newStored` (extent `new`).
+    case extent(index: Int, oldStored: Int32, old: Int64, new: Int64, newStored: Int32)
+    /// The estimate went from `old` to `new`.
+    case estimate(old: Int64, new: Int64)
+    /// The row at `index` had role `old`.
+    case role(index: Int, old: UInt8)
+    /// The tree before a change that costs O(n) anyway.
+    case checkpoint(ExtentTree<ID>)
+  }
+
+  /// A batch in progress (see the top of this file). A class, so that the
+  /// layout grows by one word; copied before a write when shared, so
+  /// layouts stay values.
+  @usableFromInline
+  internal final class _BatchLog: @unchecked Sendable {
+    /// What the pending stabilization starts from.
+    @usableFromInline var before: _Before
+    /// The cause of the last change (S11); `.none` while there is none.
+    @usableFromInline var cause: ScrollCorrection.Cause = .none
+    /// The main-axis offset when the batch began.
+    @usableFromInline var startOffset: Int64
+    /// The content offset, alignment shift and cross-axis content extent
+    /// when the batch began: the old frames' coordinates.
+    @usableFromInline var startContentOffset: CGPoint
+    @usableFromInline var startShift: Int64
+    @usableFromInline var startCross: CGFloat
+    /// The rows on screen when the batch began, in index order, and where
+    /// each id is in that list.
+    @usableFromInline var shown: [(id: ID, frame: CGRect)] = []
+    @usableFromInline var shownIndex: [ID: Int] = [:]
+    @usableFromInline var edits: [_Edit] = []
+    /// The layout when the batch began, without its tree (an empty one).
+    @usableFromInline var saved: LazyStackLayout?
+
+    @inlinable
+    init(before: _Before, startOffset: Int64, startContentOffset: CGPoint, startShift: Int64, startCross: CGFloat) {
+      self.before = before
+      self.startOffset = startOffset
+      self.startContentOffset = startContentOffset
+      self.startShift = startShift
+      self.startCross = startCross
+    }
+
+    @inlinable
+    func copy() -> _BatchLog {
+      let c = _BatchLog(before: before, startOffset: startOffset, startContentOffset: startContentOffset,
+                        startShift: startShift, startCross: startCross)
+      c.cause = cause
+      c.shown = shown
+      c.shownIndex = shownIndex
+      c.edits = edits
+      c.saved = saved
+      return c
+    }
+  }
+
+  /// Runs `changes` on the layout as one batch (SPEC U1–U3) and returns
+  /// where the rows on screen were and are.
+  ///
+  /// Inside the batch, edits, snapshots, measurements and estimate and role
+  /// changes are not stabilized one by one: the layout stabilizes once,
+  /// when the batch ends, and reports one correction (S11) in
+  /// `lastCorrection` and in the transition. Until then the offset stays
+  /// where it was (clamped to the content). A scroll, a viewport change or
+  /// a motion call inside the batch first stabilizes the changes before it.
+  /// A batch inside a batch is part of the outer one (it returns an empty
+  /// transition).
+  ///
+  ///     let transition = try layout.performBatch { layout in
+  ///       try layout.remove(ids: [deleted])
+  ///       try layout.insert([arrived], at: 0)
+  ///     }
+  ///
+  /// - Returns: Every row on screen before or after, with its frame before
+  ///   and after, in viewport coordinates; a row that slides in from far
+  ///   away gets its real old frame.
+  /// - Throws: What `changes` throws; the layout is then as it was before
+  ///   the batch.
+  /// - Complexity: O((k + v)(log n + B)) besides the changes themselves,
+  ///   for k changed rows and v rows on screen, whatever n is (no copy of
+  ///   the layout is made); O(n) when the batch holds an O(n) change (a
+  ///   snapshot, `invalidateAllMeasurements()`).
+  @inlinable
+  public mutating func performBatch(_ changes: (inout LazyStackLayout) throws -> Void) rethrows -> LayoutTransition<ID> {
+    guard _batch == nil else {
+      try changes(&self)
+      return LayoutTransition(rows: [], correction: .none)
+    }
+    _beginBatch()
+    do {
+      try changes(&self)
+    } catch {
+      _abortBatch()
+      throw error
+    }
+    return _endBatch()
+  }
+
+  /// Starts a batch: reads the rows on screen and keeps the layout's state.
+  /// - Complexity: O(v (log n + B)).
+  @inlinable
+  package mutating func _beginBatch() {
+    precondition(_batch == nil, "LazyStackLayout: a batch is already in progress")
+    let log = _BatchLog(before: _capture(), startOffset: _offset, startContentOffset: contentOffset,
+                        startShift: _alignmentShift, startCross: _crossContent)
+    for (index, frame) in _drawnRows() {
+      let id = _tree.id(at: index)
+      log.shownIndex[id] = log.shown.count
+      log.shown.append((id, frame))
+    }
+    var saved = self
+    saved._tree = ExtentTree(_emptyLike: _tree)
+    log.saved = saved
+    _batch = log
+  }
+
+  /// The rows on screen (overscan included) and the pinned rows, in index
+  /// order, with their frames in viewport coordinates (a pinned row where
+  /// it is drawn).
+  /// - Complexity: O(v (log n + B)).
+  @inlinable
+  internal func _drawnRows() -> [(index: Int, frame: CGRect)] {
+    let origin = contentOffset
+    var pinned: [Int: CGRect] = [:]
+    for row in pinnedRows { pinned[row.index] = row.frame }
+    var indices = Array(visibleIndices)
+    for index in pinned.keys where !(visibleIndices ~= index) { indices.append(index) }
+    indices.sort()
+    return indices.map { index in
+      let frame = pinned[index] ?? frame(at: index)
+      return (index, frame.offsetBy(dx: -origin.x, dy: -origin.y))
+    }
+  }
+
+  /// Ends a batch: stabilizes once and builds the transition.
+  /// - Complexity: O(v (log n + B + e)) for a log of e steps.
+  @inlinable
+  package mutating func _endBatch() -> LayoutTransition<ID> {
+    guard let log = _batch else { preconditionFailure("LazyStackLayout: no batch in progress") }
+    _batch = nil
+    _settle(from: log.before, cause: log.cause)
+    let correction = ScrollCorrection(offsetDelta: _FixedPoint.points(_offset &- log.startOffset),
+                                      contentOffset: contentOffset, cause: log.cause)
+    _lastCorrection = correction
+    var rows: [(id: ID, before: CGRect?, after: CGRect?)] = []
+    var listed = Set<ID>()
+    for (index, frame) in _drawnRows() {
+      let id = _tree.id(at: index)
+      listed.insert(id)
+      let before: CGRect?
+      if let k = log.shownIndex[id] {
+        before = log.shown[k].frame
+      } else {
+        before = _oldTrace(of: id, from: _trace(at: index, in: _tree), log: log).map { _oldFrame($0, log: log) }
+      }
+      rows.append((id, before, frame))
+    }
+    let origin = contentOffset
+    for (id, frame) in log.shown where !listed.contains(id) {
+      rows.append((id, frame, self.frame(of: id)?.offsetBy(dx: -origin.x, dy: -origin.y)))
+    }
+    return LayoutTransition(rows: rows, correction: correction)
+  }
+
+  /// Where row `index` of `tree` is.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _trace(at index: Int, in tree: ExtentTree<ID>) -> _Trace {
+    let stored = tree._storedExtent(at: tree._locate(index))
+    return _Trace(index: index, prefix: tree.pitchPrefix(index),
+                  estimatedBefore: index &- tree.measuredRows(before: index),
+                  extent: tree._extent(ofStored: stored), estimated: stored < 0)
+  }
+
+  /// The frame, in viewport coordinates, that a row traced back to the
+  /// batch's start had then.
+  @inlinable
+  internal func _oldFrame(_ t: _Trace, log: _BatchLog) -> CGRect {
+    let main = _FixedPoint.points(log.startShift &+ _leadingInset &+ t.prefix)
+    let length = _FixedPoint.points(t.extent)
+    let crossInsets = axis == .vertical ? (insets.leading, insets.trailing) : (insets.top, insets.bottom)
+    let crossLength = Swift.max(0, log.startCross - crossInsets.0 - crossInsets.1)
+    let o = log.startContentOffset
+    return axis == .vertical
+      ? CGRect(x: crossInsets.0 - o.x, y: main - o.y, width: crossLength, height: length)
+      : CGRect(x: main - o.x, y: crossInsets.0 - o.y, width: length, height: crossLength)
+  }
+
+  /// Walks row `id`, now at `trace`, back through the log to where it was
+  /// when the batch began; `nil` if it was not a row then.
+  /// - Complexity: O(e + r) for e steps and r removed rows, plus
+  ///   O(log n + B) for each checkpoint.
+  @inlinable
+  internal func _oldTrace(of id: ID, from trace: _Trace, log: _BatchLog) -> _Trace? {
+    var t = trace
+    var e = log.edits.count &- 1
+    // The row was not a row just before step `e`: it is back where its
+    // last removal before that step found it, or was never a row.
+    func removal(before e: Int) -> (Int, _Trace)? {
+      var k = e &- 1
+      while k >= 0 {
+        if case .remove(let r) = log.edits[k], let i = r.ids.lastIndex(of: id) { return (k, r.traces[i]) }
+        k &-= 1
+      }
+      return nil
+    }
+    while e >= 0 {
+      switch log.edits[e] {
+      case .insert(let at, let count, let pitch, let estimated, _):
+        if t.index >= at &+ count {
+          t.index &-= count
+          t.prefix &-= pitch
+          t.estimatedBefore &-= estimated
+        } else if t.index >= at {
+          guard let (k, found) = removal(before: e) else { return nil }
+          t = found
+          e = k
+        }
+      case .remove(let r):
+        var c = 0
+        while c < r.indices.count && r.indices[c] <= t.index &+ c { c &+= 1 }
+        t.index &+= c
+        t.prefix &+= r.pitchPrefix[c]
+        t.estimatedBefore &+= r.estimatedPrefix[c]
+      case .extent(let index, let oldStored, let old, let new, let newStored):
+        if index < t.index {
+          t.prefix &-= new &- old
+          t.estimatedBefore &+= (oldStored < 0 ? 1 : 0) &- (newStored < 0 ? 1 : 0)
+        } else if index == t.index {
+          t.extent = old
+          t.estimated = oldStored < 0
+        }
+      case .estimate(let old, let new):
+        t.prefix &-= Int64(t.estimatedBefore) &* (new &- old)
+        if t.estimated { t.extent = old }
+      case .role:
+        break
+      case .checkpoint(let tree):
+        if let index = tree.index(of: id) {
+          t = _trace(at: index, in: tree)
+        } else {
+          guard let (k, found) = removal(before: e) else { return nil }
+          t = found
+          e = k
+        }
+      }
+      e &-= 1
+    }
+    return t
+  }
+
+  /// Undoes the batch in progress: the layout is as it was before it.
+  /// - Complexity: O(k (log n + B)) for k changed rows, or the size of the
+  ///   tree kept at a checkpoint.
+  @inlinable
+  package mutating func _abortBatch() {
+    guard let log = _batch else { preconditionFailure("LazyStackLayout: no batch in progress") }
+    _batch = nil
+    for edit in log.edits.reversed() {
+      switch edit {
+      case .insert(let at, let count, _, _, _):
+        _tree.remove(sortedIndices: at ..< at &+ count)
+      case .remove(let r):
+        for k in r.indices.indices {
+          do {
+            try _tree.insert(CollectionOfOne(r.ids[k]), extents: [r.stored[k]], roles: [r.roles[k]],
+                             at: r.indices[k], knownNew: true)
+          } catch {
+            preconditionFailure("LazyStackLayout: undoing a removal failed: \(error)")
+          }
+        }
+      case .extent(let index, let oldStored, _, _, _):
+        _tree._setStored(oldStored, at: _tree._locate(index))
+      case .estimate(let old, _):
+        _tree.setEstimate(old)
+      case .role(let index, let old):
+        _tree.setRole(old, at: _tree._locate(index))
+      case .checkpoint(let tree):
+        _tree = tree
+      }
+    }
+    guard var saved = log.saved else { preconditionFailure("LazyStackLayout: a batch without its state") }
+    swap(&saved._tree, &_tree)
+    self = saved
+    _checkInvariants()
+  }
+
+  /// The batch's log, unique to this layout, for a write.
+  @inlinable
+  internal mutating func _batchLog() -> _BatchLog {
+    if !isKnownUniquelyReferenced(&_batch!) { _batch = _batch!.copy() }
+    return _batch.unsafelyUnwrapped
+  }
+
+  /// Records a step of the batch in progress.
+  @inlinable
+  internal mutating func _log(_ edit: _Edit) {
+    _batchLog().edits.append(edit)
+  }
+
+  /// Records, before they are removed, the rows at the sorted `indices`.
+  /// - Complexity: O(k (log n + B)).
+  @inlinable
+  @inline(never)
+  internal mutating func _logRemoval(_ indices: some Collection<Int>) {
+    var r = _Removal()
+    var pitch: Int64 = 0
+    var estimated = 0
+    for index in indices {
+      let location = _tree._locate(index)
+      let row = _tree._row(at: location)
+      let t = _trace(at: index, in: _tree)
+      r.indices.append(index)
+      r.ids.append(row.id)
+      r.stored.append(row.stored)
+      r.roles.append(_tree.role(at: location))
+      r.traces.append(t)
+      pitch &+= t.extent &+ _tree.spacing
+      estimated &+= t.estimated ? 1 : 0
+      r.pitchPrefix.append(pitch)
+      r.estimatedPrefix.append(estimated)
+    }
+    guard !r.indices.isEmpty else { return }
+    _log(.remove(r))
+  }
+
+  /// Records the `count` rows just inserted at `index`.
+  /// - Complexity: O(k + log n + B).
+  @inlinable
+  @inline(never)
+  internal mutating func _logInsertion(at index: Int, count: Int) {
+    guard count > 0 else { return }
+    let end = index &+ count
+    let pitch = _tree.pitchPrefix(end) &- _tree.pitchPrefix(index)
+    let measured = _tree.measuredRows(before: end) &- _tree.measuredRows(before: index)
+    var ids: [ID] = []
+    ids.reserveCapacity(count)
+    _tree.forEachRow(in: index ..< end) { id, _, _ in ids.append(id) }
+    _log(.insert(at: index, count: count, pitch: pitch, estimated: count &- measured, ids: ids))
+  }
+
+  /// Records that the row at `location` just went from `oldStored` to
+  /// `newStored` (before the estimate is refreshed).
+  @inlinable
+  @inline(never)
+  internal mutating func _logExtent(at location: ExtentTree<ID>._Location, from oldStored: Int32, to newStored: Int32) {
+    guard oldStored != newStored else { return }
+    let index = location.before.count &+ location.slot
+    _log(.extent(index: index, oldStored: oldStored, old: _tree._extent(ofStored: oldStored),
+                 new: _tree._extent(ofStored: newStored), newStored: newStored))
+  }
+
+  /// Records an estimate change from `old`, if the estimate changed.
+  @inlinable
+  internal mutating func _logEstimate(from old: Int64) {
+    if _tree.estimate != old { _log(.estimate(old: old, new: _tree.estimate)) }
+  }
+
+  /// Keeps the tree from before a change that costs O(n) anyway.
+  @inlinable
+  @inline(never)
+  internal mutating func _logCheckpoint() {
+    _log(.checkpoint(_tree))
+  }
+
+  /// Stands in for a stabilization inside a batch: the offset is clamped,
+  /// and the batch remembers the cause.
+  @inlinable
+  @inline(never)
+  internal mutating func _deferSettle(cause: ScrollCorrection.Cause) -> ScrollCorrection {
+    _offset = _clamp(_offset)
+    if cause != .none { _batchLog().cause = cause }
+    _checkInvariants()
+    return ScrollCorrection(offsetDelta: 0, contentOffset: contentOffset, cause: .none)
+  }
+
+  /// Before a scroll, a viewport change or a motion call inside a batch:
+  /// stabilizes the batch's changes so far and takes the batch off the
+  /// layout while the call runs (`_resumeBatch` puts it back).
+  @inlinable
+  @inline(never)
+  internal mutating func _suspendBatch() -> _BatchLog {
+    let log = _batchLog()
+    _batch = nil
+    _settle(from: log.before, cause: log.cause)
+    return log
+  }
+
+  /// Puts a suspended batch back: it stabilizes from here.
+  @inlinable
+  @inline(never)
+  internal mutating func _resumeBatch(_ log: _BatchLog) {
+    log.before = _capture()
+    _batch = log
+  }
+}
+
+extension ExtentTree {
+  /// An empty tree with `tree`'s estimate, spacing and block capacity.
+  /// - Complexity: O(1).
+  @inlinable
+  package init(_emptyLike tree: ExtentTree) {
+    do {
+      try self.init(ids: EmptyCollection(), estimate: tree.estimate, spacing: tree.spacing,
+                    blockCapacity: tree.blockCapacity)
+    } catch {
+      preconditionFailure("ExtentTree: an empty tree failed: \(error)")
+    }
+  }
+}
