@@ -34,6 +34,7 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   case "resize_viewport": return prepareResize(box)
   case "invalidate_all": return prepareInvalidateAll(box)
   case "paging", "view_aligned": return prepareSnapping(box, name, &rng)
+  case "batch_transition": return prepareBatch(box, n, &rng)
   default: fatalError("unknown scenario \(name)")
   }
 }
@@ -287,6 +288,53 @@ func prepareInvalidateAll<S: BenchSubject>(_ box: Box<S>) -> Prepared {
       blackHole(layout.lastCorrection)
     }
   }, reset: remeasure)
+}
+
+/// batch_transition: 100 edits a batch, half on screen and half anywhere:
+/// 25 inserts of one new row, 25 removals of one row, 25 moves of one row
+/// and 25 real measurements (a new extent every time), then the
+/// transition. The row count stays n; new ids come from a counter.
+func prepareBatch<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ rng: inout SeededRNG) -> Prepared {
+  // Each edit: a kind (0 insert, 1 remove, 2 move, 3 measure), whether it
+  // is on screen, where (a fraction of the screen or of the list), where
+  // to (for a move) and an extent.
+  let edits = table { k in
+    (kind: k % 4, onScreen: Int.random(in: 0 ..< 2, using: &rng) == 0, at: Double.random(in: 0 ..< 1, using: &rng),
+     to: Double.random(in: 0 ..< 1, using: &rng), extent: CGFloat(Int.random(in: 20 ... 200, using: &rng)))
+  }
+  let next = Box(n)
+  let cursor = Cursor()
+  let tally = Tally("batch_transition")
+  return Prepared(operation: {
+    box.with { layout in
+      let rows = layout.batch { layout in
+        for _ in 0 ..< 100 {
+          let e = edits[cursor.next()]
+          let count = layout.count
+          let visible = layout.visibleIndices
+          func place(_ f: Double, _ limit: Int) -> Int {
+            e.onScreen && !visible.isEmpty
+              ? Swift.min(limit - 1, visible.lowerBound + Int(f * Double(visible.count)))
+              : Int(f * Double(limit))
+          }
+          switch e.kind {
+          case 0:
+            blackHole(try! layout.insert([next.value], at: place(e.at, count + 1)))
+            next.value &+= 1
+          case 1:
+            blackHole(layout.remove(atOffsets: IndexSet(integer: place(e.at, count))))
+          case 2:
+            blackHole(layout.move(fromOffsets: IndexSet(integer: place(e.at, count)), toOffset: place(e.to, count + 1)))
+          default:
+            let id = layout.id(at: place(e.at, count))
+            blackHole(layout.setMeasuredExtent(e.extent + CGFloat(next.value & 1) / 4, for: id))
+            next.value &+= 1
+          }
+        }
+      }
+      tally.record(changed: rows > 0)
+    }
+  }, tally: tally)
 }
 
 /// paging, view_aligned: a release offset and velocity a call.

@@ -207,6 +207,7 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
   ("reorder_shuffle", .linear, "update(ids:) with all ids shuffled, stabilized"),
   ("resize_viewport", .logarithmic, "viewport size change with the anchor kept (S6)"),
   ("invalidate_all", .linear, "invalidateAllMeasurements() of a fully measured layout, stabilized (S12 a)"),
+  ("batch_transition", .logarithmic, "performBatch of 100 random edits (inserts, removals, moves, measurements), half on screen, with its transition (U1)"),
   ("paging", .logarithmic, "targetContentOffset with .paging"),
   ("view_aligned", .logarithmic, "targetContentOffset with .viewAligned"),
   ("memory", .memory, "bytes per row of a layout built from n Int ids in random order (hash index; unit B/row)"),

@@ -46,6 +46,9 @@ protocol BenchSubject {
   mutating func animate(to id: Int, duration: Double, at time: Double)
   /// `advance(to:)` (SPEC M1): whether the motion is still moving.
   mutating func advance(to time: Double) -> Bool
+  /// `performBatch` (SPEC U1): the number of rows in its transition.
+  mutating func batch(_ changes: (inout Self) -> Void) -> Int
+  func id(at index: Int) -> Int
 }
 
 extension LazyStackLayout: BenchSubject where ID == Int {
@@ -56,6 +59,7 @@ extension LazyStackLayout: BenchSubject where ID == Int {
   var trackedID: Int? { position.viewID(type: Int.self) }
   var heapBytes: Int { _heapBytes }
   mutating func scrollTo(id: Int, anchor: UnitPoint) { position.scrollTo(id: id, anchor: anchor) }
+  mutating func batch(_ changes: (inout LazyStackLayout<Int>) -> Void) -> Int { performBatch(changes).rows.count }
   mutating func animate(to id: Int, duration: Double, at time: Double) {
     scroll(to: ScrollPosition(id: id, anchor: .top), animation: .easeInOut(duration: duration), at: time)
   }
@@ -81,6 +85,7 @@ extension LazyStackReference: BenchSubject where ID == Int {
   mutating func makeSections(every: Int) {
     _setRoles(Dictionary(uniqueKeysWithValues: stride(from: 0, to: count, by: every).map { (ids[$0], RowRole.sectionHeader) }))
   }
+  mutating func batch(_ changes: (inout LazyStackReference<Int>) -> Void) -> Int { performBatch(changes).rows.count }
   mutating func scrollTo(id: Int, anchor: UnitPoint) {
     var p = position
     p.scrollTo(id: id, anchor: anchor)

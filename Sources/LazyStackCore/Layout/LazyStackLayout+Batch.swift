@@ -58,13 +58,15 @@ extension LazyStackLayout {
     init() {}
   }
 
-  /// One step of a batch's log.
+  /// One step of a batch's log: scalars only, so walking the log copies
+  /// no array (a removal and a checkpoint are kept beside it).
   @usableFromInline
   internal enum _Edit: Sendable {
     /// `count` rows inserted at `at`, their pitches summing to `pitch`,
     /// `estimated` of them estimated.
-    case insert(at: Int, count: Int, pitch: Int64, estimated: Int, ids: [ID])
-    case remove(_Removal)
+    case insert(at: Int, count: Int, pitch: Int64, estimated: Int)
+    /// The rows of `removals[k]` removed.
+    case remove(Int)
     /// The row at `index` went from `oldStored` (extent `old`) to
     /// `newStored` (extent `new`).
     case extent(index: Int, oldStored: Int32, old: Int64, new: Int64, newStored: Int32)
@@ -72,8 +74,8 @@ extension LazyStackLayout {
     case estimate(old: Int64, new: Int64)
     /// The row at `index` had role `old`.
     case role(index: Int, old: UInt8)
-    /// The tree before a change that costs O(n) anyway.
-    case checkpoint(ExtentTree<ID>)
+    /// `checkpoints[k]`: the tree before a change that costs O(n) anyway.
+    case checkpoint(Int)
   }
 
   /// A batch in progress (see the top of this file). A class, so that the
@@ -97,6 +99,8 @@ extension LazyStackLayout {
     @usableFromInline var shown: [(id: ID, frame: CGRect)] = []
     @usableFromInline var shownIndex: [ID: Int] = [:]
     @usableFromInline var edits: [_Edit] = []
+    @usableFromInline var removals: [_Removal] = []
+    @usableFromInline var checkpoints: [ExtentTree<ID>] = []
     /// The layout when the batch began, without its tree (an empty one).
     @usableFromInline var saved: LazyStackLayout?
 
@@ -117,6 +121,8 @@ extension LazyStackLayout {
       c.shown = shown
       c.shownIndex = shownIndex
       c.edits = edits
+      c.removals = removals
+      c.checkpoints = checkpoints
       c.saved = saved
       return c
     }
@@ -234,10 +240,15 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   internal func _trace(at index: Int, in tree: ExtentTree<ID>) -> _Trace {
-    let stored = tree._storedExtent(at: tree._locate(index))
-    return _Trace(index: index, prefix: tree.pitchPrefix(index),
-                  estimatedBefore: index &- tree.measuredRows(before: index),
-                  extent: tree._extent(ofStored: stored), estimated: stored < 0)
+    _trace(tree.rowInfo(at: index), in: tree)
+  }
+
+  /// Where the row `info` describes is in `tree`.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _trace(_ info: ExtentTree<ID>._RowInfo, in tree: ExtentTree<ID>) -> _Trace {
+    _Trace(index: info.index, prefix: info.start, estimatedBefore: info.index &- tree.measuredRows(before: info.index),
+           extent: info.extent, estimated: info.stored < 0)
   }
 
   /// The frame, in viewport coordinates, that a row traced back to the
@@ -267,14 +278,16 @@ extension LazyStackLayout {
     func removal(before e: Int) -> (Int, _Trace)? {
       var k = e &- 1
       while k >= 0 {
-        if case .remove(let r) = log.edits[k], let i = r.ids.lastIndex(of: id) { return (k, r.traces[i]) }
+        if case .remove(let r) = log.edits[k], let i = log.removals[r].ids.lastIndex(of: id) {
+          return (k, log.removals[r].traces[i])
+        }
         k &-= 1
       }
       return nil
     }
     while e >= 0 {
       switch log.edits[e] {
-      case .insert(let at, let count, let pitch, let estimated, _):
+      case .insert(let at, let count, let pitch, let estimated):
         if t.index >= at &+ count {
           t.index &-= count
           t.prefix &-= pitch
@@ -284,12 +297,13 @@ extension LazyStackLayout {
           t = found
           e = k
         }
-      case .remove(let r):
+      case .remove(let k):
+        let removed = log.removals[k].indices.count
         var c = 0
-        while c < r.indices.count && r.indices[c] <= t.index &+ c { c &+= 1 }
+        while c < removed && log.removals[k].indices[c] <= t.index &+ c { c &+= 1 }
         t.index &+= c
-        t.prefix &+= r.pitchPrefix[c]
-        t.estimatedBefore &+= r.estimatedPrefix[c]
+        t.prefix &+= log.removals[k].pitchPrefix[c]
+        t.estimatedBefore &+= log.removals[k].estimatedPrefix[c]
       case .extent(let index, let oldStored, let old, let new, let newStored):
         if index < t.index {
           t.prefix &-= new &- old
@@ -303,9 +317,10 @@ extension LazyStackLayout {
         if t.estimated { t.extent = old }
       case .role:
         break
-      case .checkpoint(let tree):
-        if let index = tree.index(of: id) {
-          t = _trace(at: index, in: tree)
+      case .checkpoint(let k):
+        let tree = log.checkpoints[k]
+        if let info = tree.rowInfo(of: id) {
+          t = _trace(info, in: tree)
         } else {
           guard let (k, found) = removal(before: e) else { return nil }
           t = found
@@ -326,9 +341,10 @@ extension LazyStackLayout {
     _batch = nil
     for edit in log.edits.reversed() {
       switch edit {
-      case .insert(let at, let count, _, _, _):
+      case .insert(let at, let count, _, _):
         _tree.remove(sortedIndices: at ..< at &+ count)
-      case .remove(let r):
+      case .remove(let i):
+        let r = log.removals[i]
         for k in r.indices.indices {
           do {
             try _tree.insert(CollectionOfOne(r.ids[k]), extents: [r.stored[k]], roles: [r.roles[k]],
@@ -343,8 +359,8 @@ extension LazyStackLayout {
         _tree.setEstimate(old)
       case .role(let index, let old):
         _tree.setRole(old, at: _tree._locate(index))
-      case .checkpoint(let tree):
-        _tree = tree
+      case .checkpoint(let k):
+        _tree = log.checkpoints[k]
       }
     }
     guard var saved = log.saved else { preconditionFailure("LazyStackLayout: a batch without its state") }
@@ -376,8 +392,8 @@ extension LazyStackLayout {
     var estimated = 0
     for index in indices {
       let location = _tree._locate(index)
-      let row = _tree._row(at: location)
-      let t = _trace(at: index, in: _tree)
+      let row = _tree.rowInfo(at: location)
+      let t = _trace(row, in: _tree)
       r.indices.append(index)
       r.ids.append(row.id)
       r.stored.append(row.stored)
@@ -389,22 +405,25 @@ extension LazyStackLayout {
       r.estimatedPrefix.append(estimated)
     }
     guard !r.indices.isEmpty else { return }
-    _log(.remove(r))
+    let log = _batchLog()
+    log.edits.append(.remove(log.removals.count))
+    log.removals.append(r)
   }
 
   /// Records the `count` rows just inserted at `index`.
-  /// - Complexity: O(k + log n + B).
+  /// - Complexity: O(log n + B).
   @inlinable
   @inline(never)
   internal mutating func _logInsertion(at index: Int, count: Int) {
     guard count > 0 else { return }
+    if count == 1 {
+      let row = _tree.rowInfo(at: index)
+      return _log(.insert(at: index, count: 1, pitch: row.extent &+ _tree.spacing, estimated: row.stored < 0 ? 1 : 0))
+    }
     let end = index &+ count
     let pitch = _tree.pitchPrefix(end) &- _tree.pitchPrefix(index)
     let measured = _tree.measuredRows(before: end) &- _tree.measuredRows(before: index)
-    var ids: [ID] = []
-    ids.reserveCapacity(count)
-    _tree.forEachRow(in: index ..< end) { id, _, _ in ids.append(id) }
-    _log(.insert(at: index, count: count, pitch: pitch, estimated: count &- measured, ids: ids))
+    _log(.insert(at: index, count: count, pitch: pitch, estimated: count &- measured))
   }
 
   /// Records that the row at `location` just went from `oldStored` to
@@ -428,7 +447,9 @@ extension LazyStackLayout {
   @inlinable
   @inline(never)
   internal mutating func _logCheckpoint() {
-    _log(.checkpoint(_tree))
+    let log = _batchLog()
+    log.edits.append(.checkpoint(log.checkpoints.count))
+    log.checkpoints.append(_tree)
   }
 
   /// Stands in for a stabilization inside a batch: the offset is clamped,

@@ -323,7 +323,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     set {
       if _slowPath(_batch != nil) {  // U1: tracking runs outside the batch
         let log = _suspendBatch()
-        scrollAnchor = newValue
+        self.scrollAnchor = newValue
         return _resumeBatch(log)
       }
       _scrollAnchor = newValue
