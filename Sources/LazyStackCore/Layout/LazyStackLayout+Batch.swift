@@ -437,12 +437,6 @@ extension LazyStackLayout {
                  new: _tree._extent(ofStored: newStored), newStored: newStored))
   }
 
-  /// Records an estimate change from `old`, if the estimate changed.
-  @inlinable
-  internal mutating func _logEstimate(from old: Int64) {
-    if _tree.estimate != old { _log(.estimate(old: old, new: _tree.estimate)) }
-  }
-
   /// Keeps the tree from before a change that costs O(n) anyway.
   @inlinable
   @inline(never)

@@ -18,14 +18,27 @@ extension LazyStackLayout {
     guard let units = _FixedPoint.extentUnits(extent) else {
       return .rejected(.invalidExtent(extent, what: "measured extent"))
     }
+    if _slowPath(_batch != nil) { return _setMeasuredExtentInBatch(units, for: id) }
     guard let location = _tree._locate(id: id) else { return .unknownID }
     let stored = Int32(truncatingIfNeeded: units)
     if _tree._storedExtent(at: location) == stored { return .unchanged }
     let before = _capture()
-    let old = _tree._setStored(stored, at: location)
-    if _slowPath(_batch != nil) { _logExtent(at: location, from: old, to: stored) }
+    _tree._setStored(stored, at: location)
     _refreshEstimate()
-    return .applied(correction: _settle(from: before, cause: .measurement))
+    return .applied(correction: _settleNow(from: before, cause: .measurement))
+  }
+
+  /// `setMeasuredExtent` inside a batch: logged, stabilized when the batch ends.
+  @inlinable
+  @inline(never)
+  internal mutating func _setMeasuredExtentInBatch(_ units: Int64, for id: ID) -> MeasurementResult {
+    guard let location = _tree._locate(id: id) else { return .unknownID }
+    let stored = Int32(truncatingIfNeeded: units)
+    if _tree._storedExtent(at: location) == stored { return .unchanged }
+    let old = _tree._setStored(stored, at: location)
+    _logExtent(at: location, from: old, to: stored)
+    _refreshEstimate()
+    return .applied(correction: _deferSettle(cause: .measurement))
   }
 
   /// Forgets a row's measurement because its content must be laid out again
@@ -150,15 +163,21 @@ extension LazyStackLayout {
   /// - Complexity: O(1).
   @inlinable
   internal mutating func _refreshEstimate() {
-    let old = _tree.estimate
-    defer { if _slowPath(_batch != nil) { _logEstimate(from: old) } }
     switch _estimatePolicy {
     case .fixed:
-      if _tree.estimate != _givenEstimate { _tree.setEstimate(_givenEstimate) }
+      if _tree.estimate != _givenEstimate { _setTreeEstimate(_givenEstimate) }
     case .meanOfMeasured:
       let n = Int64(_tree.measuredCount)
       let mean = n == 0 ? _givenEstimate : (_tree.measuredSum &+ n / 2) / n
-      if _tree.estimate != mean { _tree.setEstimate(mean) }
+      if _tree.estimate != mean { _setTreeEstimate(mean) }
     }
+  }
+
+  /// Sets the tree's estimate (logged inside a batch, SPEC U1).
+  /// - Complexity: O(1).
+  @inlinable
+  internal mutating func _setTreeEstimate(_ units: Int64) {
+    if _slowPath(_batch != nil) { _log(.estimate(old: _tree.estimate, new: units)) }
+    _tree.setEstimate(units)
   }
 }

@@ -127,10 +127,18 @@ extension LazyStackLayout {
   /// a position the user scrolled to will name the row now at the
   /// viewport's anchor point when it is read (T1).
   /// - Complexity: O(log n + B).
-  @inlinable
+  @inlinable @inline(__always)
   @discardableResult
   internal mutating func _settle(from before: _Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
     if _slowPath(_batch != nil) { return _deferSettle(cause: cause) }  // U1: once, when the batch ends
+    return _settleNow(from: before, cause: cause)
+  }
+
+  /// `_settle` outside a batch (a caller that has checked).
+  /// - Complexity: O(log n + B).
+  @inlinable
+  @discardableResult
+  internal mutating func _settleNow(from before: _Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
     let sizeFraction = _sizeChangesFraction
     // SPEC D4: a `.bottom` size-changes anchor pins to the end while it is visible.
     let pinned = sizeFraction >= 1 && _hasLaidOut && _endWasVisible(before)
