@@ -127,7 +127,7 @@ extension LazyStackLayout {
   /// a position the user scrolled to will name the row now at the
   /// viewport's anchor point when it is read (T1).
   /// - Complexity: O(log n + B).
-  @inlinable @inline(__always)
+  @inlinable
   @discardableResult
   internal mutating func _settle(from before: _Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
     if _slowPath(_batch != nil) { return _deferSettle(cause: cause) }  // U1: once, when the batch ends

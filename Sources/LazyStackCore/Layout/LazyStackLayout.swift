@@ -103,8 +103,6 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   @usableFromInline internal var _checks: Bool
   /// The phase and any motion the layout drives (SPEC §12).
   @usableFromInline internal var _motion: _Motion
-  /// The batch in progress (SPEC U1), or `nil`.
-  @usableFromInline internal var _batch: _BatchLog?
 
   /// The main axis. - Complexity: O(1).
   public let axis: Axis
@@ -126,6 +124,8 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   internal var _lastCorrection: ScrollCorrection = .none
   @usableFromInline
   internal var _lastPositionResult: PositionResult = .none
+  /// The batch in progress (SPEC U1), or `nil`.
+  @usableFromInline internal var _batch: _BatchLog?
 
   /// The correction the last stabilization applied (SPEC S11): every
   /// measurement, estimate change, snapshot, edit, viewport change and
