@@ -37,8 +37,13 @@ public struct Viewer<Source: RecordSource> {
   /// user scroll there (the reader's place).
   var pageInFlight: CGFloat?
 
-  /// Whether an animated jump or page is moving.
-  public var isAnimating: Bool { layout.phase == .animating }
+  /// The rows moving to make room for records that arrived while
+  /// following, and when they started (SPEC U1, U2): drawn at
+  /// `frames(at:)` for `animationDuration`.
+  public private(set) var transition: (value: LayoutTransition<Int>, start: Double)?
+
+  /// Whether an animated jump or page, or a transition, is moving.
+  public var isAnimating: Bool { layout.phase == .animating || transition != nil }
 
   /// The text rows available for records (the last row is the status line).
   public var pageRows: Int { max(1, rows - 1) }
@@ -96,11 +101,17 @@ public struct Viewer<Source: RecordSource> {
   /// header before every record whose prefix differs from the one before.
   mutating func appendRecords(upTo count: Int) {
     guard count > recordsInLayout else { return }
-    guard let length = sectionPrefix else {
-      _ = try? layout.insert(recordsInLayout ..< count, at: layout.count)
-      recordsInLayout = count
-      return
-    }
+    let rows = appendedRows(upTo: count)
+    Self.append(rows, to: &layout)
+    lastPrefix = rows.lastPrefix
+    recordsInLayout = count
+  }
+
+  /// The rows for records `recordsInLayout ..< count`: their ids (with
+  /// sections, a header before every record whose prefix differs from the
+  /// one before), the headers among them, and the last record's prefix.
+  func appendedRows(upTo count: Int) -> (ids: [Int], headers: [Int], lastPrefix: [UInt8]?) {
+    guard let length = sectionPrefix else { return (Array(recordsInLayout ..< count), [], nil) }
     let (starts, last) = source.sectionStarts(in: recordsInLayout ..< count, length: length, after: lastPrefix)
     var ids: [Int] = []
     ids.reserveCapacity(count - recordsInLayout + starts.count)
@@ -112,10 +123,13 @@ public struct Viewer<Source: RecordSource> {
       }
       ids.append(2 &* record &+ 1)
     }
-    _ = try? layout.insert(ids, at: layout.count)
-    for record in starts { layout.setRole(.sectionHeader, for: Self.headerID(startingAt: record)) }
-    lastPrefix = last
-    recordsInLayout = count
+    return (ids, starts.map { 2 &* $0 }, last)  // their headers (`headerID(startingAt:)`)
+  }
+
+  /// Appends `rows` to `layout`.
+  static func append(_ rows: (ids: [Int], headers: [Int], lastPrefix: [UInt8]?), to layout: inout LazyStackLayout<Int>) {
+    _ = try? layout.insert(rows.ids, at: layout.count)
+    for id in rows.headers { layout.setRole(.sectionHeader, for: id) }
   }
 
   /// Starts the rows over from the source's records (a truncated file).
@@ -206,6 +220,26 @@ public struct Viewer<Source: RecordSource> {
     if let notice = source.takeNotice() { message = notice }
     measureVisible()
     var screen = Array(repeating: String(repeating: " ", count: columns), count: pageRows)
+    if let t = transition {
+      // Records arrived while following: every row on screen before or after
+      // drawn where the transition has it now (SPEC U2). A terminal cannot
+      // fade, so the arriving rows are drawn first, at their place, and the
+      // rows that were there slide over them: the first frame is the old
+      // screen, and the new rows show as the old ones move away.
+      let progress = animationDuration > 0 ? (time - t.start) / animationDuration : 1
+      let frames = clock.time { t.value.frames(at: progress) }
+      for pass in 0 ..< 2 {
+        for (row, (id, frame)) in zip(t.value.rows, frames) where (row.before == nil) == (pass == 0) {
+          let top = Int(frame.minY.rounded())
+          for (k, line) in wrapped(id: id).enumerated() where top + k >= 0 && top + k < pageRows {
+            screen[top + k] = line.padding(toLength: columns, withPad: " ", startingAt: 0)
+          }
+        }
+      }
+      coreNanoseconds = clock.nanoseconds
+      screen.append(statusLine())
+      return screen
+    }
     let offset = Int(clock.time { layout.contentOffset.y })
     for i in clock.time({ layout.visibleIndices }) {
       let top = Int(clock.time { layout.frame(at: i).minY }) - offset
@@ -309,12 +343,13 @@ public struct Viewer<Source: RecordSource> {
   public mutating func advance(to time: Double) -> Bool {
     self.time = max(self.time, time)
     let now = self.time
+    if let t = transition, now - t.start >= animationDuration { transition = nil }
     let moving = clock.time { layout.advance(to: now) }
     if !moving && pageInFlight != nil {
       pageInFlight = nil
       clock.time { layout.userScroll(to: layout.contentOffset) }
     }
-    return moving
+    return moving || transition != nil
   }
 
   /// Headless: steps the clock by `frameInterval` and renders every frame
@@ -431,7 +466,35 @@ public struct Viewer<Source: RecordSource> {
   @discardableResult
   public mutating func pollSource() -> Int {
     let arrived = source.poll()
-    return syncRows() ? max(1, arrived) : 0
+    let known = source.count
+    guard following, animationDuration > 0, known > recordsInLayout, !isAnimating else {
+      return syncRows() ? max(1, arrived) : 0
+    }
+    // Following: the new records are appended in one batch, with the newest
+    // screenful of them measured, so its transition says where every row on
+    // screen goes (SPEC U1); the screen then shows them sliding (U2).
+    let rows = appendedRows(upTo: known)
+    let (columns, pageRows, source, sectioned) = (self.columns, self.pageRows, self.source, sectionPrefix != nil)
+    let moved = clock.time {
+      layout.performBatch { layout in
+        Self.append(rows, to: &layout)
+        var lines = 0
+        var index = layout.count - 1
+        while index >= 0 && lines < pageRows {
+          let id = layout.id(at: index)
+          let height = !sectioned || id & 1 == 1
+            ? Self.lineCount(of: source.record(at: sectioned ? id >> 1 : id), columns: columns) : 1
+          layout.setMeasuredExtent(CGFloat(height), for: id)
+          lines += height
+          index -= 1
+        }
+      }
+    }
+    lastPrefix = rows.lastPrefix
+    recordsInLayout = known
+    syncRows()  // a record whose text changed
+    if moved.rows.contains(where: { $0.before != $0.after }) { transition = (moved, time) }
+    return max(1, arrived)
   }
 
   /// A terminal resize (SIGWINCH): every record is re-wrapped at the new

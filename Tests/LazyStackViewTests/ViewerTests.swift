@@ -77,6 +77,52 @@ final class ViewerTests: AssertingTestCase {
     XCTAssertLessThan(v.layout.contentOffset.y, v.layout.maxOffset)
   }
 
+  /// SPEC U1, U2 in a real UI: records that arrive while following come in
+  /// one batch; the screen shows the rows sliding up over a few frames.
+  /// The first frame is the screen before they arrived, every frame draws
+  /// each row that was on screen where the transition has it at that
+  /// moment (the arriving rows show from under them), and the last one is
+  /// the screen without animation.
+  func testFollowModeAnimatesArrivingRecordsWithTheBatchTransition() throws {
+    var v = try viewer(500)
+    _ = run(&v, "G")
+    let before = run(&v, "F")
+    XCTAssertTrue(v.following)
+    XCTAssertTrue(v.handle(.tick(1)))
+    guard let t = v.transition else { return XCTFail("no transition after records arrived") }
+    XCTAssertEqual(v.layout.count, 500 + 2 * 3, "F polls once, then one tick")
+    XCTAssertTrue(t.value.rows.contains { $0.before == nil && $0.after != nil }, "an arriving row")
+    XCTAssertTrue(t.value.rows.contains { ($0.before?.minY ?? -1) >= 0 && $0.after!.maxY <= 0 },
+                  "a row leaving the screen at the top")
+    // Frame 0: where the rows were.
+    let first = v.render()
+    XCTAssertEqual(Array(first[0 ..< v.pageRows]), Array(before[0 ..< v.pageRows]), "the first frame is the old screen")
+    // Every frame: each row at its interpolated place.
+    var frames = 0
+    while v.advance(to: v.time + v.frameInterval) {
+      let screen = v.render()
+      frames += 1
+      guard let t = v.transition else { break }
+      let progress = (v.time - t.start) / v.animationDuration
+      XCTAssertGreaterThan(progress, 0)
+      for (row, (id, frame)) in zip(t.value.rows, t.value.frames(at: progress)) where row.before != nil {
+        for (k, line) in v.wrapped(id: id).enumerated() where (0 ..< v.pageRows) ~= Int(frame.minY.rounded()) + k {
+          XCTAssertEqual(screen[Int(frame.minY.rounded()) + k], line.padding(toLength: v.columns, withPad: " ", startingAt: 0),
+                         "frame \(frames), row \(id), line \(k)")
+        }
+      }
+    }
+    XCTAssertGreaterThan(frames, 3, "a few frames of animation")
+    XCTAssertNil(v.transition)
+    // The last frame: the view pinned to the end, as without animation.
+    let last = v.render()
+    XCTAssertEqual(v.layout.contentOffset.y, v.layout.maxOffset)
+    var still = try viewer(500)
+    still.animationDuration = 0
+    _ = run(&still, "GF<tick 1>")
+    XCTAssertEqual(Array(last[0 ..< v.pageRows]), Array(still.render()[0 ..< still.pageRows]))
+  }
+
   func testResizeRewrapsAndKeepsTheTopRecord() throws {
     var v = try viewer()
     _ = run(&v, ":300\njj")
