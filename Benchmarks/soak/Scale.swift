@@ -262,42 +262,50 @@ func scaleTest(rows n: Int) -> Bool {
     check(layout.index(of: freshID + 1) == nil, "an absent id found after the hash index grew")
     // SPEC U3: batches of 1,000 edits with their transitions (250 inserts,
     // removals, moves and measurements of one row each, half on screen and
-    // half anywhere; the places drawn outside the timing), 5 timed. A row
-    // moved from far away onto the screen must come with its old frame.
+    // half anywhere; every move from anywhere onto the screen; the places
+    // drawn outside the timing), 5 timed, and the same kind of edits
+    // without a batch, for comparison. A row moved from far away onto the
+    // screen must come with its old frame.
+    func edits(_ layout: inout LazyStackLayout<Int>, _ draws: [(Double, Double)], round: Int) throws {
+      for (k, (a, b)) in draws.enumerated() {
+        let count = layout.count
+        let visible = layout.visibleIndices
+        func place(_ f: Double, _ limit: Int, onScreen: Bool) -> Int {
+          onScreen && !visible.isEmpty ? Swift.min(limit - 1, visible.lowerBound + Int(f * Double(visible.count)))
+            : Int(f * Double(limit))
+        }
+        switch k % 4 {
+        case 0:
+          try layout.insert([freshID], at: place(a, count + 1, onScreen: k % 8 == 0))
+          freshID += 1
+        case 1: layout.remove(atOffsets: [place(a, count, onScreen: k % 8 == 1)])
+        case 2: layout.move(fromOffsets: [place(a, count, onScreen: false)], toOffset: place(b, count + 1, onScreen: true))
+        default: layout.setMeasuredExtent(CGFloat(20 + (k * 7 + round) % 180), for: layout.id(at: place(a, count, onScreen: k % 8 == 3)))
+        }
+      }
+    }
     var batchTimes: [Double] = []
+    var plainTimes: [Double] = []
     var farRows = 0
     for round in 0 ..< 5 {
       let draws = (0 ..< 1_000).map { _ in (Double.random(in: 0 ..< 1, using: &rng), Double.random(in: 0 ..< 1, using: &rng)) }
       var transition = LayoutTransition<Int>(rows: [], correction: .none)
       let start = freshID
       batchTimes.append(try microseconds {
-        transition = try layout.performBatch { layout in
-          for (k, (a, b)) in draws.enumerated() {
-            let count = layout.count
-            let visible = layout.visibleIndices
-            func place(_ f: Double, _ limit: Int) -> Int {
-              k % 2 == 0 && !visible.isEmpty ? Swift.min(limit - 1, visible.lowerBound + Int(f * Double(visible.count)))
-                : Int(f * Double(limit))
-            }
-            switch k % 4 {
-            case 0:
-              try layout.insert([freshID], at: place(a, count + 1))
-              freshID += 1
-            case 1: layout.remove(atOffsets: [place(a, count)])
-            case 2: layout.move(fromOffsets: [place(a, count)], toOffset: place(b, count + 1))
-            default: layout.setMeasuredExtent(CGFloat(20 + (k * 7 + round) % 180), for: layout.id(at: place(a, count)))
-            }
-          }
-        }
+        transition = try layout.performBatch { layout in try edits(&layout, draws, round: round) }
       })
       check(!transition.rows.isEmpty && freshID == start + 250, "a batch's transition lists no row")
       let viewport = layout.viewportSize.height
       farRows += transition.rows.filter { ($0.before.map { abs($0.minY) > 10 * viewport } ?? false) && $0.after != nil }.count
+      plainTimes.append(try microseconds { try edits(&layout, draws, round: round + 1) })
     }
+    check(farRows > 0, "no row came on screen from far away")
     let sortedBatches = batchTimes.sorted()
-    print("scale: a batch of 1,000 single-row edits (inserts, removals, moves, measurements; half on screen) with its transition: "
+    let sortedPlain = plainTimes.sorted()
+    print("scale: a batch of 1,000 single-row edits (inserts, removals, moves onto the screen, measurements) with its transition: "
           + "median \(String(format: "%.0f", sortedBatches[2])) µs, slowest \(String(format: "%.0f", sortedBatches[4])) µs (5 batches; "
-          + "\(farRows) rows came on screen from more than 10 screens away, with their old frames)")
+          + "\(farRows) rows came on screen from more than 10 screens away, with their old frames); the same edits without a batch: "
+          + "median \(String(format: "%.0f", sortedPlain[2])) µs, slowest \(String(format: "%.0f", sortedPlain[4])) µs")
   } catch {
     print("scale: FAIL \(error)")
     return false
