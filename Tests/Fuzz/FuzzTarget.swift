@@ -4,7 +4,8 @@
 // LazyStackReference; after every step the internal invariants and SPEC S13
 // (the anchor row stays on screen) are checked
 // and everything observable is compared (roles, sections and pinned rows
-// included). Any difference traps.
+// included; inside batches too, and each batch's transition). Any
+// difference traps.
 // Built and run by Tests/Fuzz/run.sh (not part of the SwiftPM package).
 
 import Foundation
@@ -78,12 +79,18 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                                   blockCapacity: capacity) else { fatalError("pair init") }
   var nextID = 1_000
   var step = 0
+  var inBatch = false
   while !r.isAtEnd && step < 400 {
     step += 1
     let ids = pair.reference.ids
     let op: LayoutOperation
     let kind = r.byte()
-    if kind >= 250 {
+    if kind == 249 {
+      // SPEC §15 (byte 249): a batch begins, or the open one ends (its
+      // transition compared) or is undone as an error would (U3).
+      op = inBatch ? .endBatch(abort: r.byte() % 4 == 0) : .beginBatch
+      inBatch.toggle()
+    } else if kind >= 250 {
       // SPEC §12 (bytes 250...255, which older inputs rarely hold): clock
       // steps (NaN, negative, infinite too), interactions, releases with
       // hostile velocities, animated scrolls with hostile durations.

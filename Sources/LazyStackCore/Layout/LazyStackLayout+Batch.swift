@@ -251,6 +251,20 @@ extension LazyStackLayout {
            extent: info.extent, estimated: info.stored < 0)
   }
 
+  /// Where the row at `location` is in the tree (no second search).
+  /// - Complexity: O(B).
+  @inlinable
+  internal func _trace(at location: ExtentTree<ID>._Location) -> (_Trace, ExtentTree<ID>._RowInfo) {
+    let info = _tree.rowInfo(at: location)
+    let measured = location.before.measuredCount &+ _tree._withBlock(handle: Int(_tree._order[location.position])) { block in
+      var count = 0
+      for slot in 0 ..< location.slot where block.pointee.extents[slot] >= 0 { count &+= 1 }
+      return count
+    }
+    return (_Trace(index: info.index, prefix: info.start, estimatedBefore: info.index &- measured, extent: info.extent,
+                   estimated: info.stored < 0), info)
+  }
+
   /// The frame, in viewport coordinates, that a row traced back to the
   /// batch's start had then.
   @inlinable
@@ -392,8 +406,7 @@ extension LazyStackLayout {
     var estimated = 0
     for index in indices {
       let location = _tree._locate(index)
-      let row = _tree.rowInfo(at: location)
-      let t = _trace(row, in: _tree)
+      let (t, row) = _trace(at: location)
       r.indices.append(index)
       r.ids.append(row.id)
       r.stored.append(row.stored)
@@ -410,20 +423,24 @@ extension LazyStackLayout {
     log.removals.append(r)
   }
 
-  /// Records the `count` rows just inserted at `index`.
-  /// - Complexity: O(log n + B).
+  /// Records the rows just inserted at `index`, with these stored extents
+  /// (`nil`: `count` new, estimated rows).
+  /// - Complexity: O(k).
   @inlinable
   @inline(never)
-  internal mutating func _logInsertion(at index: Int, count: Int) {
+  internal mutating func _logInsertion(at index: Int, count: Int, stored: [Int32]? = nil) {
     guard count > 0 else { return }
-    if count == 1 {
-      let row = _tree.rowInfo(at: index)
-      return _log(.insert(at: index, count: 1, pitch: row.extent &+ _tree.spacing, estimated: row.stored < 0 ? 1 : 0))
+    var pitch = Int64(count) &* (_tree.estimate &+ _tree.spacing)
+    var estimated = count
+    if let stored {
+      pitch = 0
+      estimated = 0
+      for s in stored {
+        pitch &+= _tree._extent(ofStored: s) &+ _tree.spacing
+        if s < 0 { estimated &+= 1 }
+      }
     }
-    let end = index &+ count
-    let pitch = _tree.pitchPrefix(end) &- _tree.pitchPrefix(index)
-    let measured = _tree.measuredRows(before: end) &- _tree.measuredRows(before: index)
-    _log(.insert(at: index, count: count, pitch: pitch, estimated: count &- measured))
+    _log(.insert(at: index, count: count, pitch: pitch, estimated: estimated))
   }
 
   /// Records that the row at `location` just went from `oldStored` to

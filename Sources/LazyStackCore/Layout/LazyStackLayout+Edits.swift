@@ -149,7 +149,7 @@ extension LazyStackLayout {
     } catch {
       preconditionFailure("LazyStackLayout.move: reinserting moved rows failed: \(error)")
     }
-    if _slowPath(_batch != nil) { _logInsertion(at: target, count: ids.count) }
+    if _slowPath(_batch != nil) { _logInsertion(at: target, count: ids.count, stored: extents) }
     return _settle(from: before, cause: .edit)
   }
 
@@ -206,7 +206,7 @@ extension LazyStackLayout {
       } catch {
         preconditionFailure("LazyStackLayout.apply: validated insertion failed: \(error)")
       }
-      if _slowPath(_batch != nil) { _logInsertion(at: offset, count: 1) }
+      if _slowPath(_batch != nil) { _logInsertion(at: offset, count: 1, stored: [carried[id]?.stored ?? -1]) }
     }
     _refreshEstimate()
     return _settle(from: before, cause: .edit)
