@@ -38,24 +38,23 @@ extension LazyStackLayout {
     }
   }
 
-  /// Rows a batch removed in one step, in ascending index order (indices
-  /// before the removal), with what undoing the removal or walking a row
-  /// back through it needs.
+  /// A row a batch removed, with what undoing the removal or walking a
+  /// row back through it needs: its id, stored extent and role, and where
+  /// it was just before the removal (its index is `trace.index`).
   @usableFromInline
-  internal struct _Removal: Sendable {
-    @usableFromInline var indices: [Int] = []
-    @usableFromInline var ids: [ID] = []
-    @usableFromInline var stored: [Int32] = []
-    @usableFromInline var roles: [UInt8] = []
-    /// Each removed row where it was just before the removal.
-    @usableFromInline var traces: [_Trace] = []
-    /// `pitchPrefix[c]`: the pitches of the first `c` removed rows.
-    @usableFromInline var pitchPrefix: [Int64] = [0]
-    /// `estimatedPrefix[c]`: how many of the first `c` removed rows were estimated.
-    @usableFromInline var estimatedPrefix: [Int] = [0]
+  internal struct _RemovedRow: Sendable {
+    @usableFromInline var id: ID
+    @usableFromInline var stored: Int32
+    @usableFromInline var role: UInt8
+    @usableFromInline var trace: _Trace
 
     @inlinable
-    init() {}
+    init(id: ID, stored: Int32, role: UInt8, trace: _Trace) {
+      self.id = id
+      self.stored = stored
+      self.role = role
+      self.trace = trace
+    }
   }
 
   /// One step of a batch's log: scalars only, so walking the log copies
@@ -65,8 +64,9 @@ extension LazyStackLayout {
     /// `count` rows inserted at `at`, their pitches summing to `pitch`,
     /// `estimated` of them estimated.
     case insert(at: Int, count: Int, pitch: Int64, estimated: Int)
-    /// The rows of `removals[k]` removed.
-    case remove(Int)
+    /// The rows `removed[start ..< start + count]` removed, in ascending
+    /// index order (indices before the removal).
+    case remove(start: Int, count: Int)
     /// The row at `index` went from `oldStored` (extent `old`) to
     /// `newStored` (extent `new`).
     case extent(index: Int, oldStored: Int32, old: Int64, new: Int64, newStored: Int32)
@@ -99,7 +99,8 @@ extension LazyStackLayout {
     @usableFromInline var shown: [(id: ID, frame: CGRect)] = []
     @usableFromInline var shownIndex: [ID: Int] = [:]
     @usableFromInline var edits: [_Edit] = []
-    @usableFromInline var removals: [_Removal] = []
+    /// The removed rows of every `.remove` step, one after another.
+    @usableFromInline var removed: [_RemovedRow] = []
     @usableFromInline var checkpoints: [ExtentTree<ID>] = []
     /// The layout when the batch began, without its tree (an empty one).
     @usableFromInline var saved: LazyStackLayout?
@@ -121,7 +122,7 @@ extension LazyStackLayout {
       c.shown = shown
       c.shownIndex = shownIndex
       c.edits = edits
-      c.removals = removals
+      c.removed = removed
       c.checkpoints = checkpoints
       c.saved = saved
       return c
@@ -292,8 +293,12 @@ extension LazyStackLayout {
     func removal(before e: Int) -> (Int, _Trace)? {
       var k = e &- 1
       while k >= 0 {
-        if case .remove(let r) = log.edits[k], let i = log.removals[r].ids.lastIndex(of: id) {
-          return (k, log.removals[r].traces[i])
+        if case .remove(let start, let count) = log.edits[k] {
+          var i = start &+ count &- 1
+          while i >= start {
+            if log.removed[i].id == id { return (k, log.removed[i].trace) }
+            i &-= 1
+          }
         }
         k &-= 1
       }
@@ -311,13 +316,16 @@ extension LazyStackLayout {
           t = found
           e = k
         }
-      case .remove(let k):
-        let removed = log.removals[k].indices.count
+      case .remove(let start, let count):
+        // Put back the removed rows before it: their pitches and estimates.
         var c = 0
-        while c < removed && log.removals[k].indices[c] <= t.index &+ c { c &+= 1 }
+        while c < count && log.removed[start &+ c].trace.index <= t.index &+ c {
+          let r = log.removed[start &+ c].trace
+          t.prefix &+= r.extent &+ _tree.spacing
+          if r.estimated { t.estimatedBefore &+= 1 }
+          c &+= 1
+        }
         t.index &+= c
-        t.prefix &+= log.removals[k].pitchPrefix[c]
-        t.estimatedBefore &+= log.removals[k].estimatedPrefix[c]
       case .extent(let index, let oldStored, let old, let new, let newStored):
         if index < t.index {
           t.prefix &-= new &- old
@@ -357,12 +365,11 @@ extension LazyStackLayout {
       switch edit {
       case .insert(let at, let count, _, _):
         _tree.remove(sortedIndices: at ..< at &+ count)
-      case .remove(let i):
-        let r = log.removals[i]
-        for k in r.indices.indices {
+      case .remove(let start, let count):
+        for r in log.removed[start ..< start &+ count] {
           do {
-            try _tree.insert(CollectionOfOne(r.ids[k]), extents: [r.stored[k]], roles: [r.roles[k]],
-                             at: r.indices[k], knownNew: true)
+            try _tree.insert(CollectionOfOne(r.id), extents: [r.stored], roles: [r.role], at: r.trace.index,
+                             knownNew: true)
           } catch {
             preconditionFailure("LazyStackLayout: undoing a removal failed: \(error)")
           }
@@ -401,26 +408,15 @@ extension LazyStackLayout {
   @inlinable
   @inline(never)
   internal mutating func _logRemoval(_ indices: some Collection<Int>) {
-    var r = _Removal()
-    var pitch: Int64 = 0
-    var estimated = 0
+    let log = _batchLog()
+    let start = log.removed.count
     for index in indices {
       let location = _tree._locate(index)
       let (t, row) = _trace(at: location)
-      r.indices.append(index)
-      r.ids.append(row.id)
-      r.stored.append(row.stored)
-      r.roles.append(_tree.role(at: location))
-      r.traces.append(t)
-      pitch &+= t.extent &+ _tree.spacing
-      estimated &+= t.estimated ? 1 : 0
-      r.pitchPrefix.append(pitch)
-      r.estimatedPrefix.append(estimated)
+      log.removed.append(_RemovedRow(id: row.id, stored: row.stored, role: _tree.role(at: location), trace: t))
     }
-    guard !r.indices.isEmpty else { return }
-    let log = _batchLog()
-    log.edits.append(.remove(log.removals.count))
-    log.removals.append(r)
+    guard log.removed.count > start else { return }
+    log.edits.append(.remove(start: start, count: log.removed.count &- start))
   }
 
   /// Records the rows just inserted at `index`, with these stored extents
