@@ -213,6 +213,16 @@ if check {
   } else {
     print("\nbench --check: the baseline \(baselinePath) has no \(metaPath) (no date or commit)")
   }
+  // A scenario this run measured that the baseline has no row for cannot
+  // be judged: a failure (the baseline is to be remade), never a silent pass.
+  let unjudged = selected.filter { s in
+    rows.contains { $0.scenario == s.name && $0.size == headline }
+      && !baseline.contains { $0.scenario == s.name && $0.size == headline }
+  }
+  for s in unjudged {
+    print("\nbench --check: FAIL \(s.name): \(baselinePath) has no row for it at n=\(headline), so it cannot be judged "
+          + "(remake the baseline: bench --quick --update-baseline)")
+  }
   guard var failed = gate(results: rows, baseline: baseline, scenarios: selected, smallest: smallest, headline: headline)
   else { exit(1) }
   // The machine is shared: a slow phase during one scenario's few quick
@@ -237,5 +247,8 @@ if check {
                                headline: headline) else { exit(1) }
     failed = confirmed
   }
-  exit(failed.isEmpty ? 0 : 1)
+  if !unjudged.isEmpty {
+    print("bench --check: FAILED: no baseline for \(unjudged.map(\.name).joined(separator: ", ")) at n=\(headline)")
+  }
+  exit(failed.isEmpty && unjudged.isEmpty ? 0 : 1)
 }
