@@ -491,8 +491,14 @@ extension ExtentTree {
   package func _rank(before index: Int, weight: (_Summary) -> Int, counts: (Int32) -> Bool) -> Int {
     precondition(index >= 0 && index <= count, "Row index \(index) out of range 0...\(count)")
     if index == count { return weight(_total) }
-    let l = _locate(index)
-    return _withBlock(handle: Int(_order[l.position])) { block in
+    return _rank(at: _locate(index), weight: weight, counts: counts)
+  }
+
+  /// `_rank` before the row at `l`, found already: the scan of its block.
+  /// - Complexity: O(B).
+  @inlinable @inline(__always)
+  package func _rank(at l: _Location, weight: (_Summary) -> Int, counts: (Int32) -> Bool) -> Int {
+    _withBlock(handle: Int(_order[l.position])) { block in
       block.pointee.extents.withUnsafeBufferPointer { extents in
         var result = weight(l.before)
         for slot in 0 ..< l.slot where counts(extents[slot]) { result &+= 1 }
@@ -553,6 +559,13 @@ extension ExtentTree {
   @inlinable
   package func measuredRows(before index: Int) -> Int {
     _rank(before: index, weight: { $0.measuredCount }, counts: { $0 >= 0 })
+  }
+
+  /// The number of measured rows before the row at `l` (found already).
+  /// - Complexity: O(B).
+  @inlinable
+  package func measuredRows(at l: _Location) -> Int {
+    _rank(at: l, weight: { $0.measuredCount }, counts: { $0 >= 0 })
   }
 
   /// The measured row of rank `rank` (0-based) in row order (SPEC T3).

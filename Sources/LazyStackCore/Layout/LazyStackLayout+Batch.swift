@@ -226,7 +226,8 @@ extension LazyStackLayout {
       if let k = log.shownIndex[id] {
         before = log.shown[k].frame
       } else {
-        before = _oldTrace(of: id, from: _trace(at: index, in: _tree), log: log).map { _oldFrame($0, log: log) }
+        before = _oldTrace(of: id, from: _trace(at: _tree._locate(index), in: _tree).0, log: log)
+          .map { _oldFrame($0, log: log) }
       }
       rows.append((id, before, frame))
     }
@@ -237,32 +238,14 @@ extension LazyStackLayout {
     return LayoutTransition(rows: rows, correction: correction)
   }
 
-  /// Where row `index` of `tree` is.
-  /// - Complexity: O(log n + B).
-  @inlinable
-  internal func _trace(at index: Int, in tree: ExtentTree<ID>) -> _Trace {
-    _trace(tree.rowInfo(at: index), in: tree)
-  }
-
-  /// Where the row `info` describes is in `tree`.
-  /// - Complexity: O(log n + B).
-  @inlinable
-  internal func _trace(_ info: ExtentTree<ID>._RowInfo, in tree: ExtentTree<ID>) -> _Trace {
-    _Trace(index: info.index, prefix: info.start, estimatedBefore: info.index &- tree.measuredRows(before: info.index),
-           extent: info.extent, estimated: info.stored < 0)
-  }
-
-  /// Where the row at `location` is in the tree (no second search).
+  /// Where the row at `location` of `tree` is, and the row itself.
   /// - Complexity: O(B).
   @inlinable
-  internal func _trace(at location: ExtentTree<ID>._Location) -> (_Trace, ExtentTree<ID>._RowInfo) {
-    let info = _tree.rowInfo(at: location)
-    let measured = location.before.measuredCount &+ _tree._withBlock(handle: Int(_tree._order[location.position])) { block in
-      var count = 0
-      for slot in 0 ..< location.slot where block.pointee.extents[slot] >= 0 { count &+= 1 }
-      return count
-    }
-    return (_Trace(index: info.index, prefix: info.start, estimatedBefore: info.index &- measured, extent: info.extent,
+  internal func _trace(at location: ExtentTree<ID>._Location,
+                       in tree: ExtentTree<ID>) -> (_Trace, ExtentTree<ID>._RowInfo) {
+    let info = tree.rowInfo(at: location)
+    let estimatedBefore = info.index &- tree.measuredRows(at: location)
+    return (_Trace(index: info.index, prefix: info.start, estimatedBefore: estimatedBefore, extent: info.extent,
                    estimated: info.stored < 0), info)
   }
 
@@ -341,8 +324,8 @@ extension LazyStackLayout {
         break
       case .checkpoint(let k):
         let tree = log.checkpoints[k]
-        if let info = tree.rowInfo(of: id) {
-          t = _trace(info, in: tree)
+        if let location = tree._locate(id: id) {
+          t = _trace(at: location, in: tree).0
         } else {
           guard let (k, found) = removal(before: e) else { return nil }
           t = found
@@ -412,7 +395,7 @@ extension LazyStackLayout {
     let start = log.removed.count
     for index in indices {
       let location = _tree._locate(index)
-      let (t, row) = _trace(at: location)
+      let (t, row) = _trace(at: location, in: _tree)
       log.removed.append(_RemovedRow(id: row.id, stored: row.stored, role: _tree.role(at: location), trace: t))
     }
     guard log.removed.count > start else { return }
