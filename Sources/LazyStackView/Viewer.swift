@@ -114,16 +114,18 @@ public struct Viewer<Source: RecordSource> {
     guard let length = sectionPrefix else { return (Array(recordsInLayout ..< count), [], nil) }
     let (starts, last) = source.sectionStarts(in: recordsInLayout ..< count, length: length, after: lastPrefix)
     var ids: [Int] = []
+    var headers: [Int] = []
     ids.reserveCapacity(count - recordsInLayout + starts.count)
     var next = 0
     for record in recordsInLayout ..< count {
       if next < starts.count && starts[next] == record {
-        ids.append(Self.headerID(startingAt: record))
+        headers.append(Self.headerID(startingAt: record))
+        ids.append(headers.last!)
         next += 1
       }
       ids.append(2 &* record &+ 1)
     }
-    return (ids, starts.map { 2 &* $0 }, last)  // their headers (`headerID(startingAt:)`)
+    return (ids, headers, last)
   }
 
   /// Appends `rows` to `layout`.
@@ -198,12 +200,18 @@ public struct Viewer<Source: RecordSource> {
       layout.measureVisibleRows { _, id in
         let t0 = DispatchTime.now().uptimeNanoseconds
         defer { wrapping &+= DispatchTime.now().uptimeNanoseconds - t0 }
-        // A section header (an even id with sections) is one line.
-        guard !sectioned || id & 1 == 1 else { return 1 }
-        return CGFloat(Self.lineCount(of: source.record(at: sectioned ? id >> 1 : id), columns: columns))
+        return CGFloat(Self.lineCount(ofRow: id, in: source, columns: columns, sectioned: sectioned))
       }
     }
     clock.nanoseconds &-= Swift.min(clock.nanoseconds, wrapping)
+  }
+
+  /// The number of terminal lines row `id` takes at `columns`: its
+  /// record's wrapped lines, or one for a section header (an even id with
+  /// sections).
+  static func lineCount(ofRow id: Int, in source: Source, columns: Int, sectioned: Bool) -> Int {
+    guard !sectioned || id & 1 == 1 else { return 1 }
+    return lineCount(of: source.record(at: sectioned ? id >> 1 : id), columns: columns)
   }
 
   /// The number of terminal lines a record takes at `columns` (at least 1).
@@ -482,8 +490,7 @@ public struct Viewer<Source: RecordSource> {
         var index = layout.count - 1
         while index >= 0 && lines < pageRows {
           let id = layout.id(at: index)
-          let height = !sectioned || id & 1 == 1
-            ? Self.lineCount(of: source.record(at: sectioned ? id >> 1 : id), columns: columns) : 1
+          let height = Self.lineCount(ofRow: id, in: source, columns: columns, sectioned: sectioned)
           layout.setMeasuredExtent(CGFloat(height), for: id)
           lines += height
           index -= 1
