@@ -26,6 +26,13 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   /// Roles other than `.row`, by id (SPEC H1): they follow their ids
   /// through edits and snapshots.
   var roleByID: [ID: RowRole] = [:]
+  /// SPEC K1, K2: the rows' kinds (0 not kept) and own estimates, by id.
+  var kindByID: [ID: UInt8] = [:]
+  var ownByID: [ID: Int64] = [:]
+  /// SPEC K1, K3: the estimates given to kinds other than 0, and the kinds
+  /// whose estimate is the mean of their measured rows.
+  var kindGiven: [UInt8: Int64] = [:]
+  var kindMean: Set<UInt8> = []
   /// Which section rows are pinned (SPEC H3–H6).
   public var pinnedViews: PinnedScrollableViews = []
   /// SPEC §12: the phase, its last change, and the motion in progress
@@ -130,7 +137,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     switch policy {
     case .fixed: return givenEstimate
     case .meanOfMeasured:
-      let values = measured.compactMap { $0 }
+      let values = ids.indices.compactMap { kind(of: ids[$0]) == 0 ? measured[$0] : nil }
       if values.isEmpty { return givenEstimate }
       let n = Int64(values.count)
       return (values.reduce(0, +) + n / 2) / n
@@ -139,12 +146,22 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   public var currentEstimate: CGFloat { _FixedPoint.points(estimate) }
 
-  func extent(_ i: Int) -> Int64 { measured[i] ?? estimate }
+  func extent(_ i: Int) -> Int64 { measured[i] ?? ownByID[ids[i]] ?? kindEstimate(kind(of: ids[i])) }
 
   /// Every row's extent, in units.
   func extents() -> [Int64] {
     let e = estimate
-    return measured.map { $0 ?? e }
+    if kindByID.isEmpty && ownByID.isEmpty { return measured.map { $0 ?? e } }
+    var byKind: [UInt8: Int64] = [0: e]
+    return ids.indices.map { i in
+      if let m = measured[i] { return m }
+      if let own = ownByID[ids[i]] { return own }
+      let k = kind(of: ids[i])
+      if let known = byKind[k] { return known }
+      let value = kindEstimate(k)
+      byKind[k] = value
+      return value
+    }
   }
 
   /// Every row's start, in units, in unshifted content coordinates.
@@ -760,6 +777,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     measured = list.map { kept[$0] }
     invalidatedIDs.formIntersection(seen)
     roleByID = roleByID.filter { seen.contains($0.key) }
+    kindByID = kindByID.filter { seen.contains($0.key) }
+    ownByID = ownByID.filter { seen.contains($0.key) }
     return stabilize(before: before, cause: cause)
   }
 

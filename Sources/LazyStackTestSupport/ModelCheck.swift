@@ -51,6 +51,14 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
   /// Ends the batch (comparing the transitions), or undoes it as an error
   /// thrown inside it would (U3).
   case endBatch(abort: Bool)
+  /// `setKind(_:for:)` (SPEC K1).
+  case setKind(Int, UInt8)
+  /// `setEstimatedExtent(_:forKind:)` (K1).
+  case kindEstimate(UInt8, CGFloat)
+  /// `setEstimatePolicy(_:forKind:)` (K3).
+  case kindPolicy(UInt8, EstimatePolicy)
+  /// `setEstimatedExtent(_:for:)`, nil clearing it (K2).
+  case ownEstimate(Int, CGFloat?)
 
   public var description: String {
     switch self {
@@ -85,6 +93,10 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
     case .advance(let dt): "advance(+\(dt))"
     case .beginBatch: "beginBatch"
     case .endBatch(let abort): abort ? "endBatch(abort)" : "endBatch"
+    case .setKind(let id, let k): "setKind(\(k), for: \(id))"
+    case .kindEstimate(let k, let e): "setEstimatedExtent(\(e), forKind: \(k))"
+    case .kindPolicy(let k, let p): "setEstimatePolicy(\(p), forKind: \(k))"
+    case .ownEstimate(let id, let e): "setEstimatedExtent(\(e.map { "\($0)" } ?? "nil"), for: \(id))"
     }
   }
 }
@@ -114,6 +126,10 @@ public struct OperationGenerator: Sendable {
   /// `beginBatch` and `endBatch`, some of them undone; off, seeds replay
   /// as before, like `includeSections`.
   public var includeBatches: Bool = false
+  /// Whether to give rows kinds and own estimates and kinds estimates and
+  /// policies (SPEC §14); off, seeds replay as before, like
+  /// `includeSections`.
+  public var includeKinds: Bool = false
   /// The operations left in the open batch, or nil.
   var batchLeft: Int?
 
@@ -126,6 +142,26 @@ public struct OperationGenerator: Sendable {
     self.includeSections = includeSections
     self.includeMotion = includeMotion
     self.includeOrderedIDs = includeOrderedIDs
+  }
+
+  /// A kind operation (SPEC §14), or nil (most of the time) for any other
+  /// one. Kinds 0–3 mostly, now and then 200 (a kind far from the others).
+  mutating func kinds(ids: [Int]) -> LayoutOperation? {
+    func kind() -> UInt8 { Int.random(in: 0 ..< 12, using: &rng) == 0 ? 200 : UInt8.random(in: 0 ... 3, using: &rng) }
+    func size() -> CGFloat {
+      switch Int.random(in: 0 ..< 16, using: &rng) {
+      case 0: return 0
+      case 1: return [-1, .nan, .infinity].randomElement(using: &rng)!
+      default: return CGFloat(Int.random(in: 1 ... 1600, using: &rng)) / 8
+      }
+    }
+    switch Int.random(in: 0 ..< 20, using: &rng) {
+    case 0 ..< 3: return .setKind(pickID(from: ids), kind())
+    case 3: return .kindEstimate(kind(), size())
+    case 4: return .kindPolicy(kind(), Bool.random(using: &rng) ? .fixed : .meanOfMeasured)
+    case 5 ..< 7: return .ownEstimate(pickID(from: ids), Int.random(in: 0 ..< 3, using: &rng) == 0 ? nil : size())
+    default: return nil
+    }
   }
 
   /// A motion operation, or nil (about half the time) for any other one.
@@ -223,6 +259,7 @@ public struct OperationGenerator: Sendable {
       }
     }
     if includeMotion, let op = motion(ids: ids, contentExtent: contentExtent) { return op }
+    if includeKinds, let op = kinds(ids: ids) { return op }
     if includeSections {
       switch Int.random(in: 0 ..< 16, using: &rng) {
       case 0, 1:
@@ -499,6 +536,20 @@ public struct ModelPair: Sendable {
       let a = core.advance(to: time)
       let b = reference.advance(to: time)
       if a != b { return "advance results differ: core \(a), reference \(b)" }
+    case .setKind(let id, let k):
+      let a = core.setKind(k, for: id)
+      let b = reference.setKind(k, for: id)
+      if a != b { return "setKind results differ: core \(a), reference \(b)" }
+    case .kindEstimate(let k, let e):
+      return same(Result { () throws(LazyStackError) in try core.setEstimatedExtent(e, forKind: k) },
+                  Result { () throws(LazyStackError) in try reference.setEstimatedExtent(e, forKind: k) })
+    case .kindPolicy(let k, let p):
+      core.setEstimatePolicy(p, forKind: k)
+      reference.setEstimatePolicy(p, forKind: k)
+    case .ownEstimate(let id, let e):
+      let a = core.setEstimatedExtent(e, for: id)
+      let b = reference.setEstimatedExtent(e, for: id)
+      if a != b { return "setEstimatedExtent(_:for:) results differ: core \(a), reference \(b)" }
     case .beginBatch:
       core._beginBatch()
       reference.beginBatch()
@@ -599,9 +650,21 @@ public struct ModelPair: Sendable {
       if core.measuredExtent(for: id) != reference.measuredExtent(for: id) { return "measuredExtent(\(id)) differs" }
       if core.isMeasured(at: i) != reference.isMeasured(at: i) { return "isMeasured(at: \(i)) differs" }
       if core.role(at: i) != reference.role(at: i) { return "role(at: \(i)): \(core.role(at: i)) vs \(reference.role(at: i))" }
+      if core.kind(at: i) != reference.kind(at: i) { return "kind(at: \(i)): \(core.kind(at: i)) vs \(reference.kind(at: i))" }
+      if core.ownEstimatedExtent(for: id) != reference.ownEstimatedExtent(for: id) {
+        return "ownEstimatedExtent(for: \(id)): \(String(describing: core.ownEstimatedExtent(for: id))) vs "
+          + "\(String(describing: reference.ownEstimatedExtent(for: id)))"
+      }
       if core.section(containing: i) != reference.section(containing: i) {
         return "section(containing: \(i)): \(core.section(containing: i)) vs \(reference.section(containing: i))"
       }
+    }
+    for k: UInt8 in [1, 2, 3, 200] {
+      if core.currentEstimate(forKind: k) != reference.currentEstimate(forKind: k) {
+        return "currentEstimate(forKind: \(k)): \(core.currentEstimate(forKind: k)) vs \(reference.currentEstimate(forKind: k))"
+      }
+      if core.estimatePolicy(forKind: k) != reference.estimatePolicy(forKind: k) { return "estimatePolicy(forKind: \(k)) differs" }
+      if core.estimatedExtent(forKind: k) != reference.estimatedExtent(forKind: k) { return "estimatedExtent(forKind: \(k)) differs" }
     }
     if core.pinnedRows != reference.pinnedRows { return "pinnedRows: \(core.pinnedRows) vs \(reference.pinnedRows)" }
     if core.phase != reference.phase { return "phase: \(core.phase) vs \(reference.phase)" }
@@ -638,10 +701,11 @@ func soakBlockCapacity(_ rng: inout SeededRNG) -> Int {
 }
 
 public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical,
-                 sections: Bool = true, motion: Bool = true, batches: Bool = true) throws -> Int {
+                 sections: Bool = true, motion: Bool = true, batches: Bool = true, kinds: Bool = true) throws -> Int {
   var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: sections,
                                      includeMotion: motion, includeOrderedIDs: seed % 2 == 1)
   generator.includeBatches = batches
+  generator.includeKinds = kinds
   var rng = SeededRNG(seed: seed ^ 0xA5A5)
   // Odd seeds: ids spaced by 8, so inserts can keep their order (SPEC E4).
   let initial = Array(stride(from: 0, to: Int.random(in: 0 ... maxRows / 2, using: &rng) * (seed % 2 == 1 ? 8 : 1),

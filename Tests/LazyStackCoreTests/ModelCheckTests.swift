@@ -10,7 +10,7 @@ import LazyStackTestSupport
 final class ModelCheckTests: CheckedTestCase {
   func run(seeds: Range<UInt64>, steps: Int, edits: Bool, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets(),
            axis: Axis = .vertical, sections: Bool = false, motion: Bool = false, orderedIDs: Bool = false,
-           batches: Bool = false,
+           batches: Bool = false, kinds: Bool = false,
            file: StaticString = #filePath, line: UInt = #line) throws -> (steps: Int, withExceptions: Int) {
     var withExceptions = 0
     var compared = 0
@@ -23,6 +23,7 @@ final class ModelCheckTests: CheckedTestCase {
       var generator = OperationGenerator(seed: seed, includeEdits: edits, maxRows: 120, includeSections: sections,
                                          includeMotion: motion, includeOrderedIDs: orderedIDs)
       generator.includeBatches = batches
+      generator.includeKinds = kinds
       // With ordered ids: spaced by 8, so that inserts can keep their order.
       let initial = Array(stride(from: 0, to: Int(seed % 60) * (orderedIDs ? 8 : 1), by: orderedIDs ? 8 : 1))
       var pair = try ModelPair(ids: initial, estimate: CGFloat(seed % 7) * 9 + 1, spacing: spacing, axis: axis,
@@ -107,6 +108,15 @@ final class ModelCheckTests: CheckedTestCase {
     _ = try run(seeds: 800 ..< 860, steps: 200, edits: true, sections: true, batches: true)
     _ = try run(seeds: 860 ..< 880, steps: 200, edits: true, spacing: 3, insets: EdgeInsets(top: 4, leading: 2, bottom: 6, trailing: 1),
                 axis: .horizontal, sections: true, motion: true, orderedIDs: true, batches: true)
+  }
+
+  /// SPEC K1–K3: kinds, kinds' estimates and policies and rows' own
+  /// estimates, among every other operation (edits, sections, motion,
+  /// batches), against the reference model.
+  func testK1_modelCheck_kindsAndOwnEstimates() throws {
+    _ = try run(seeds: 1000 ..< 1060, steps: 200, edits: true, sections: true, kinds: true)
+    _ = try run(seeds: 1060 ..< 1080, steps: 200, edits: true, spacing: 2.5, insets: EdgeInsets(top: 3, leading: 1, bottom: 5, trailing: 2),
+                axis: .horizontal, sections: true, motion: true, orderedIDs: true, batches: true, kinds: true)
   }
 
   func testModelCheck_motionWithSectionsSpacingInsetsHorizontal() throws {

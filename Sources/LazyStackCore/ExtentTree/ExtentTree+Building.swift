@@ -40,6 +40,7 @@ extension ExtentTree {
     _total = _Summary()
     _roleFenwick = _FenwickTree()
     _roleTotal = 0
+    _kinds = nil
     try _fill(ids: ids, measured: measured)
   }
 

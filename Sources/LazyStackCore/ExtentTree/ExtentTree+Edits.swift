@@ -39,6 +39,9 @@ extension ExtentTree {
     }
     guard old != stored else { return old }
     _fenwickAdd(delta, at: location.position)
+    if _slowPath(_kinds != nil) {
+      _kindStoredChanged(from: old, to: stored, extra: _extra(at: location), handle: handle, position: location.position)
+    }
     return old
   }
 
@@ -89,6 +92,9 @@ extension ExtentTree {
       }
       _touchedSink = sink
     }
+    if _kinds != nil {
+      for position in touched { _recountKinds(handle: Int(_order[position])) }
+    }
     if rebuild {
       _rebuildFenwick()
     } else {
@@ -98,6 +104,7 @@ extension ExtentTree {
         delta.count = 0
         _fenwickAdd(delta, at: position)
       }
+      _rebuildKindTree()
     }
   }
 
@@ -116,7 +123,8 @@ extension ExtentTree {
         block.extents[slot] = stored(row)
         row &+= 1
       }
-      _blocks[handle] = _Block(ids: block.ids, extents: block.extents, roles: block.roles)
+      _blocks[handle] = _Block(ids: block.ids, extents: block.extents, roles: block.roles, extras: block.extras)
+      _recountKinds(handle: handle)
     }
     _rebuildFenwick()
   }
@@ -224,8 +232,10 @@ extension ExtentTree {
   ///   middle splits (a split of the first or last block is O(B + log(n/B))).
   @inlinable
   package mutating func insert(
-    _ ids: some Collection<ID>, extents: [Int32]? = nil, roles: [UInt8]? = nil, at index: Int, knownNew: Bool = false
+    _ ids: some Collection<ID>, extents: [Int32]? = nil, roles: [UInt8]? = nil, extras: [UInt64]? = nil,
+    at index: Int, knownNew: Bool = false
   ) throws(LazyStackError) {
+    precondition(extras == nil || extras!.count == ids.count, "ExtentTree: one extra per id")
     precondition(index >= 0 && index <= count, "Insertion index \(index) out of range 0...\(count)")
     precondition(extents == nil || extents!.count == ids.count, "ExtentTree: one extent per id")
     precondition(roles == nil || roles!.count == ids.count, "ExtentTree: one role per id")
@@ -252,13 +262,20 @@ extension ExtentTree {
     let newExtents = extents.map { ContiguousArray($0) }
       ?? ContiguousArray(repeating: -1, count: ids.count)
     let newRoles = roles.map { ContiguousArray($0) } ?? []
+    var newExtras: ContiguousArray<UInt64> = []
+    if let extras, extras.contains(where: { $0 != 0 }) {
+      newExtras = ContiguousArray(extras)
+      for extra in extras where Self._kind(ofExtra: extra) != 0 { _ = _slot(ofKind: Self._kind(ofExtra: extra)) }
+      _startKinds()
+    }
     if _order.isEmpty {
       // Room first, while the tree has no rows: a rebuild for room reads the
       // blocks in `_order`, and must not find the new block there before
       // `count` counts its rows (it sized its records by `count`).
       if _hasIndex { _reserveIndex(ids.count) }
       let handle = _newHandle()
-      _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles)
+      _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles, extras: newExtras)
+      _recountKinds(handle: Int(handle))
       _order.append(handle)
       if _hasIndex {
         for id in ids { _indexInsert(_index.hash(id), handle: handle) }
@@ -279,8 +296,9 @@ extension ExtentTree {
       _fileExceptions(breaking, of: ids, in: Int32(truncatingIfNeeded: handle))
       if let lowest = lowestOrdered { _lowerKey(to: lowest, at: location.position) }
     }
-    let added = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles)
+    let added = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles, extras: newExtras)
     _blocks[handle]._insertRoles(of: added, at: location.slot)
+    _blocks[handle]._insertExtras(of: added, at: location.slot)
     _roleAdd(added.roleCounts, at: location.position)
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].rowCount &+= ids.count
@@ -290,6 +308,7 @@ extension ExtentTree {
     _blocks[handle].measuredCount &+= added.measuredCount
     _blocks[handle].measuredZeroCount &+= added.measuredZeroCount
     _fenwickAdd(added.summary, at: location.position)
+    _recountKinds(at: location.position)
     _splitIfNeeded(at: location.position)
     _tidyIndex()
   }
@@ -328,11 +347,13 @@ extension ExtentTree {
       let upper = total * (k &+ 1) / pieces
       return _Block(ids: ContiguousArray(whole.ids[lower ..< upper]),
                     extents: ContiguousArray(whole.extents[lower ..< upper]),
-                    roles: whole.roles.isEmpty ? [] : ContiguousArray(whole.roles[lower ..< upper]))
+                    roles: whole.roles.isEmpty ? [] : ContiguousArray(whole.roles[lower ..< upper]),
+                    extras: whole.extras.isEmpty ? [] : ContiguousArray(whole.extras[lower ..< upper]))
     }
     func place(_ block: _Block) -> Int32 {
       let h = _newHandle()
       _blocks[Int(h)] = block
+      _recountKinds(handle: Int(h))
       _refile(block.ids, from: Int32(truncatingIfNeeded: handle), to: h)
       return h
     }
@@ -344,6 +365,7 @@ extension ExtentTree {
       // The first pieces go in front, into empty leading nodes; this handle keeps the last piece.
       let front = parts.dropLast()
       _blocks[handle] = parts[moved]
+      _recountKinds(handle: handle)
       _fenwickNodeSubtract(front.reduce(into: _Summary()) { $0 += $1.summary }, at: _lead &+ 1)
       let roles = !_roleFenwick.isEmpty
       if roles { _roleFenwick.add(-front.reduce(0) { $0 &+ $1.roleCounts }, at: _lead &+ 1) }
@@ -358,11 +380,13 @@ extension ExtentTree {
       _shiftPositions(by: moved)
       for (k, h) in handles.enumerated() { _positions[Int(h)] = Int32(truncatingIfNeeded: k) }
       _refreshRowGuess()
+      _rebuildKindTree()
       return true
     }
     // The first piece keeps this handle; the others follow it.
     let rest = parts.dropFirst()
     _blocks[handle] = parts[0]
+    _recountKinds(handle: handle)
     let handles = rest.map(place)
     if position == _order.count &- 1 {
       _fenwickNodeSubtract(rest.reduce(into: _Summary()) { $0 += $1.summary }, at: _lead &+ position &+ 1)
@@ -376,6 +400,7 @@ extension ExtentTree {
         if _ordered { _firstIDs.append(keys[k &+ 1]) }
       }
       _refreshRowGuess()
+      _rebuildKindTree()
       return true
     }
     _order.insert(contentsOf: handles, at: position &+ 1)
@@ -446,11 +471,13 @@ extension ExtentTree {
         block.ids.removeAll()
         block.extents.removeAll()
         block.roles.removeAll()
+        block.extras.removeAll()
         block.rowCount = 0
       } else {
         Self._compact(&block.ids, removing: group.slots)
         Self._compact(&block.extents, removing: group.slots)
         if block.roleCounts == 0 { block.roles = [] } else if !block.roles.isEmpty { Self._compact(&block.roles, removing: group.slots) }
+        if !block.extras.isEmpty { Self._compact(&block.extras, removing: group.slots) }
         block.rowCount = block.ids.count
       }
       block._rebuildChunks(from: group.slots[0])
@@ -460,9 +487,11 @@ extension ExtentTree {
       if block.ids.isEmpty || (block.ids.count < Swift.max(1, blockCapacity / 4)
           && _canMerge(position: group.position, rows: block.ids.count)) {
         structural = true
+        _recountKinds(handle: handle)
       } else {
         _fenwickSubtract(delta, at: group.position)
         _roleAdd(block.roleCounts &- rolesBefore, at: group.position)
+        _recountKinds(at: group.position)
       }
     }
     if structural {
@@ -523,6 +552,7 @@ extension ExtentTree {
         let moving = _blocks[h]
         let target = Int(last)
         _blocks[target]._insertRoles(of: moving, at: _blocks[target].rowCount)
+        _blocks[target]._insertExtras(of: moving, at: _blocks[target].rowCount)
         _blocks[target].ids.append(contentsOf: moving.ids)
         _blocks[target].rowCount &+= moving.rowCount
         let oldCount = _blocks[target].extents.count
@@ -532,6 +562,7 @@ extension ExtentTree {
         _blocks[target].measuredCount &+= moving.measuredCount
         _blocks[target].measuredZeroCount &+= moving.measuredZeroCount
         _refile(moving.ids, from: handle, to: last)
+        _recountKinds(handle: target)
         _freeBlock(h)
         continue
       }

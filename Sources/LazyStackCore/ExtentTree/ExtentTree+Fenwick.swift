@@ -41,6 +41,7 @@ extension ExtentTree {
     _refreshRowGuess()
     _roleTotal = roleTotal
     if roleTotal != 0 || !_roleFenwick.isEmpty { _rebuildRoleFenwick() }
+    if _kinds != nil { _rebuildKindTree() }
   }
 
   /// Rebuilds the role Fenwick tree from the blocks, node for node beside

@@ -31,6 +31,21 @@ extension ExtentTree {
       let recomputed = _Block(ids: block.ids, extents: block.extents, roles: block.roles)
       precondition(recomputed.summary == block.summary, "block summary mismatch")
       precondition(recomputed.chunks == block.chunks, "chunk summaries mismatch")
+      precondition(block.extras.isEmpty || block.extras.count == block.rowCount, "extras/rows size mismatch")
+      precondition(block.extras.isEmpty || _kinds != nil, "extras without a kind table")
+      if let table = _kinds {
+        for extra in block.extras where Self._kind(ofExtra: extra) != 0 {
+          precondition(table.slotOfKind[Int(Self._kind(ofExtra: extra))] >= 0, "a kind without a slot")
+        }
+        let counted = _countKinds(block)
+        let kept = block.kindVector
+        for e in 0 ..< Swift.max(counted.count, kept.count) {
+          precondition((e < counted.count ? counted[e] : 0) == (e < kept.count ? kept[e] : 0),
+                       "kind vector of block \(position) entry \(e) stale")
+        }
+      } else {
+        precondition(block.kindVector.isEmpty, "a kind vector without a kind table")
+      }
       if let range = _implicit {
         for (offset, id) in block.ids.enumerated() {
           precondition(id as? Int == range.lowerBound + seen + offset, "implicit index: row \(seen + offset) is \(id)")
@@ -106,11 +121,42 @@ extension ExtentTree {
       precondition(_roleFenwick.size == _fenwick.size, "role tree size mismatch")
       _checkFenwick(_roleFenwick, "role Fenwick") { $0.roleCounts }
     }
+    if let table = _kinds { _checkKindTree(table) }
     for handle in _freeHandles {
       precondition(_positions[Int(handle)] == -1 && _blocks[Int(handle)].ids.isEmpty, "free handle in use")
       precondition(_exceptionCount(Int(handle)) == 0, "a free handle counts exceptions")
     }
     precondition(_freeHandles.count + _order.count == _blocks.count, "handles leaked")
+  }
+
+  /// Checks the kind table: slots and kinds agree, each slot's estimate is
+  /// its kind's, and the kind tree holds the blocks' vectors.
+  /// - Complexity: O(s n/B).
+  package func _checkKindTree(_ table: _KindTable) {
+    precondition(table.kindOfSlot.count == table.slotEstimates.count, "kind slots and estimates disagree")
+    precondition(3 + 3 * table.kindOfSlot.count <= table.stride, "kind slots over the vectors' stride")
+    for (j, kind) in table.kindOfSlot.enumerated() {
+      precondition(kind != 0 && table.slotOfKind[Int(kind)] == Int16(j), "kind slot \(j) misfiled")
+      precondition(table.slotEstimates[j] == kindEstimate(kind), "kind \(kind)'s estimate stale")
+    }
+    precondition(table.nodes.count == (_fenwickSize + 1) * table.stride, "kind tree size mismatch")
+    let stride = table.stride
+    var prefixes = [ContiguousArray<Int64>(repeating: 0, count: stride)]
+    for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
+      var p = prefixes[i - 1]
+      if i > _lead {
+        let v = _blocks[Int(_order[i - _lead - 1])].kindVector
+        for e in 0 ..< v.count { p[e] += v[e] }
+      }
+      prefixes.append(p)
+    }
+    for i in 1 ... Swift.max(1, _fenwickSize) where i <= _fenwickSize {
+      for e in 0 ..< stride {
+        let expected = prefixes[i][e] - prefixes[i - (i & -i)][e]
+        precondition(table.nodes[i * stride + e] == expected, "kind tree node \(i) entry \(e) does not hold its range")
+      }
+    }
+    precondition(prefixes.last! == table.total || _fenwickSize == 0, "kind total mismatch")
   }
 
   /// Checks that every node of a Fenwick tree laid out like `_fenwick`

@@ -21,9 +21,12 @@ extension ExtentTree {
       bytes &+= once(block.extents)
       bytes &+= once(block.chunks)
       if block.roles.capacity > 0 { bytes &+= header &+ block.roles.capacity }
+      if block.extras.capacity > 0 { bytes &+= header &+ block.extras.capacity &* 8 }
+      if block.kindVector.capacity > 0 { bytes &+= header &+ block.kindVector.capacity &* 8 }
     }
     bytes &+= header &+ _order.capacity &* 4 &+ header &+ _positions.capacity &* 4
     bytes &+= header &+ _fenwick.capacity &* MemoryLayout<_Summary>.stride
+    if let kinds = _kinds { bytes &+= header &* 2 &+ (kinds.nodes.capacity &+ kinds.total.capacity) &* 8 &+ 4 * 256 * 8 }
     if _roleFenwick.capacity > 0 { bytes &+= header &+ _roleFenwick.capacity &* MemoryLayout<Int>.stride }
     bytes &+= _index.heapBytes
     bytes &+= _nextIndex?.heapBytes ?? 0

@@ -129,7 +129,8 @@ extension ExtentTree {
   @inlinable
   package func extent(at index: Int) -> Int64 {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
-    return _extent(ofStored: _storedExtent(at: _locate(index)))
+    let l = _locate(index)
+    return _extent(ofStored: _storedExtent(at: l), at: l)
   }
 
   /// The sum of the pitches of rows `0 ..< index`: where row `index` starts,
@@ -141,6 +142,7 @@ extension ExtentTree {
     precondition(index >= 0 && index <= count, "Row index \(index) out of range 0...\(count)")
     if index == count { return totalPitch }
     let l = _locate(index)
+    if _slowPath(_kinds != nil) { return _kindedStart(at: l) }
     return _pitch(l.before) &+ _withBlock(handle: Int(_order[l.position])) { _slotPitchPrefix($0, l.slot) }
   }
 
@@ -151,6 +153,9 @@ extension ExtentTree {
   package func span(_ index: Int) -> (start: Int64, extent: Int64) {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     let l = _locate(index)
+    if _slowPath(_kinds != nil) {
+      return (_kindedStart(at: l), _extent(ofStored: _storedExtent(at: l), at: l))
+    }
     return _withBlock(handle: Int(_order[l.position])) { block in
       (_pitch(l.before) &+ _slotPitchPrefix(block, l.slot), _extent(ofStored: block.pointee.extents[l.slot]))
     }
@@ -257,7 +262,7 @@ extension ExtentTree {
   /// - Complexity: O(1).
   @inlinable @inline(__always)
   package func _blockHoldsNoMeasuredRow(_ span: _RowSpan, from low: Int64, to high: Int64) -> Bool {
-    _withBlock(handle: Int(_order[span.position])) { block in
+    _kinds == nil && _withBlock(handle: Int(_order[span.position])) { block in
       block.pointee.measuredCount == 0 && low > span.blockStart
         && high < span.blockStart &+ _pitch(block.pointee.summary) &- spacing
     }
@@ -272,6 +277,7 @@ extension ExtentTree {
   ///   search that found `span`).
   @inlinable @inline(__always)
   package func _firstMeasuredRow(after span: _RowSpan, before limit: Int64) -> _WalkResult {
+    if _slowPath(_kinds != nil) { return .gaveUp }
     let estimate = self.estimate
     let spacing = self.spacing
     return _withBlock(handle: Int(_order[span.position])) { block -> _WalkResult in
@@ -305,6 +311,7 @@ extension ExtentTree {
   /// - Complexity: O(1) (at most `_walkLimit` slots).
   @inlinable @inline(__always)
   package func _lastMeasuredRow(before span: _RowSpan, visibleFrom low: Int64) -> _WalkResult {
+    if _slowPath(_kinds != nil) { return .gaveUp }
     let estimate = self.estimate
     let spacing = self.spacing
     return _withBlock(handle: Int(_order[span.position])) { block -> _WalkResult in
@@ -349,6 +356,7 @@ extension ExtentTree {
   @inlinable @inline(__always)
   package func _firstRowSpanInline(withPitchPrefixAfterAbove threshold: Int64, hint: Int = -1) -> _RowSpan? {
     guard count > 0 else { return nil }
+    if _slowPath(_kinds != nil) { return _kindedFirstRowSpan(withPitchPrefixAfterAbove: threshold) }
     if threshold < 0 {
       let block = _blocks[Int(_order[0])]
       return _RowSpan(row: 0, start: 0, extent: _extent(ofStored: block.extents[0]), position: 0, slot: 0, blockStart: 0)
@@ -432,7 +440,7 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B) + B).
   @inlinable @inline(__always)
   package func rowsStarting(before limit: Int64, walkingFrom span: _RowSpan) -> Int {
-    guard span.start < limit else { return rowsStarting(before: limit) }
+    guard span.start < limit, _kinds == nil else { return rowsStarting(before: limit) }
     let estimate = self.estimate
     let spacing = self.spacing
     let walked: Int? = _withBlock(handle: Int(_order[span.position])) { block in
@@ -540,6 +548,10 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B) + B).
   @inlinable
   package func nonEmptyRows(before index: Int) -> Int {
+    if _slowPath(_kinds != nil) {
+      precondition(index >= 0 && index <= count, "Row index \(index) out of range 0...\(count)")
+      return _kindedNonEmptyRows(before: index)
+    }
     let estimate = self.estimate
     return _rank(before: index, weight: { _nonEmpty($0) }, counts: { $0 < 0 ? estimate > 0 : $0 > 0 })
   }
@@ -549,6 +561,10 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B) + B).
   @inlinable
   package func nonEmptyRow(rank: Int) -> Int {
+    if _slowPath(_kinds != nil) {
+      precondition(rank >= 0 && rank < nonEmptyCount, "ExtentTree: rank \(rank) out of range")
+      return _kindedNonEmptyRow(rank: rank)
+    }
     let estimate = self.estimate
     return _select(rank: rank, weight: { _nonEmpty($0) }, counts: { $0 < 0 ? estimate > 0 : $0 > 0 })
   }
@@ -615,7 +631,12 @@ extension ExtentTree {
   /// - Complexity: O(B).
   @inlinable @inline(__always)
   package func rowInfo(at l: _Location) -> _RowInfo {
-    _withBlock(handle: Int(_order[l.position])) { block in
+    if _slowPath(_kinds != nil) {
+      let (id, stored) = _row(at: l)
+      return _RowInfo(index: l.before.count &+ l.slot, id: id, start: _kindedStart(at: l),
+                      extent: _extent(ofStored: stored, at: l), stored: stored, position: l.position)
+    }
+    return _withBlock(handle: Int(_order[l.position])) { block in
       let stored = block.pointee.extents[l.slot]
       return _RowInfo(index: l.before.count &+ l.slot, id: block.pointee.ids[l.slot],
                       start: _pitch(l.before) &+ _slotPitchPrefix(block, l.slot),
@@ -643,13 +664,14 @@ extension ExtentTree {
     let l = _locate(range.lowerBound)
     var position = l.position
     var slot = l.slot
-    var start = _pitch(l.before) &+ _withBlock(handle: Int(_order[position])) { _slotPitchPrefix($0, slot) }
+    var start = _kinds != nil ? _kindedStart(at: l)
+      : _pitch(l.before) &+ _withBlock(handle: Int(_order[position])) { _slotPitchPrefix($0, slot) }
     var remaining = range.count
     while remaining > 0 {
       _withBlock(handle: Int(_order[position])) { block in
         let rows = block.pointee.ids.count
         while slot < rows && remaining > 0 {
-          let extent = _extent(ofStored: block.pointee.extents[slot])
+          let extent = _extent(ofStored: block.pointee.extents[slot], extra: Self._extra(block, slot))
           body(block.pointee.ids[slot], start, extent)
           start &+= extent &+ spacing
           slot &+= 1

@@ -30,6 +30,12 @@ extension ExtentTree {
     @usableFromInline package var roles: ContiguousArray<UInt8>
     /// The block's headers and footers, packed (`ExtentTree._packedRoleCount`).
     @usableFromInline package var roleCounts: Int
+    /// Each slot's kind and own estimate (`ExtentTree+Kinds`), or empty
+    /// while every row of the block is of kind 0 without an own estimate.
+    @usableFromInline package var extras: ContiguousArray<UInt64>
+    /// The block's kind vector (`ExtentTree._KindTable`), or empty (no
+    /// extras, or a tree without kinds).
+    @usableFromInline package var kindVector: ContiguousArray<Int64>
 
     @inlinable
     package init() {
@@ -42,6 +48,24 @@ extension ExtentTree {
       chunks = []
       roles = []
       roleCounts = 0
+      extras = []
+      kindVector = []
+    }
+
+    /// Takes the extras of `added`'s rows, which are about to be inserted at
+    /// `slot` (call it before `rowCount` counts them). Rows without extras
+    /// joining a block without extras leave it without. The kind vector is
+    /// the caller's to recount.
+    /// - Complexity: O(B).
+    @inlinable
+    package mutating func _insertExtras(of added: _Block, at slot: Int) {
+      guard !added.extras.isEmpty || !extras.isEmpty else { return }
+      if extras.isEmpty { extras = ContiguousArray(repeating: 0, count: rowCount) }
+      if added.extras.isEmpty {
+        extras.insert(contentsOf: repeatElement(0, count: added.rowCount), at: slot)
+      } else {
+        extras.insert(contentsOf: added.extras, at: slot)
+      }
     }
 
     /// Gives the block one role per row (all plain rows) if it has none.
@@ -90,8 +114,14 @@ extension ExtentTree {
     /// A block of the given rows; `roles` is empty (all plain rows) or
     /// holds one role a row.
     @inlinable
-    package init(ids: ContiguousArray<ID>, extents: ContiguousArray<Int32>, roles: ContiguousArray<UInt8> = []) {
+    package init(
+      ids: ContiguousArray<ID>, extents: ContiguousArray<Int32>, roles: ContiguousArray<UInt8> = [],
+      extras: ContiguousArray<UInt64> = []
+    ) {
       precondition(roles.isEmpty || roles.count == ids.count, "ExtentTree: one role per row, or none")
+      precondition(extras.isEmpty || extras.count == ids.count, "ExtentTree: one extra per row, or none")
+      self.extras = extras
+      kindVector = []
       self.ids = ids
       self.extents = extents
       rowCount = ids.count
@@ -134,6 +164,8 @@ extension ExtentTree {
       measuredZeroCount = 0
       roles = []
       roleCounts = 0
+      extras = []
+      kindVector = []
       chunks = shared.chunks
     }
 

@@ -97,6 +97,10 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var _roleFenwick: _FenwickTree<Int>
   /// The headers and footers of all rows, packed.
   @usableFromInline package var _roleTotal: Int
+  /// The kinds and their estimates, and the Fenwick tree of the blocks'
+  /// kind vectors (`ExtentTree+Kinds`); `nil` until a row is first given a
+  /// kind or an own estimate, so a list without them pays nothing.
+  @usableFromInline package var _kinds: _KindTable?
 
   /// The extent of every estimated row, in units.
   @usableFromInline package var estimate: Int64
@@ -145,7 +149,9 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// The sum of all pitches (extents plus one spacing per row), in units.
   /// - Complexity: O(1).
   @inlinable @inline(__always)
-  package var totalPitch: Int64 { _pitch(_total) }
+  package var totalPitch: Int64 {
+    _pitch(_total) &+ (_slowPath(_kinds != nil) ? _kindCorrection(_kinds.unsafelyUnwrapped.total) : 0)
+  }
 
   /// The sum of all extents plus the spacing between rows, in units: the
   /// main-axis content extent without insets.
@@ -158,7 +164,9 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// The number of rows with a non-zero extent.
   /// - Complexity: O(1).
   @inlinable @inline(__always)
-  package var nonEmptyCount: Int { _nonEmpty(_total) }
+  package var nonEmptyCount: Int {
+    _nonEmpty(_total) &+ (_slowPath(_kinds != nil) ? _kindNonEmptyCorrection(_kinds.unsafelyUnwrapped.total) : 0)
+  }
 
 
   /// The extent of a stored slot value, in units.
@@ -182,5 +190,11 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   package mutating func setEstimate(_ units: Int64) {
     precondition(units >= 0 && units <= _FixedPoint.maxExtentUnits, "ExtentTree: estimate out of range")
     estimate = units
+    if _slowPath(_kinds != nil) {
+      // The kinds without an estimate of their own follow kind 0's.
+      for (j, kind) in _kinds!.kindOfSlot.enumerated() where _kinds!.estimates[Int(kind)] < 0 {
+        _kinds!.slotEstimates[j] = units
+      }
+    }
   }
 }

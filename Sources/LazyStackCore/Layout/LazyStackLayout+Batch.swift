@@ -46,13 +46,16 @@ extension LazyStackLayout {
     @usableFromInline var id: ID
     @usableFromInline var stored: Int32
     @usableFromInline var role: UInt8
+    /// Its kind and own estimate (`ExtentTree+Kinds`).
+    @usableFromInline var extra: UInt64
     @usableFromInline var trace: _Trace
 
     @inlinable
-    init(id: ID, stored: Int32, role: UInt8, trace: _Trace) {
+    init(id: ID, stored: Int32, role: UInt8, extra: UInt64, trace: _Trace) {
       self.id = id
       self.stored = stored
       self.role = role
+      self.extra = extra
       self.trace = trace
     }
   }
@@ -351,7 +354,8 @@ extension LazyStackLayout {
       case .remove(let start, let count):
         for r in log.removed[start ..< start &+ count] {
           do {
-            try _tree.insert(CollectionOfOne(r.id), extents: [r.stored], roles: [r.role], at: r.trace.index,
+            try _tree.insert(CollectionOfOne(r.id), extents: [r.stored], roles: [r.role],
+                             extras: r.extra == 0 ? nil : [r.extra], at: r.trace.index,
                              knownNew: true)
           } catch {
             preconditionFailure("LazyStackLayout: undoing a removal failed: \(error)")
@@ -396,7 +400,8 @@ extension LazyStackLayout {
     for index in indices {
       let location = _tree._locate(index)
       let (t, row) = _trace(at: location, in: _tree)
-      log.removed.append(_RemovedRow(id: row.id, stored: row.stored, role: _tree.role(at: location), trace: t))
+      log.removed.append(_RemovedRow(id: row.id, stored: row.stored, role: _tree.role(at: location),
+                                     extra: _tree._kinds == nil ? 0 : _tree._extra(at: location), trace: t))
     }
     guard log.removed.count > start else { return }
     log.edits.append(.remove(start: start, count: log.removed.count &- start))
@@ -411,7 +416,11 @@ extension LazyStackLayout {
     guard count > 0 else { return }
     var pitch = Int64(count) &* (_tree.estimate &+ _tree.spacing)
     var estimated = count
-    if let stored {
+    if _tree._kinds != nil {
+      // Kinds and own estimates: the rows as the tree now has them.
+      pitch = _tree.pitchPrefix(index &+ count) &- _tree.pitchPrefix(index)
+      estimated = count &- (_tree.measuredRows(before: index &+ count) &- _tree.measuredRows(before: index))
+    } else if let stored {
       pitch = 0
       estimated = 0
       for s in stored {
@@ -429,8 +438,8 @@ extension LazyStackLayout {
   internal mutating func _logExtent(at location: ExtentTree<ID>._Location, from oldStored: Int32, to newStored: Int32) {
     guard oldStored != newStored else { return }
     let index = location.before.count &+ location.slot
-    _log(.extent(index: index, oldStored: oldStored, old: _tree._extent(ofStored: oldStored),
-                 new: _tree._extent(ofStored: newStored), newStored: newStored))
+    _log(.extent(index: index, oldStored: oldStored, old: _tree._extent(ofStored: oldStored, at: location),
+                 new: _tree._extent(ofStored: newStored, at: location), newStored: newStored))
   }
 
   /// Keeps the tree from before a change that costs O(n) anyway.

@@ -131,6 +131,7 @@ extension LazyStackLayout {
     var ids: [ID] = []
     var extents: [Int32] = []
     var roles: [UInt8] = []
+    var extras: [UInt64] = []
     ids.reserveCapacity(source.count)
     extents.reserveCapacity(source.count)
     roles.reserveCapacity(source.count)
@@ -140,12 +141,14 @@ extension LazyStackLayout {
       ids.append(row.id)
       extents.append(row.stored)
       roles.append(_tree.role(at: location))  // H1: roles follow their ids
+      if _tree._kinds != nil { extras.append(_tree._extra(at: location)) }  // K1, K2: so do kinds
     }
     let target = destination &- source.count(in: 0 ..< destination)
     if _slowPath(_batch != nil) { _logRemoval(source) }
     _tree.remove(sortedIndices: Array(source))
     do {
-      try _tree.insert(ids, extents: extents, roles: roles, at: target, knownNew: true)  // just removed
+      try _tree.insert(ids, extents: extents, roles: roles, extras: extras.isEmpty ? nil : extras, at: target,
+                       knownNew: true)  // just removed
     } catch {
       preconditionFailure("LazyStackLayout.move: reinserting moved rows failed: \(error)")
     }
@@ -188,11 +191,13 @@ extension LazyStackLayout {
     }
     // Valid: carry out removals, then insertions in ascending order.
     let before = _capture()
-    var carried: [ID: (stored: Int32, role: UInt8)] = [:]
+    var carried: [ID: (stored: Int32, role: UInt8, extra: UInt64)] = [:]
     for i in removedIndices {
       let location = _tree._locate(i)
       let row = _tree._row(at: location)
-      if inserted.contains(row.id) { carried[row.id] = (row.stored, _tree.role(at: location)) }
+      if inserted.contains(row.id) {
+        carried[row.id] = (row.stored, _tree.role(at: location), _tree._kinds == nil ? 0 : _tree._extra(at: location))
+      }
     }
     _replaceRemovedAnchor(removing: removedIndices, reinserted: inserted)
     if _slowPath(_batch != nil) { _logRemoval(removedIndices) }
@@ -201,8 +206,9 @@ extension LazyStackLayout {
       guard case .insert(let offset, let id, _) = change else { continue }
       do {
         let kept = carried[id]
-        try _tree.insert(CollectionOfOne(id), extents: [kept?.stored ?? -1], roles: [kept?.role ?? 0], at: offset,
-                         knownNew: true)  // validated above
+        let extra = kept?.extra ?? 0
+        try _tree.insert(CollectionOfOne(id), extents: [kept?.stored ?? -1], roles: [kept?.role ?? 0],
+                         extras: extra == 0 ? nil : [extra], at: offset, knownNew: true)  // validated above
       } catch {
         preconditionFailure("LazyStackLayout.apply: validated insertion failed: \(error)")
       }

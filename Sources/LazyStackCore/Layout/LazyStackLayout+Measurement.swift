@@ -167,17 +167,23 @@ extension LazyStackLayout {
     case .fixed:
       if _tree.estimate != _givenEstimate { _setTreeEstimate(_givenEstimate) }
     case .meanOfMeasured:
-      let n = Int64(_tree.measuredCount)
-      let mean = n == 0 ? _givenEstimate : (_tree.measuredSum &+ n / 2) / n
+      let (sum, count) = _tree.measuredTotals(ofKind: 0)  // kind 0's rows (K3)
+      let n = Int64(count)
+      let mean = n == 0 ? _givenEstimate : (sum &+ n / 2) / n
       if _tree.estimate != mean { _setTreeEstimate(mean) }
     }
+    if _slowPath(_tree._kinds != nil) { _refreshKindEstimates() }
   }
 
   /// Sets the tree's estimate (logged inside a batch, SPEC U1).
   /// - Complexity: O(1).
   @inlinable
   internal mutating func _setTreeEstimate(_ units: Int64) {
-    if _slowPath(_batch != nil) { _log(.estimate(old: _tree.estimate, new: units)) }
+    if _slowPath(_batch != nil) {
+      // With kinds, an estimate moves only kind 0's rows: the batch keeps
+      // the tree instead of replaying the change on every estimated row.
+      if _tree._kinds != nil { _logCheckpoint() } else { _log(.estimate(old: _tree.estimate, new: units)) }
+    }
     _tree.setEstimate(units)
   }
 }

@@ -3,7 +3,8 @@ import Foundation
 extension LazyStackLayout {
   /// Replaces the rows with a new snapshot of ids (SPEC S3–S5, S8–S11).
   ///
-  /// Measured extents and roles follow their ids (X1, H1). The anchor row keeps its place
+  /// Measured extents, roles, kinds and own estimates follow their ids
+  /// (X1, H1, K1, K2). The anchor row keeps its place
   /// on screen at its new index; if it is gone, the nearest surviving row
   /// (the next one in the old order, else the previous one) takes its place
   /// with the same fraction and distance (S5), and `position` names it.
@@ -17,6 +18,10 @@ extension LazyStackLayout {
                                  blockCapacity: _tree.blockCapacity, measured: _tree.measuredExtentsByID)
     let roles = _tree.rolesByID
     if !roles.isEmpty { newTree._restoreRoles(roles) }
+    if _tree._kinds != nil {
+      newTree._adoptKinds(of: _tree)
+      newTree._restoreExtras(_tree.extrasByID)  // K1, K2: kinds and own estimates follow their ids
+    }
     var replacement: ID?? = .none
     if let anchorID = _anchorRowID, !newTree.contains(anchorID) {
       replacement = .some(_survivor(of: anchorID) { newTree.contains($0) })

@@ -1,0 +1,645 @@
+// Kinds of rows and rows' own estimates (SPEC K1–K3): what an estimated
+// row's extent is when it is not the layout's one estimate.
+//
+// A row's *extra* (`_Block.extras`, one word a slot, empty while every row
+// of the block is of kind 0 without an own estimate) holds its kind (bits
+// 0–7), whether it has an own estimate (bit 8) and that estimate in units
+// (bits 32–63). The main sums (`_Summary`, the chunk prefixes) count every
+// estimated row at kind 0's estimate; a second Fenwick tree, node for node
+// beside the main one, sums per block a short vector of corrections (the
+// *kind vector*, `_KindTable`), so a prefix is the main pitch plus the
+// vector's correction, and a kind's estimate change is one number per kind
+// at each node of a descent, never a pass over rows. A tree that never
+// had a kind or an own estimate has no table (`_kinds == nil`) and takes
+// none of these paths.
+
+extension ExtentTree {
+  /// The kinds in use, their estimates, and the Fenwick tree of kind
+  /// vectors.
+  ///
+  /// A kind vector (a block's, a node's, or the total) holds, in order:
+  /// the sum of the own estimates of the estimated rows that have one, their
+  /// number, the number of those whose own estimate is 0; then for each
+  /// *kind slot* `j` (a kind other than 0, numbered in order of first use)
+  /// the number of its estimated rows without an own estimate, the sum of
+  /// its measured rows' extents, and their number.
+  @usableFromInline
+  package struct _KindTable: Sendable, Equatable {
+    /// Per kind (256): its estimate in units, or `-1` while it has none (it
+    /// uses kind 0's, the tree's `estimate`).
+    @usableFromInline package var estimates: ContiguousArray<Int64>
+    /// Per kind (256): its slot in the vectors, or `-1`.
+    @usableFromInline package var slotOfKind: ContiguousArray<Int16>
+    /// Per slot: its kind.
+    @usableFromInline package var kindOfSlot: ContiguousArray<UInt8>
+    /// Per slot: its kind's estimate now, in units (kind 0's when unset).
+    @usableFromInline package var slotEstimates: ContiguousArray<Int64>
+    /// Entries per vector: `3 + 3 * slot capacity`.
+    @usableFromInline package var stride: Int
+    /// Fenwick nodes of vectors, `stride` entries each, indexed like the main
+    /// tree's nodes (node `i` at `i * stride`).
+    @usableFromInline package var nodes: ContiguousArray<Int64>
+    /// The sum of every block's vector.
+    @usableFromInline package var total: ContiguousArray<Int64>
+    /// Per kind (256): the estimate the caller gave, in units, or `-1`
+    /// (none: the kind uses kind 0's). Kind 0's is the layout's.
+    @usableFromInline package var given: ContiguousArray<Int64>
+    /// Per kind (256): whether its estimate is the running mean of its
+    /// measured rows (`EstimatePolicy.meanOfMeasured`, K3). Kind 0's is the
+    /// layout's.
+    @usableFromInline package var meanPolicy: ContiguousArray<Bool>
+
+    @inlinable
+    package init() {
+      estimates = ContiguousArray(repeating: -1, count: 256)
+      slotOfKind = ContiguousArray(repeating: -1, count: 256)
+      kindOfSlot = []
+      slotEstimates = []
+      stride = 3 &+ 3 &* 4
+      nodes = []
+      total = ContiguousArray(repeating: 0, count: stride)
+      given = ContiguousArray(repeating: -1, count: 256)
+      meanPolicy = ContiguousArray(repeating: false, count: 256)
+    }
+
+    /// The same kinds, slots, estimates and settings, with no rows.
+    @inlinable
+    package init(settingsOf other: _KindTable) {
+      self = other
+      nodes = []
+      total = ContiguousArray(repeating: 0, count: stride)
+    }
+  }
+
+  // MARK: Extras
+
+  /// The kind bits of an extra.
+  @inlinable @inline(__always)
+  package static func _kind(ofExtra extra: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: extra) }
+
+  /// The own estimate of an extra, in units, or `nil`.
+  @inlinable @inline(__always)
+  package static func _ownEstimate(ofExtra extra: UInt64) -> Int64? {
+    extra & 0x100 == 0 ? nil : Int64(extra &>> 32)
+  }
+
+  /// An extra with `kind` and an own estimate (`nil`: none).
+  @inlinable @inline(__always)
+  package static func _extra(kind: UInt8, own: Int64?) -> UInt64 {
+    guard let own else { return UInt64(kind) }
+    return UInt64(kind) | 0x100 | (UInt64(truncatingIfNeeded: own) &<< 32)
+  }
+
+  /// Whether the tree has had a kind or an own estimate (the slow paths).
+  @inlinable @inline(__always)
+  package var _hasKinds: Bool { _kinds != nil }
+
+  /// The estimate of `kind`, in units (kind 0's when it has none).
+  /// - Complexity: O(1).
+  @inlinable
+  package func kindEstimate(_ kind: UInt8) -> Int64 {
+    guard kind != 0, let table = _kinds else { return estimate }
+    let e = table.estimates[Int(kind)]
+    return e < 0 ? estimate : e
+  }
+
+  /// Whether `kind` has an estimate of its own (else it uses kind 0's).
+  /// - Complexity: O(1).
+  @inlinable
+  package func kindHasEstimate(_ kind: UInt8) -> Bool {
+    kind == 0 || (_kinds.map { $0.estimates[Int(kind)] >= 0 } ?? false)
+  }
+
+  /// The extent of a slot holding `stored` with `extra`, in units.
+  @inlinable @inline(__always)
+  package func _extent(ofStored stored: Int32, extra: UInt64) -> Int64 {
+    if stored >= 0 { return Int64(stored) }
+    if extra & 0x100 != 0 { return Int64(extra &>> 32) }
+    return kindEstimate(Self._kind(ofExtra: extra))
+  }
+
+  /// The extra of the slot `slot` of `block`.
+  @inlinable @inline(__always)
+  package static func _extra(_ block: UnsafePointer<_Block>, _ slot: Int) -> UInt64 {
+    block.pointee.extras.isEmpty ? 0 : block.pointee.extras[slot]
+  }
+
+  /// The extent of the row at `location`, in units, were its stored value
+  /// `stored` (its own, or one it had or will have).
+  /// - Complexity: O(1).
+  @inlinable
+  package func _extent(ofStored stored: Int32, at location: _Location) -> Int64 {
+    guard _hasKinds else { return _extent(ofStored: stored) }
+    return _withBlock(handle: Int(_order[location.position])) { _extent(ofStored: stored, extra: Self._extra($0, location.slot)) }
+  }
+
+  /// The extra (kind and own estimate) of the row at `location`.
+  /// - Complexity: O(1).
+  @inlinable
+  package func _extra(at location: _Location) -> UInt64 {
+    _withBlock(handle: Int(_order[location.position])) { Self._extra($0, location.slot) }
+  }
+
+  /// The kind of the row at `location` (SPEC K1).
+  /// - Complexity: O(1).
+  @inlinable
+  package func kind(at location: _Location) -> UInt8 {
+    guard _hasKinds else { return 0 }
+    return Self._kind(ofExtra: _extra(at: location))
+  }
+
+  /// The own estimate of the row at `location`, in units, or `nil` (K2).
+  /// - Complexity: O(1).
+  @inlinable
+  package func ownEstimate(at location: _Location) -> Int64? {
+    guard _hasKinds else { return nil }
+    return Self._ownEstimate(ofExtra: _extra(at: location))
+  }
+
+  // MARK: Vectors
+
+  /// Adds (`sign` 1) or subtracts (`-1`) one slot's share to a vector.
+  @inlinable @inline(__always)
+  package static func _addShare(
+    stored: Int32, extra: UInt64, sign: Int64, slotOfKind: UnsafeBufferPointer<Int16>,
+    to vector: UnsafeMutableBufferPointer<Int64>
+  ) {
+    guard extra != 0 else { return }
+    if stored < 0 {
+      if extra & 0x100 != 0 {
+        let own = Int64(extra &>> 32)
+        vector[0] &+= sign &* own
+        vector[1] &+= sign
+        if own == 0 { vector[2] &+= sign }
+        return
+      }
+      let j = Int(slotOfKind[Int(extra & 0xFF)])
+      vector[3 &+ 3 &* j] &+= sign
+    } else {
+      let kind = Int(extra & 0xFF)
+      guard kind != 0 else { return }
+      let j = Int(slotOfKind[kind])
+      vector[4 &+ 3 &* j] &+= sign &* Int64(stored)
+      vector[5 &+ 3 &* j] &+= sign
+    }
+  }
+
+  /// The kind vector of a block, computed from its rows (empty for a block
+  /// without extras).
+  /// - Complexity: O(B).
+  @inlinable
+  package func _countKinds(_ block: _Block) -> ContiguousArray<Int64> {
+    guard let table = _kinds, !block.extras.isEmpty else { return [] }
+    var vector = ContiguousArray<Int64>(repeating: 0, count: table.stride)
+    vector.withUnsafeMutableBufferPointer { v in
+      table.slotOfKind.withUnsafeBufferPointer { slots in
+        for slot in 0 ..< block.rowCount {
+          Self._addShare(stored: block.extents[slot], extra: block.extras[slot], sign: 1, slotOfKind: slots, to: v)
+        }
+      }
+    }
+    return vector
+  }
+
+  /// Recounts the kind vector of the block at `position` and puts the
+  /// change into the kind tree (a no-op without kinds).
+  /// - Complexity: O(B + s log(n/B)) for s entries per vector.
+  @inlinable
+  package mutating func _recountKinds(at position: Int) {
+    guard _hasKinds else { return }
+    let handle = Int(_order[position])
+    let old = _blocks[handle].kindVector
+    let new = _countKinds(_blocks[handle])
+    _blocks[handle].kindVector = new
+    for e in 0 ..< Swift.max(old.count, new.count) {
+      let d = (e < new.count ? new[e] : 0) &- (e < old.count ? old[e] : 0)
+      if d != 0 { _kindAdd(d, entry: e, at: position) }
+    }
+  }
+
+  /// Recounts the kind vector of the block with `handle`, leaving the kind
+  /// tree alone (the caller rebuilds it).
+  /// - Complexity: O(B).
+  @inlinable
+  package mutating func _recountKinds(handle: Int) {
+    guard _hasKinds else { return }
+    _blocks[handle].kindVector = _countKinds(_blocks[handle])
+  }
+
+  /// Adds `delta` to one entry of the vector of the block at `position`,
+  /// in the kind tree and the total (the block's own vector is the
+  /// caller's).
+  /// - Complexity: O(log(n/B)).
+  @inlinable
+  package mutating func _kindAdd(_ delta: Int64, entry: Int, at position: Int) {
+    let size = _fenwick.size
+    var i = position &+ _lead &+ 1
+    _kinds!.total[entry] &+= delta
+    let stride = _kinds!.stride
+    _kinds!.nodes.withUnsafeMutableBufferPointer { nodes in
+      while i <= size {
+        nodes[i &* stride &+ entry] &+= delta
+        i &+= i & -i
+      }
+    }
+  }
+
+  /// Rebuilds the kind tree from the blocks' vectors, node for node beside
+  /// the main tree (a no-op without kinds).
+  /// - Complexity: O(s n/B) for s entries per vector.
+  @inlinable
+  @inline(never)
+  package mutating func _rebuildKindTree() {
+    guard var table = _kinds else { return }
+    _kinds = nil  // unique buffers while the table is rebuilt
+    let size = _fenwick.size
+    let stride = table.stride
+    table.nodes = ContiguousArray(repeating: 0, count: (size &+ 1) &* stride)
+    table.total = ContiguousArray(repeating: 0, count: stride)
+    table.nodes.withUnsafeMutableBufferPointer { nodes in
+      for p in 0 ..< _order.count {
+        let vector = _blocks[Int(_order[p])].kindVector
+        let base = (_lead &+ p &+ 1) &* stride
+        for e in 0 ..< vector.count {
+          nodes[base &+ e] = vector[e]
+          table.total[e] &+= vector[e]
+        }
+      }
+      if size >= 1 {
+        for i in 1 ... size {
+          let parent = i &+ (i & -i)
+          guard parent <= size else { continue }
+          for e in 0 ..< stride { nodes[parent &* stride &+ e] &+= nodes[i &* stride &+ e] }
+        }
+      }
+    }
+    _kinds = table
+  }
+
+  /// The sum of the vectors of the blocks before `position`.
+  /// - Complexity: O(s log(n/B)).
+  @inlinable
+  package func _kindPrefix(_ position: Int) -> ContiguousArray<Int64> {
+    let table = _kinds!
+    let stride = table.stride
+    var result = ContiguousArray<Int64>(repeating: 0, count: stride)
+    var i = position &+ _lead
+    table.nodes.withUnsafeBufferPointer { nodes in
+      result.withUnsafeMutableBufferPointer { r in
+        while i > 0 {
+          for e in 0 ..< stride { r[e] &+= nodes[i &* stride &+ e] }
+          i &= i &- 1
+        }
+      }
+    }
+    return result
+  }
+
+  /// What a vector adds to the pitch the main sums give (which count every
+  /// estimated row at kind 0's estimate).
+  @inlinable @inline(__always)
+  package func _kindCorrection(_ vector: UnsafeBufferPointer<Int64>, slotEstimates: UnsafeBufferPointer<Int64>) -> Int64 {
+    guard !vector.isEmpty else { return 0 }
+    let e0 = estimate
+    var c = vector[0] &- vector[1] &* e0
+    let slots = Swift.min(slotEstimates.count, (vector.count &- 3) / 3)
+    for j in 0 ..< slots {
+      let n = vector[3 &+ 3 &* j]
+      if n != 0 { c &+= n &* (slotEstimates[j] &- e0) }
+    }
+    return c
+  }
+
+  /// What a vector adds to the non-empty count the main sums give.
+  @inlinable @inline(__always)
+  package func _kindNonEmptyCorrection(_ vector: UnsafeBufferPointer<Int64>, slotEstimates: UnsafeBufferPointer<Int64>) -> Int {
+    guard !vector.isEmpty else { return 0 }
+    let main: Int64 = estimate > 0 ? 1 : 0
+    var c = -(vector[1] &* main) &+ (vector[1] &- vector[2])
+    let slots = Swift.min(slotEstimates.count, (vector.count &- 3) / 3)
+    for j in 0 ..< slots {
+      let n = vector[3 &+ 3 &* j]
+      if n != 0 { c &+= n &* ((slotEstimates[j] > 0 ? 1 : 0) &- main) }
+    }
+    return Int(c)
+  }
+
+  /// The pitch correction of a whole vector array.
+  @inlinable
+  package func _kindCorrection(_ vector: ContiguousArray<Int64>) -> Int64 {
+    guard let table = _kinds else { return 0 }
+    return vector.withUnsafeBufferPointer { v in
+      table.slotEstimates.withUnsafeBufferPointer { _kindCorrection(v, slotEstimates: $0) }
+    }
+  }
+
+  /// The non-empty correction of a whole vector array.
+  @inlinable
+  package func _kindNonEmptyCorrection(_ vector: ContiguousArray<Int64>) -> Int {
+    guard let table = _kinds else { return 0 }
+    return vector.withUnsafeBufferPointer { v in
+      table.slotEstimates.withUnsafeBufferPointer { _kindNonEmptyCorrection(v, slotEstimates: $0) }
+    }
+  }
+
+  // MARK: Kinded queries
+
+  /// The pitch of slots `0 ..< slot` of `block`, slot by slot.
+  /// - Complexity: O(B).
+  @inlinable
+  package func _kindedSlotPitchPrefix(_ block: UnsafePointer<_Block>, _ slot: Int) -> Int64 {
+    var sum: Int64 = 0
+    for s in 0 ..< slot {
+      sum &+= _extent(ofStored: block.pointee.extents[s], extra: Self._extra(block, s)) &+ spacing
+    }
+    return sum
+  }
+
+  /// Where the row at `location` starts (with kinds).
+  /// - Complexity: O(s log(n/B) + B).
+  @inlinable
+  package func _kindedStart(at l: _Location) -> Int64 {
+    _pitch(l.before) &+ _kindCorrection(_kindPrefix(l.position))
+      &+ _withBlock(handle: Int(_order[l.position])) { _kindedSlotPitchPrefix($0, l.slot) }
+  }
+
+  /// `_firstRowSpan` with kinds: a descent of both trees, then a walk of
+  /// one block slot by slot.
+  /// - Complexity: O(s log(n/B) + B).
+  @inlinable
+  @inline(never)
+  package func _kindedFirstRowSpan(withPitchPrefixAfterAbove threshold: Int64) -> _RowSpan? {
+    guard count > 0, threshold < totalPitch else { return nil }
+    let table = _kinds!
+    let stride = table.stride
+    var accumulated: Int64 = 0
+    var rows = 0
+    var node = 0
+    if threshold >= 0 {
+      var step = _fenwick.topStep
+      let size = _fenwick.size
+      _fenwick.nodes.withUnsafeBufferPointer { main in
+        table.nodes.withUnsafeBufferPointer { kinds in
+          table.slotEstimates.withUnsafeBufferPointer { estimates in
+            while step > 0 {
+              let next = node &+ step
+              if next <= size {
+                let vector = UnsafeBufferPointer(rebasing: kinds[next &* stride ..< (next &+ 1) &* stride])
+                let pitch = _pitch(main[next]) &+ _kindCorrection(vector, slotEstimates: estimates)
+                if accumulated &+ pitch <= threshold {
+                  node = next
+                  accumulated &+= pitch
+                  rows &+= main[next].count
+                }
+              }
+              step &>>= 1
+            }
+          }
+        }
+      }
+    }
+    let position = threshold < 0 ? 0 : node &- _lead
+    guard position < _order.count else { return nil }
+    let blockStart = accumulated
+    return _withBlock(handle: Int(_order[position])) { block -> _RowSpan? in
+      for slot in 0 ..< block.pointee.rowCount {
+        let extent = _extent(ofStored: block.pointee.extents[slot], extra: Self._extra(block, slot))
+        if accumulated &+ extent &+ spacing > threshold {
+          return _RowSpan(row: rows &+ slot, start: accumulated, extent: extent, position: position, slot: slot,
+                          blockStart: blockStart)
+        }
+        accumulated &+= extent &+ spacing
+      }
+      preconditionFailure("ExtentTree: the block's rows end before the block's pitch")
+    }
+  }
+
+  /// The non-empty rows among `0 ..< index`, with kinds.
+  /// - Complexity: O(s log(n/B) + B).
+  @inlinable
+  package func _kindedNonEmptyRows(before index: Int) -> Int {
+    if index == count { return nonEmptyCount }
+    let l = _locate(index)
+    var result = _nonEmpty(l.before) &+ _kindNonEmptyCorrection(_kindPrefix(l.position))
+    _withBlock(handle: Int(_order[l.position])) { block in
+      for slot in 0 ..< l.slot where _extent(ofStored: block.pointee.extents[slot], extra: Self._extra(block, slot)) > 0 {
+        result &+= 1
+      }
+    }
+    return result
+  }
+
+  /// The non-empty row of rank `rank`, with kinds.
+  /// - Complexity: O(s log(n/B) + B).
+  @inlinable
+  package func _kindedNonEmptyRow(rank: Int) -> Int {
+    let table = _kinds!
+    let stride = table.stride
+    var remaining = rank
+    var rows = 0
+    var node = 0
+    var step = _fenwick.topStep
+    let size = _fenwick.size
+    _fenwick.nodes.withUnsafeBufferPointer { main in
+      table.nodes.withUnsafeBufferPointer { kinds in
+        table.slotEstimates.withUnsafeBufferPointer { estimates in
+          while step > 0 {
+            let next = node &+ step
+            if next <= size {
+              let vector = UnsafeBufferPointer(rebasing: kinds[next &* stride ..< (next &+ 1) &* stride])
+              let w = _nonEmpty(main[next]) &+ _kindNonEmptyCorrection(vector, slotEstimates: estimates)
+              if w <= remaining {
+                node = next
+                remaining &-= w
+                rows &+= main[next].count
+              }
+            }
+            step &>>= 1
+          }
+        }
+      }
+    }
+    let position = node &- _lead
+    return _withBlock(handle: Int(_order[position])) { block in
+      for slot in 0 ..< block.pointee.rowCount
+      where _extent(ofStored: block.pointee.extents[slot], extra: Self._extra(block, slot)) > 0 {
+        if remaining == 0 { return rows &+ slot }
+        remaining &-= 1
+      }
+      preconditionFailure("ExtentTree: block counts are inconsistent")
+    }
+  }
+
+  // MARK: Changes
+
+  /// The slot of `kind` in the vectors, made on its first use (a new
+  /// capacity rebuilds the vectors and the kind tree).
+  /// - Complexity: O(1); O(s n/B) when the slots outgrow their capacity
+  ///   (at most 7 times: 4, 8, … 256 slots).
+  @inlinable
+  package mutating func _slot(ofKind kind: UInt8) -> Int {
+    precondition(kind != 0, "ExtentTree: kind 0 has no slot")
+    if _kinds == nil {
+      _kinds = _KindTable()
+      _rebuildKindTree()
+    }
+    let existing = Int(_kinds!.slotOfKind[Int(kind)])
+    if existing >= 0 { return existing }
+    let slot = _kinds!.kindOfSlot.count
+    _kinds!.slotOfKind[Int(kind)] = Int16(slot)
+    _kinds!.kindOfSlot.append(kind)
+    _kinds!.slotEstimates.append(kindEstimate(kind))
+    if 3 &+ 3 &* (slot &+ 1) > _kinds!.stride {
+      _kinds!.stride = 3 &+ 3 &* Swift.min(256, 2 &* (slot &+ 1))
+      _rebuildKindTree()
+    }
+    return slot
+  }
+
+  /// Starts the kind table (a no-op when there is one).
+  /// - Complexity: O(n/B) the first time.
+  @inlinable
+  package mutating func _startKinds() {
+    guard _kinds == nil else { return }
+    _kinds = _KindTable()
+    _rebuildKindTree()
+  }
+
+  /// Gives the row at `location` the extra `extra` (a kind and an own
+  /// estimate); returns the old one. Moves rows when the row is estimated
+  /// and its extent changes (the caller stabilizes).
+  /// - Complexity: O(s log(n/B)), plus O(B) for a block's first extra.
+  @inlinable
+  @discardableResult
+  package mutating func _setExtra(_ extra: UInt64, at location: _Location) -> UInt64 {
+    let kind = Self._kind(ofExtra: extra)
+    if kind != 0 { _ = _slot(ofKind: kind) } else { _startKinds() }
+    let handle = Int(_order[location.position])
+    let old = _extra(at: location)
+    guard old != extra else { return old }
+    let stored = _blocks[handle].extents[location.slot]
+    if _blocks[handle].extras.isEmpty {
+      _blocks[handle].extras = ContiguousArray(repeating: 0, count: _blocks[handle].rowCount)
+    }
+    _blocks[handle].extras[location.slot] = extra
+    let stride = _kinds!.stride
+    var delta = ContiguousArray<Int64>(repeating: 0, count: stride)
+    _kinds!.slotOfKind.withUnsafeBufferPointer { slots in
+      delta.withUnsafeMutableBufferPointer { d in
+        Self._addShare(stored: stored, extra: old, sign: -1, slotOfKind: slots, to: d)
+        Self._addShare(stored: stored, extra: extra, sign: 1, slotOfKind: slots, to: d)
+      }
+    }
+    if _blocks[handle].kindVector.count < stride {
+      _blocks[handle].kindVector.append(contentsOf: repeatElement(0, count: stride &- _blocks[handle].kindVector.count))
+    }
+    for e in 0 ..< stride where delta[e] != 0 {
+      _blocks[handle].kindVector[e] &+= delta[e]
+      _kindAdd(delta[e], entry: e, at: location.position)
+    }
+    return old
+  }
+
+  /// The share change of one slot going from `old` to `new` stored values
+  /// (a measurement), in the block's vector and the kind tree.
+  /// - Complexity: O(log(n/B)).
+  @inlinable
+  package mutating func _kindStoredChanged(from old: Int32, to new: Int32, extra: UInt64, handle: Int, position: Int) {
+    guard extra != 0, let table = _kinds else { return }
+    var delta = ContiguousArray<Int64>(repeating: 0, count: table.stride)
+    table.slotOfKind.withUnsafeBufferPointer { slots in
+      delta.withUnsafeMutableBufferPointer { d in
+        Self._addShare(stored: old, extra: extra, sign: -1, slotOfKind: slots, to: d)
+        Self._addShare(stored: new, extra: extra, sign: 1, slotOfKind: slots, to: d)
+      }
+    }
+    let vectorCount = _blocks[handle].kindVector.count
+    if vectorCount < table.stride {
+      _blocks[handle].kindVector.append(contentsOf: repeatElement(0, count: table.stride &- vectorCount))
+    }
+    for e in 0 ..< table.stride where delta[e] != 0 {
+      _blocks[handle].kindVector[e] &+= delta[e]
+      _kindAdd(delta[e], entry: e, at: position)
+    }
+  }
+
+  /// Sets the estimate of `kind` (not 0) in units, or `nil` to make it use
+  /// kind 0's. Moves every estimated row of the kind (the caller
+  /// stabilizes).
+  /// - Complexity: O(kinds) (plus O(n/B) for a tree's first kind).
+  @inlinable
+  package mutating func setKindEstimate(_ units: Int64?, for kind: UInt8) {
+    precondition(kind != 0, "ExtentTree: kind 0's estimate is the tree's estimate")
+    precondition(units.map { $0 >= 0 && $0 <= _FixedPoint.maxExtentUnits } ?? true, "ExtentTree: estimate out of range")
+    let slot = _slot(ofKind: kind)
+    _kinds!.estimates[Int(kind)] = units ?? -1
+    _kinds!.slotEstimates[slot] = units ?? estimate
+  }
+
+  /// The sum and number of the measured rows of `kind` (SPEC K3).
+  /// - Complexity: O(1).
+  @inlinable
+  package func measuredTotals(ofKind kind: UInt8) -> (sum: Int64, count: Int) {
+    guard let table = _kinds else { return kind == 0 ? (measuredSum, measuredCount) : (0, 0) }
+    if kind == 0 {
+      var sum = measuredSum
+      var count = Int64(measuredCount)
+      for j in 0 ..< table.kindOfSlot.count {
+        sum &-= table.total[4 &+ 3 &* j]
+        count &-= table.total[5 &+ 3 &* j]
+      }
+      return (sum, Int(count))
+    }
+    let j = Int(table.slotOfKind[Int(kind)])
+    guard j >= 0 else { return (0, 0) }
+    return (table.total[4 &+ 3 &* j], Int(table.total[5 &+ 3 &* j]))
+  }
+
+  /// The kinds that have a slot (every kind ever given to a row or an
+  /// estimate), in order of first use.
+  /// - Complexity: O(1).
+  @inlinable
+  package var kindsInUse: ContiguousArray<UInt8> { _kinds?.kindOfSlot ?? [] }
+
+  // MARK: Following ids
+
+  /// Every row with a kind or an own estimate, by id (its extra), so a
+  /// snapshot of ids keeps them (K1, K2). Blocks without extras are skipped.
+  /// - Complexity: O(n/B + r) for r rows in blocks that hold extras.
+  @inlinable
+  package var extrasByID: [ID: UInt64] {
+    var result: [ID: UInt64] = [:]
+    guard _kinds != nil else { return result }
+    for handle in _order {
+      _withBlock(handle: Int(handle)) { block in
+        for (slot, extra) in block.pointee.extras.enumerated() where extra != 0 {
+          result[block.pointee.ids[slot]] = extra
+        }
+      }
+    }
+    return result
+  }
+
+  /// Takes `other`'s kinds, their slots, estimates and settings (not its
+  /// rows' extras), for a tree built from a new snapshot of ids.
+  /// - Complexity: O(s n/B).
+  @inlinable
+  package mutating func _adoptKinds(of other: ExtentTree) {
+    guard let table = other._kinds else { return }
+    _kinds = _KindTable(settingsOf: table)
+    for j in 0 ..< table.kindOfSlot.count where table.estimates[Int(table.kindOfSlot[j])] < 0 {
+      _kinds!.slotEstimates[j] = estimate
+    }
+    for position in 0 ..< _order.count { _recountKinds(handle: Int(_order[position])) }
+    _rebuildKindTree()
+  }
+
+  /// Gives every id of `extras` that is a row its extra.
+  /// - Complexity: O(r (s log(n/B) + B)) for r extras.
+  @inlinable
+  package mutating func _restoreExtras(_ extras: [ID: UInt64]) {
+    for (id, extra) in extras {
+      if let location = _locate(id: id) { _setExtra(extra, at: location) }
+    }
+  }
+}
