@@ -44,6 +44,7 @@ extension LazyStackReference {
     guard kind(of: id) != k else { return true }
     let before = snapshotBefore()
     kindByID[id] = k == 0 ? nil : k
+    if k != 0 { usedKinds.insert(k) }
     stabilize(before: before, cause: .estimateChange)
     return true
   }
@@ -53,6 +54,7 @@ extension LazyStackReference {
     guard k != 0 else { return try setEstimatedExtent(e) }
     guard let u = _FixedPoint.extentUnits(e) else { throw .invalidExtent(e, what: "estimated extent of kind \(k)") }
     let before = snapshotBefore()
+    usedKinds.insert(k)
     kindGiven[k] = u
     return stabilize(before: before, cause: .estimateChange)
   }
@@ -64,6 +66,7 @@ extension LazyStackReference {
     }
     guard p != estimatePolicy(forKind: k) else { return }
     let before = snapshotBefore()
+    usedKinds.insert(k)
     if p == .meanOfMeasured { kindMean.insert(k) } else { kindMean.remove(k) }
     stabilize(before: before, cause: .estimateChange)
   }

@@ -33,6 +33,7 @@ extension LazyStackReference {
   /// SPEC M2.
   public mutating func beginInteraction() {
     if batch != nil { return outsideBatch { $0.beginInteraction() } }
+    pendingRestore = nil
     let wasAnimating = phase == .animating
     setPhase(.interacting)
     if wasAnimating { track() }

@@ -33,6 +33,10 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   /// whose estimate is the mean of their measured rows.
   var kindGiven: [UInt8: Int64] = [:]
   var kindMean: Set<UInt8> = []
+  /// Every kind other than 0 ever given to a row, an estimate or a policy.
+  var usedKinds: Set<UInt8> = []
+  /// SPEC C3: a restore waiting for its row.
+  var pendingRestore: LayoutSnapshot<ID>?
   /// Which section rows are pinned (SPEC H3–H6).
   public var pinnedViews: PinnedScrollableViews = []
   /// SPEC §12: the phase, its last change, and the motion in progress
@@ -569,6 +573,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     if batch != nil { return outsideBatch { $0.setPosition(p) } }
     // SPEC R5: an unknown id changes nothing, not even a motion.
     if p.isPositionedByUser || p.viewID == nil || (p.viewID as? ID).flatMap(index(of:)) != nil { stopMotion() }
+    if !p.isPositionedByUser && (p.viewID == nil || (p.viewID as? ID).flatMap(index(of:)) != nil) { pendingRestore = nil }
     if p.isPositionedByUser {
       storedPosition = p
       lastPositionResult = .userPositionStored
@@ -621,6 +626,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   public mutating func userScroll(to point: CGPoint) {
     if batch != nil { return outsideBatch { $0.userScroll(to: point) } }
     stopMotion()
+    pendingRestore = nil
     let main = axis == .vertical ? point.y : point.x
     let cross = axis == .vertical ? point.x : point.y
     if !main.isNaN { offset = main == .infinity ? maxOffsetUnits : clamp(_FixedPoint.units(main)) }
@@ -779,7 +785,12 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     roleByID = roleByID.filter { seen.contains($0.key) }
     kindByID = kindByID.filter { seen.contains($0.key) }
     ownByID = ownByID.filter { seen.contains($0.key) }
-    return stabilize(before: before, cause: cause)
+    let correction = stabilize(before: before, cause: cause)
+    if pendingRestore != nil {
+      resumeRestore()
+      if pendingRestore == nil { return lastCorrection }
+    }
+    return correction
   }
 
   // MARK: Edits, as snapshots (SPEC E2 says they must be the same thing)

@@ -59,6 +59,13 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
   case kindPolicy(UInt8, EstimatePolicy)
   /// `setEstimatedExtent(_:for:)`, nil clearing it (K2).
   case ownEstimate(Int, CGFloat?)
+  /// `snapshot()` of both, compared, round-tripped through `encoded()` and
+  /// JSON, and kept for `restoreSaved` (SPEC C1).
+  case saveSnapshot
+  /// `restore(_:)` of the kept snapshot into both (C2, C3).
+  case restoreSaved
+  /// `scrollTo(id:distance:anchor:)` (C4).
+  case scrollToDistance(Int, CGFloat, UnitPoint?)
 
   public var description: String {
     switch self {
@@ -97,6 +104,9 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
     case .kindEstimate(let k, let e): "setEstimatedExtent(\(e), forKind: \(k))"
     case .kindPolicy(let k, let p): "setEstimatePolicy(\(p), forKind: \(k))"
     case .ownEstimate(let id, let e): "setEstimatedExtent(\(e.map { "\($0)" } ?? "nil"), for: \(id))"
+    case .saveSnapshot: "saveSnapshot"
+    case .restoreSaved: "restoreSaved"
+    case .scrollToDistance(let id, let d, let a): "scrollTo(id: \(id), distance: \(d), anchor: \(a.map { "(\($0.x),\($0.y))" } ?? "nil"))"
     }
   }
 }
@@ -160,6 +170,12 @@ public struct OperationGenerator: Sendable {
     case 3: return .kindEstimate(kind(), size())
     case 4: return .kindPolicy(kind(), Bool.random(using: &rng) ? .fixed : .meanOfMeasured)
     case 5 ..< 7: return .ownEstimate(pickID(from: ids), Int.random(in: 0 ..< 3, using: &rng) == 0 ? nil : size())
+    case 7: return .saveSnapshot
+    case 8: return .restoreSaved
+    case 9:
+      var d = CGFloat(Int.random(in: -400 ... 800, using: &rng)) / 4
+      if Int.random(in: 0 ..< 20, using: &rng) == 0 { d = [.nan, .infinity, -.infinity].randomElement(using: &rng)! }
+      return .scrollToDistance(pickID(from: ids), d, Self.anchors.randomElement(using: &rng)!)
     default: return nil
     }
   }
@@ -372,6 +388,12 @@ public struct ModelPair: Sendable {
   /// In a batch: whether S13 is to be checked when it ends (the anchor row
   /// was on screen when it began, and nothing inside scrolled).
   var batchWatched: Bool?
+  /// The snapshot `saveSnapshot` kept.
+  public var saved: LayoutSnapshot<Int>?
+  /// Whether the anchor is a place given in points (C4: `scrollTo(id:
+  /// distance:anchor:)` or a restore), until the next scroll: S13 does not
+  /// hold for it when the point lies outside the row.
+  var placeByPoints = false
 
   public init(ids: [Int], estimate: CGFloat, spacing: CGFloat = 0, axis: Axis = .vertical,
               insets: EdgeInsets = EdgeInsets(), blockCapacity: Int = 4) throws {
@@ -550,6 +572,26 @@ public struct ModelPair: Sendable {
       let a = core.setEstimatedExtent(e, for: id)
       let b = reference.setEstimatedExtent(e, for: id)
       if a != b { return "setEstimatedExtent(_:for:) results differ: core \(a), reference \(b)" }
+    case .saveSnapshot:
+      let a = core.snapshot()
+      let b = reference.snapshot()
+      if a != b { return "snapshots differ:\ncore \(a)\nreference \(b)" }
+      do {
+        let decoded = try LayoutSnapshot<Int>(encoded: a.encoded())
+        if decoded != a { return "snapshot changed through encoded(): \(decoded) vs \(a)" }
+        let json = try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: JSONEncoder().encode(a))
+        if json != a { return "snapshot changed through JSON: \(json) vs \(a)" }
+      } catch {
+        return "snapshot round trip threw \(error)"
+      }
+      saved = a
+    case .restoreSaved:
+      guard let saved else { return nil }
+      core.restore(saved)
+      reference.restore(saved)
+    case .scrollToDistance(let id, let d, let anchor):
+      core.scrollTo(id: id, distance: d, anchor: anchor)
+      reference.scrollTo(id: id, distance: d, anchor: anchor)
     case .beginBatch:
       core._beginBatch()
       reference.beginBatch()
@@ -578,7 +620,7 @@ public struct ModelPair: Sendable {
     var watched: Bool
     switch op {
     case .viewport, .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .scrollAnchor,
-         .animated, .advance, .endInteraction, .beginInteraction:
+         .animated, .advance, .endInteraction, .beginInteraction, .restoreSaved, .scrollToDistance:
       watched = false
     default:
       watched = reference.anchorRowIntersectsViewport == true
@@ -598,8 +640,17 @@ public struct ModelPair: Sendable {
         watched = false
       }
     }
+    switch op {
+    case .scrollToDistance, .restoreSaved:
+      placeByPoints = true
+    case .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .animated, .beginInteraction:
+      placeByPoints = false
+    default:
+      if placeByPoints && reference.anchorPointOutsideRow { watched = false }
+    }
     let anchorBefore = reference.anchorRowID
     if let problem = apply(op) { return problem }
+    if placeByPoints && reference.anchorPointOutsideRow { watched = false }
     // After the step the row must be on screen; where its anchor keeps it
     // is the same place unless this step clamped (S10, D4): then exempt.
     if watched, !reference.lastStabilizationWasClamped, reference.anchorRowIntersectsViewport == false {
@@ -614,7 +665,7 @@ public struct ModelPair: Sendable {
   func isContentChange(_ op: LayoutOperation) -> Bool {
     switch op {
     case .viewport, .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .scrollAnchor,
-         .animated, .advance, .endInteraction, .beginInteraction:
+         .animated, .advance, .endInteraction, .beginInteraction, .restoreSaved, .scrollToDistance:
       return false
     default:
       return true
@@ -666,6 +717,11 @@ public struct ModelPair: Sendable {
       if core.estimatePolicy(forKind: k) != reference.estimatePolicy(forKind: k) { return "estimatePolicy(forKind: \(k)) differs" }
       if core.estimatedExtent(forKind: k) != reference.estimatedExtent(forKind: k) { return "estimatedExtent(forKind: \(k)) differs" }
     }
+    if core.isRestorePending != reference.isRestorePending {
+      return "isRestorePending: \(core.isRestorePending) vs \(reference.isRestorePending)"
+    }
+    let (snapshotA, snapshotB) = (core.snapshot(), reference.snapshot())
+    if snapshotA != snapshotB { return "snapshot(): \(snapshotA) vs \(snapshotB)" }
     if core.pinnedRows != reference.pinnedRows { return "pinnedRows: \(core.pinnedRows) vs \(reference.pinnedRows)" }
     if core.phase != reference.phase { return "phase: \(core.phase) vs \(reference.phase)" }
     if core.lastPhaseChange != reference.lastPhaseChange {

@@ -196,8 +196,9 @@ extension ExtentTree {
       }
       // A block with no measured id keeps its shared estimated buffers.
       guard changed else { continue }
-      let rebuilt = _Block(ids: block.ids, extents: block.extents, roles: block.roles)
+      let rebuilt = _Block(ids: block.ids, extents: block.extents, roles: block.roles, extras: block.extras)
       _blocks[handle] = rebuilt
+      _recountKinds(handle: handle)
     }
     _rebuildFenwick()
   }

@@ -635,11 +635,60 @@ extension ExtentTree {
   }
 
   /// Gives every id of `extras` that is a row its extra.
-  /// - Complexity: O(r (s log(n/B) + B)) for r extras.
+  /// - Complexity: O(r (log(n/B) + B) + s n/B) for r extras.
   @inlinable
   package mutating func _restoreExtras(_ extras: [ID: UInt64]) {
-    for (id, extra) in extras {
-      if let location = _locate(id: id) { _setExtra(extra, at: location) }
+    _applyExtras(kinds: extras.mapValues { Self._kind(ofExtra: $0) }, own: extras.compactMapValues { Self._ownEstimate(ofExtra: $0) },
+                 clearingOwn: true)
+  }
+
+  /// Gives the rows with an id in `kinds` that kind, and those with an id
+  /// in `own` that own estimate (`clearingOwn`: the other rows of `kinds`
+  /// lose theirs); every other row keeps its extra. One pass: the rows
+  /// are found by id (few) or every block is walked (many), and the kind
+  /// vectors of the blocks written are counted again.
+  /// - Complexity: O(r (log(n/B) + B) + s n/B) for r ids, or O(n + s n/B).
+  @inlinable
+  package mutating func _applyExtras(kinds: [ID: UInt8], own: [ID: Int64], clearingOwn: Bool = false) {
+    guard !kinds.isEmpty || !own.isEmpty else { return }
+    _startKinds()
+    var touched = Set<Int>()
+    func write(_ location: _Location, _ id: ID) {
+      let handle = Int(_order[location.position])
+      let old = _blocks[handle].extras.isEmpty ? 0 : _blocks[handle].extras[location.slot]
+      var kind = Self._kind(ofExtra: old)
+      var ownUnits = Self._ownEstimate(ofExtra: old)
+      if let k = kinds[id] {
+        kind = k
+        if clearingOwn { ownUnits = nil }
+      }
+      if let o = own[id] { ownUnits = o }
+      let new = Self._extra(kind: kind, own: ownUnits)
+      guard new != old else { return }
+      if kind != 0 { _ = _slot(ofKind: kind) }
+      if _blocks[handle].extras.isEmpty {
+        _blocks[handle].extras = ContiguousArray(repeating: 0, count: _blocks[handle].rowCount)
+      }
+      _blocks[handle].extras[location.slot] = new
+      touched.insert(handle)
     }
+    let ids = Set(kinds.keys).union(own.keys)
+    if ids.count &* 64 < count {
+      for id in ids {
+        if let location = _locate(id: id) { write(location, id) }
+      }
+    } else {
+      var before = _Summary()
+      for position in 0 ..< _order.count {
+        let handle = Int(_order[position])
+        let rows = _blocks[handle].rowCount
+        for slot in 0 ..< rows where ids.contains(_blocks[handle].ids[slot]) {
+          write(_Location(position: position, slot: slot, before: before), _blocks[handle].ids[slot])
+        }
+        before += _blocks[handle].summary
+      }
+    }
+    for handle in touched { _recountKinds(handle: handle) }
+    _rebuildKindTree()
   }
 }

@@ -21,7 +21,9 @@ extension LazyStackLayout {
     try _tree.insert(ids, at: index)
     if _slowPath(_batch != nil) { _logInsertion(at: index, count: count &- oldCount) }
     _refreshEstimate()
-    return _settle(from: before, cause: .edit)
+    let correction = _settle(from: before, cause: .edit)
+    if _slowPath(_pendingRestore != nil) { return _resumeRestore(after: correction) }  // C3
+    return correction
   }
 
   /// Removes the rows at the given offsets (SPEC E1, S4, S5).
@@ -215,6 +217,8 @@ extension LazyStackLayout {
       if _slowPath(_batch != nil) { _logInsertion(at: offset, count: 1, stored: [carried[id]?.stored ?? -1]) }
     }
     _refreshEstimate()
-    return _settle(from: before, cause: .edit)
+    let correction = _settle(from: before, cause: .edit)
+    if _slowPath(_pendingRestore != nil) { return _resumeRestore(after: correction) }  // C3
+    return correction
   }
 }

@@ -46,6 +46,7 @@ extension LazyStackLayout {
       return _resumeBatch(log)
     }
     if _slowPath(_motion.phase._isMoving) { _stopMotion(writing: newValue) }  // M4: a scroll without animation
+    if _slowPath(_pendingRestore != nil) { _dropPendingRestore(writing: newValue) }  // C3
     if newValue.isPositionedByUser {
       _position = newValue
       _lastPositionResult = .userPositionStored

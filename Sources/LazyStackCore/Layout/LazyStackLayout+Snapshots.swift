@@ -34,7 +34,9 @@ extension LazyStackLayout {
     _tree = newTree
     if case .some(let survivor) = replacement { _replaceAnchorRow(with: survivor) }
     _refreshEstimate()
-    return _settle(from: before, cause: .snapshot)
+    let correction = _settle(from: before, cause: .snapshot)
+    if _slowPath(_pendingRestore != nil) { return _resumeRestore(after: correction) }  // C3
+    return correction
   }
 
   /// The nearest row to `id` in the current order that `survives`: the next

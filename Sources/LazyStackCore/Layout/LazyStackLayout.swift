@@ -126,6 +126,8 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   internal var _lastPositionResult: PositionResult = .none
   /// The batch in progress (SPEC U1), or `nil`.
   @usableFromInline internal var _batch: _BatchLog?
+  /// A restore waiting for its row to arrive (SPEC C3), or `nil`.
+  @usableFromInline internal var _pendingRestore: _PendingRestore<ID>?
 
   /// The correction the last stabilization applied (SPEC S11): every
   /// measurement, estimate change, snapshot, edit, viewport change and
@@ -204,6 +206,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     _checks = _internalChecksSwitch()
     _motion = _Motion()
     _batch = nil
+    _pendingRestore = nil
     _checkInvariants()
   }
 

@@ -99,6 +99,7 @@ extension LazyStackLayout {
       beginInteraction()
       return _resumeBatch(log)
     }
+    _pendingRestore = nil  // C3: the user scrolls
     let wasAnimating = _motion.phase == .animating
     _setPhase(.interacting)
     if wasAnimating { _track() }
@@ -197,6 +198,7 @@ extension LazyStackLayout {
       scroll(to: position, animation: animation, at: time)
       return _resumeBatch(log)
     }
+    if _slowPath(_pendingRestore != nil) { _dropPendingRestore(writing: position) }  // C3
     let now = _clock(time)
     let oldPhase = _motion.phase
     let oldChange = _motion.lastChange

@@ -1,0 +1,243 @@
+import Foundation
+
+/// Why bytes are not a `LayoutSnapshot` (`LayoutSnapshot(encoded:)`).
+public enum LayoutSnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The bytes end before the snapshot does; `offset` is where more were needed.
+  case truncated(offset: Int)
+  /// The bytes do not start with a snapshot's mark (`LZSS`).
+  case notASnapshot
+  /// A snapshot of a format version this build does not read.
+  case unsupportedVersion(UInt8)
+  /// A value no snapshot holds (an extent out of range, a policy that does
+  /// not exist, bytes after the end), at `offset`.
+  case corrupt(String, offset: Int)
+
+  /// A sentence naming the problem. - Complexity: O(1).
+  public var description: String {
+    switch self {
+    case .truncated(let offset): "snapshot truncated: more bytes needed at offset \(offset)"
+    case .notASnapshot: "not a layout snapshot (no LZSS mark)"
+    case .unsupportedVersion(let v): "layout snapshot format version \(v) is not supported (this build reads 1)"
+    case .corrupt(let what, let offset): "corrupt layout snapshot at offset \(offset): \(what)"
+    }
+  }
+}
+
+/// An id with a compact binary form, so a `LayoutSnapshot` of it has one
+/// (`encoded()`, `init(encoded:)`). Integers (8, 16, 32, 64 bits, little
+/// endian), `String` (a 32-bit length and UTF-8) and `UUID` (16 bytes)
+/// conform; conform your own id type by writing and reading its bytes.
+public protocol LayoutSnapshotID: Hashable, Sendable {
+  /// Appends the id's bytes.
+  /// - Complexity: O(size of the id).
+  func appendSnapshotBytes(to bytes: inout [UInt8])
+  /// Reads an id at `offset` and moves `offset` past it.
+  /// - Throws: `LayoutSnapshotError.truncated` when the bytes end first,
+  ///   `.corrupt` for bytes no id has.
+  /// - Complexity: O(size of the id).
+  init(snapshotBytes bytes: UnsafeRawBufferPointer, offset: inout Int) throws(LayoutSnapshotError)
+}
+
+extension LayoutSnapshotID where Self: FixedWidthInteger {
+  /// Appends the integer, little endian.
+  /// - Complexity: O(1).
+  @inlinable
+  public func appendSnapshotBytes(to bytes: inout [UInt8]) {
+    var v = littleEndian
+    withUnsafeBytes(of: &v) { bytes.append(contentsOf: $0) }
+  }
+
+  /// Reads a little-endian integer.
+  /// - Complexity: O(1).
+  @inlinable
+  public init(snapshotBytes bytes: UnsafeRawBufferPointer, offset: inout Int) throws(LayoutSnapshotError) {
+    let size = MemoryLayout<Self>.size
+    guard offset + size <= bytes.count else { throw .truncated(offset: offset) }
+    self.init(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Self.self))
+    offset += size
+  }
+}
+
+extension Int: LayoutSnapshotID {}
+extension Int64: LayoutSnapshotID {}
+extension Int32: LayoutSnapshotID {}
+extension Int16: LayoutSnapshotID {}
+extension UInt: LayoutSnapshotID {}
+extension UInt64: LayoutSnapshotID {}
+extension UInt32: LayoutSnapshotID {}
+extension UInt16: LayoutSnapshotID {}
+
+extension String: LayoutSnapshotID {
+  /// Appends a 32-bit length and the UTF-8 bytes.
+  /// - Complexity: O(length).
+  public func appendSnapshotBytes(to bytes: inout [UInt8]) {
+    var utf8 = self
+    utf8.withUTF8 { b in
+      UInt32(truncatingIfNeeded: b.count).appendSnapshotBytes(to: &bytes)
+      bytes.append(contentsOf: b)
+    }
+  }
+
+  /// Reads a 32-bit length and that many UTF-8 bytes.
+  /// - Complexity: O(length).
+  public init(snapshotBytes bytes: UnsafeRawBufferPointer, offset: inout Int) throws(LayoutSnapshotError) {
+    let start = offset
+    let count = Int(try UInt32(snapshotBytes: bytes, offset: &offset))
+    guard count <= bytes.count - offset else { throw .truncated(offset: offset) }
+    guard let s = String(validating: UnsafeRawBufferPointer(rebasing: bytes[offset ..< offset + count]), as: UTF8.self) else {
+      throw .corrupt("an id that is not UTF-8", offset: start)
+    }
+    self = s
+    offset += count
+  }
+}
+
+extension UUID: LayoutSnapshotID {
+  /// Appends the 16 bytes.
+  /// - Complexity: O(1).
+  public func appendSnapshotBytes(to bytes: inout [UInt8]) {
+    var u = uuid
+    withUnsafeBytes(of: &u) { bytes.append(contentsOf: $0) }
+  }
+
+  /// Reads 16 bytes.
+  /// - Complexity: O(1).
+  public init(snapshotBytes bytes: UnsafeRawBufferPointer, offset: inout Int) throws(LayoutSnapshotError) {
+    guard offset + 16 <= bytes.count else { throw .truncated(offset: offset) }
+    var u: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset ..< offset + 16])) }
+    self.init(uuid: u)
+    offset += 16
+  }
+}
+
+extension LayoutSnapshot where ID: LayoutSnapshotID {
+  /// The snapshot's compact binary form (SPEC C1): per entry the id's
+  /// bytes plus 4 (a measured extent or an own estimate, in 1/256 pt) or
+  /// plus 1 (a kind), after a header of the kinds' settings and the place.
+  /// 100k measured `Int` ids take 1.2 MB.
+  /// - Complexity: O(m) for m entries.
+  public func encoded() -> Data {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(64 + entryCount * (MemoryLayout<ID>.size + 5))
+    bytes.append(contentsOf: Array("LZSS".utf8))
+    bytes.append(1)  // format version
+    UInt16(kindSettings.count).appendSnapshotBytes(to: &bytes)
+    for s in kindSettings {
+      bytes.append(s.kind)
+      bytes.append(s.policy == .meanOfMeasured ? 1 : 0)
+      let units = s.estimate.flatMap(_FixedPoint.extentUnits).map { UInt32(truncatingIfNeeded: $0) } ?? .max
+      units.appendSnapshotBytes(to: &bytes)
+    }
+    if let place {
+      bytes.append(1)
+      place.id.appendSnapshotBytes(to: &bytes)
+      _FixedPoint.units(place.distance).appendSnapshotBytes(to: &bytes)
+      Double(place.anchor.x).bitPattern.appendSnapshotBytes(to: &bytes)
+      Double(place.anchor.y).bitPattern.appendSnapshotBytes(to: &bytes)
+    } else {
+      bytes.append(0)
+    }
+    UInt32(_measuredIDs.count).appendSnapshotBytes(to: &bytes)
+    for (id, units) in zip(_measuredIDs, _measuredUnits) {
+      id.appendSnapshotBytes(to: &bytes)
+      UInt32(bitPattern: units).appendSnapshotBytes(to: &bytes)
+    }
+    UInt32(_ownIDs.count).appendSnapshotBytes(to: &bytes)
+    for (id, units) in zip(_ownIDs, _ownUnits) {
+      id.appendSnapshotBytes(to: &bytes)
+      UInt32(bitPattern: units).appendSnapshotBytes(to: &bytes)
+    }
+    UInt32(_kindIDs.count).appendSnapshotBytes(to: &bytes)
+    for (id, kind) in zip(_kindIDs, _kinds) {
+      id.appendSnapshotBytes(to: &bytes)
+      bytes.append(kind)
+    }
+    return Data(bytes)
+  }
+
+  /// Reads a snapshot from `encoded()`'s bytes.
+  /// - Throws: `LayoutSnapshotError`: `.truncated` when the bytes end
+  ///   early, `.notASnapshot`, `.unsupportedVersion`, or `.corrupt` for a
+  ///   value no snapshot holds. Never traps on any bytes.
+  /// - Complexity: O(m) for m entries.
+  public init(encoded data: Data) throws(LayoutSnapshotError) {
+    let bytes = [UInt8](data)
+    self = try bytes.withUnsafeBytes { b in
+      Result { () throws(LayoutSnapshotError) in try Self._decode(b) }
+    }.get()
+  }
+
+  /// The snapshot `b` holds (see `init(encoded:)`).
+  private static func _decode(_ b: UnsafeRawBufferPointer) throws(LayoutSnapshotError) -> LayoutSnapshot {
+    var result = LayoutSnapshot()
+    do {
+      var offset = 0
+      guard b.count >= 5 else { throw b.count >= 4 || !"LZSS".utf8.starts(with: b) ? .notASnapshot : .truncated(offset: b.count) }
+      guard Array(b[0 ..< 4]) == Array("LZSS".utf8) else { throw .notASnapshot }
+      guard b[4] == 1 else { throw .unsupportedVersion(b[4]) }
+      offset = 5
+      func byte() throws(LayoutSnapshotError) -> UInt8 {
+        guard offset < b.count else { throw .truncated(offset: offset) }
+        defer { offset += 1 }
+        return b[offset]
+      }
+      func extent(_ what: String) throws(LayoutSnapshotError) -> Int32 {
+        let at = offset
+        let raw = try UInt32(snapshotBytes: b, offset: &offset)
+        guard raw <= UInt32(Int32.max) else { throw .corrupt("\(what) out of range", offset: at) }
+        return Int32(raw)
+      }
+      /// A count of entries of at least `size` bytes each, checked against
+      /// the bytes left (so a corrupt count allocates nothing).
+      func count(entrySize size: Int) throws(LayoutSnapshotError) -> Int {
+        let n = Int(try UInt32(snapshotBytes: b, offset: &offset))
+        guard n <= (b.count - offset) / Swift.max(1, size) else { throw .truncated(offset: offset) }
+        return n
+      }
+      let settings = Int(try UInt16(snapshotBytes: b, offset: &offset))
+      guard settings <= 256 else { throw .corrupt("\(settings) kinds", offset: offset - 2) }
+      for _ in 0 ..< settings {
+        let kind = try byte()
+        let at = offset
+        let policy = try byte()
+        guard policy <= 1 else { throw .corrupt("estimate policy \(policy)", offset: at) }
+        let raw = try UInt32(snapshotBytes: b, offset: &offset)
+        guard raw == .max || raw <= UInt32(Int32.max) else { throw .corrupt("estimate out of range", offset: offset - 4) }
+        result.kindSettings.append(KindSettings(kind: kind, estimate: raw == .max ? nil : _FixedPoint.points(Int64(raw)),
+                                         policy: policy == 1 ? .meanOfMeasured : .fixed))
+      }
+      let hasPlace = try byte()
+      guard hasPlace <= 1 else { throw .corrupt("place flag \(hasPlace)", offset: offset - 1) }
+      if hasPlace == 1 {
+        let id = try ID(snapshotBytes: b, offset: &offset)
+        let at = offset
+        let distance = try Int64(snapshotBytes: b, offset: &offset)
+        guard abs(distance) <= _FixedPoint.maxUnits else { throw .corrupt("distance out of range", offset: at) }
+        let x = Double(bitPattern: try UInt64(snapshotBytes: b, offset: &offset))
+        let y = Double(bitPattern: try UInt64(snapshotBytes: b, offset: &offset))
+        guard x.isFinite && y.isFinite else { throw .corrupt("an anchor that is not finite", offset: offset - 16) }
+        result.place = Place(id: id, distance: _FixedPoint.points(distance), anchor: UnitPoint(x: CGFloat(x), y: CGFloat(y)))
+      }
+      let measured = try count(entrySize: 5)
+      result._measuredIDs.reserveCapacity(measured)
+      result._measuredUnits.reserveCapacity(measured)
+      for _ in 0 ..< measured {
+        result._measuredIDs.append(try ID(snapshotBytes: b, offset: &offset))
+        result._measuredUnits.append(try extent("measured extent"))
+      }
+      let own = try count(entrySize: 5)
+      for _ in 0 ..< own {
+        result._ownIDs.append(try ID(snapshotBytes: b, offset: &offset))
+        result._ownUnits.append(try extent("own estimate"))
+      }
+      let kinded = try count(entrySize: 2)
+      for _ in 0 ..< kinded {
+        result._kindIDs.append(try ID(snapshotBytes: b, offset: &offset))
+        result._kinds.append(try byte())
+      }
+      guard offset == b.count else { throw .corrupt("\(b.count - offset) bytes after the end", offset: offset) }
+    }
+    return result
+  }
+}

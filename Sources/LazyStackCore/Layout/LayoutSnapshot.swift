@@ -1,0 +1,222 @@
+import Foundation
+
+/// What a layout knows that its ids do not say, and where its reader is
+/// (SPEC C1): every measured row's extent, every row's kind other than 0
+/// and own estimate, the kinds' estimates and policies, and the reading
+/// place: the kept row's id, the distance from its start to the viewport's
+/// anchor point, and that anchor. Nothing else: a snapshot of 1M rows with
+/// 100k measured holds about 100k entries.
+///
+/// Take one with `LazyStackLayout.snapshot()`, keep it (it is `Codable`
+/// when the id is, and has a compact binary form, `encoded()` /
+/// `init(encoded:)`, for integer, `String` and `UUID` ids), and give it to
+/// `restore(_:)` of a layout of any ids: after a relaunch, or when a
+/// screen comes back.
+///
+///     let saved = layout.snapshot().encoded()          // on quit
+///     var layout = try LazyStackLayout(ids: messages.map(\.id), estimatedExtent: 60)
+///     layout.restore(try LayoutSnapshot(encoded: saved)) // on launch
+///
+/// Extents are kept in the layout's fixed-point units (1/256 pt), so a
+/// round trip is exact.
+public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, CustomStringConvertible {
+  /// The reading place (SPEC C1): the viewport's anchor point lies
+  /// `distance` points past the start of the row `id`.
+  public struct Place: Sendable, Equatable {
+    /// The kept row (§6, T3).
+    public var id: ID
+    /// From the row's start to the viewport's anchor point, in points
+    /// (negative: the point lies before the row).
+    public var distance: CGFloat
+    /// The anchor whose point `distance` measures to (its main-axis
+    /// component counts).
+    public var anchor: UnitPoint
+
+    /// Creates a place. - Complexity: O(1).
+    @inlinable
+    public init(id: ID, distance: CGFloat, anchor: UnitPoint) {
+      self.id = id
+      self.distance = distance
+      self.anchor = anchor
+    }
+  }
+
+  /// A kind's settings (SPEC K1, K3): its estimate as given (`nil`: it has
+  /// none and uses kind 0's) and its policy.
+  public struct KindSettings: Sendable, Equatable {
+    public var kind: UInt8
+    public var estimate: CGFloat?
+    public var policy: EstimatePolicy
+
+    /// Creates settings. - Complexity: O(1).
+    @inlinable
+    public init(kind: UInt8, estimate: CGFloat?, policy: EstimatePolicy) {
+      self.kind = kind
+      self.estimate = estimate
+      self.policy = policy
+    }
+  }
+
+  /// The measured rows' ids, in the order of the layout's rows.
+  @usableFromInline package var _measuredIDs: [ID]
+  /// Their extents, in units.
+  @usableFromInline package var _measuredUnits: [Int32]
+  /// The rows with an own estimate (K2), and those estimates in units.
+  @usableFromInline package var _ownIDs: [ID]
+  @usableFromInline package var _ownUnits: [Int32]
+  /// The rows of a kind other than 0 (K1), and their kinds.
+  @usableFromInline package var _kindIDs: [ID]
+  @usableFromInline package var _kinds: [UInt8]
+  /// Every kind's settings, kind 0's first.
+  public var kindSettings: [KindSettings]
+  /// The reading place, or `nil` (a layout without rows).
+  public var place: Place?
+
+  /// An empty snapshot: restoring it changes nothing but the kinds it
+  /// names (none).
+  /// - Complexity: O(1).
+  @inlinable
+  public init() {
+    _measuredIDs = []
+    _measuredUnits = []
+    _ownIDs = []
+    _ownUnits = []
+    _kindIDs = []
+    _kinds = []
+    kindSettings = []
+    place = nil
+  }
+
+  /// The measured rows and their extents, in row order.
+  /// - Complexity: O(m).
+  public var measuredExtents: [(id: ID, extent: CGFloat)] {
+    zip(_measuredIDs, _measuredUnits).map { ($0, _FixedPoint.points(Int64($1))) }
+  }
+
+  /// The rows with an own estimate and those estimates, in row order.
+  /// - Complexity: O(m).
+  public var ownEstimates: [(id: ID, extent: CGFloat)] {
+    zip(_ownIDs, _ownUnits).map { ($0, _FixedPoint.points(Int64($1))) }
+  }
+
+  /// The rows of a kind other than 0 and their kinds, in row order.
+  /// - Complexity: O(m).
+  public var kinds: [(id: ID, kind: UInt8)] {
+    zip(_kindIDs, _kinds).map { ($0, $1) }
+  }
+
+  /// The number of entries: measured rows, rows with a kind, and rows with
+  /// an own estimate (a row may be in more than one).
+  /// - Complexity: O(1).
+  @inlinable
+  public var entryCount: Int { _measuredIDs.count + _ownIDs.count + _kindIDs.count }
+
+  /// A summary: entry counts and the place.
+  /// - Complexity: O(1).
+  public var description: String {
+    let where_ = place.map { "\($0.id) +\($0.distance) pt at \($0.anchor.y)" } ?? "none"
+    return "LayoutSnapshot(\(_measuredIDs.count) measured, \(_kindIDs.count) kinded, "
+      + "\(_ownIDs.count) own estimates, place \(where_))"
+  }
+
+  /// The entries whose ids `isPresent` does not accept (for a restore that
+  /// waits for its row, C3), with the settings and the place.
+  /// - Complexity: O(m).
+  @usableFromInline
+  internal func _keeping(_ isKept: (ID) -> Bool) -> LayoutSnapshot {
+    var result = LayoutSnapshot()
+    result.kindSettings = kindSettings
+    result.place = place
+    for (id, units) in zip(_measuredIDs, _measuredUnits) where isKept(id) {
+      result._measuredIDs.append(id)
+      result._measuredUnits.append(units)
+    }
+    for (id, units) in zip(_ownIDs, _ownUnits) where isKept(id) {
+      result._ownIDs.append(id)
+      result._ownUnits.append(units)
+    }
+    for (id, kind) in zip(_kindIDs, _kinds) where isKept(id) {
+      result._kindIDs.append(id)
+      result._kinds.append(kind)
+    }
+    return result
+  }
+}
+
+extension LayoutSnapshot.Place: Codable where ID: Codable {
+  private enum CodingKeys: String, CodingKey { case id, distance, anchorX, anchorY }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decode(ID.self, forKey: .id)
+    distance = try c.decode(CGFloat.self, forKey: .distance)
+    anchor = UnitPoint(x: try c.decode(CGFloat.self, forKey: .anchorX), y: try c.decode(CGFloat.self, forKey: .anchorY))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(id, forKey: .id)
+    try c.encode(distance, forKey: .distance)
+    try c.encode(anchor.x, forKey: .anchorX)
+    try c.encode(anchor.y, forKey: .anchorY)
+  }
+}
+
+extension LayoutSnapshot: Codable where ID: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case measuredIDs, measuredUnits, ownIDs, ownUnits, kindIDs, kinds, kindSettings, place
+  }
+
+  private struct CodedSettings: Codable {
+    var kind: UInt8
+    var estimateUnits: Int32?
+    var mean: Bool
+  }
+
+  /// Decodes a snapshot; extents are in 1/256 pt units, as `encode(to:)`
+  /// writes them.
+  /// - Throws: `DecodingError` for missing or mismatched fields (arrays of
+  ///   different lengths, a negative extent).
+  /// - Complexity: O(m).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init()
+    _measuredIDs = try c.decode([ID].self, forKey: .measuredIDs)
+    _measuredUnits = try c.decode([Int32].self, forKey: .measuredUnits)
+    _ownIDs = try c.decode([ID].self, forKey: .ownIDs)
+    _ownUnits = try c.decode([Int32].self, forKey: .ownUnits)
+    _kindIDs = try c.decode([ID].self, forKey: .kindIDs)
+    _kinds = try c.decode([UInt8].self, forKey: .kinds)
+    guard _measuredIDs.count == _measuredUnits.count, _ownIDs.count == _ownUnits.count, _kindIDs.count == _kinds.count,
+          !_measuredUnits.contains(where: { $0 < 0 }), !_ownUnits.contains(where: { $0 < 0 }) else {
+      throw DecodingError.dataCorruptedError(forKey: .measuredUnits, in: c,
+                                             debugDescription: "ids and values differ in number, or an extent is negative")
+    }
+    kindSettings = try c.decode([CodedSettings].self, forKey: .kindSettings).map { s in
+      guard s.estimateUnits.map({ $0 >= 0 }) ?? true else {
+        throw DecodingError.dataCorruptedError(forKey: .kindSettings, in: c, debugDescription: "a negative estimate")
+      }
+      return KindSettings(kind: s.kind, estimate: s.estimateUnits.map { _FixedPoint.points(Int64($0)) },
+                          policy: s.mean ? .meanOfMeasured : .fixed)
+    }
+    place = try c.decodeIfPresent(Place.self, forKey: .place)
+  }
+
+  /// Encodes the snapshot: parallel arrays of ids and values (extents in
+  /// 1/256 pt units), the kinds' settings and the place.
+  /// - Complexity: O(m).
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(_measuredIDs, forKey: .measuredIDs)
+    try c.encode(_measuredUnits, forKey: .measuredUnits)
+    try c.encode(_ownIDs, forKey: .ownIDs)
+    try c.encode(_ownUnits, forKey: .ownUnits)
+    try c.encode(_kindIDs, forKey: .kindIDs)
+    try c.encode(_kinds, forKey: .kinds)
+    try c.encode(kindSettings.map { s in
+      CodedSettings(kind: s.kind, estimateUnits: s.estimate.map { Int32(truncatingIfNeeded: _FixedPoint.extentUnits($0) ?? 0) },
+                    mean: s.policy == .meanOfMeasured)
+    }, forKey: .kindSettings)
+    try c.encodeIfPresent(place, forKey: .place)
+  }
+}

@@ -1,0 +1,250 @@
+import Foundation
+
+// Snapshots and places (SPEC C1–C4): what a layout keeps across a
+// relaunch, and a place given in points.
+
+/// A restore waiting for its row (SPEC C3), shared by copies of a layout
+/// (immutable).
+@usableFromInline
+internal final class _PendingRestore<ID: Hashable & Sendable>: Sendable {
+  @usableFromInline let snapshot: LayoutSnapshot<ID>
+
+  @inlinable
+  init(_ snapshot: LayoutSnapshot<ID>) {
+    self.snapshot = snapshot
+  }
+}
+
+extension LazyStackLayout {
+  /// What the layout knows that its ids do not say, and where the reader
+  /// is (SPEC C1): every measured row's extent, the rows' kinds (other than
+  /// 0) and own estimates, every kind's estimate and policy, and the
+  /// reading place: the kept row (the anchor row of §6, or the row at the
+  /// viewport's anchor point), the distance from its start to that point,
+  /// and the anchor.
+  ///
+  ///     let data = layout.snapshot().encoded()   // save on quit
+  ///
+  /// - Complexity: O(n/B + m B) for m entries (only blocks holding a
+  ///   measured row or a kind are read).
+  @inlinable
+  public func snapshot() -> LayoutSnapshot<ID> {
+    var s = LayoutSnapshot<ID>()
+    let hasKinds = _tree._kinds != nil
+    for handle in _tree._order {
+      _tree._withBlock(handle: Int(handle)) { block in
+        let extras = block.pointee.extras
+        guard block.pointee.measuredCount > 0 || !extras.isEmpty else { return }
+        for slot in 0 ..< block.pointee.rowCount {
+          let stored = block.pointee.extents[slot]
+          if stored >= 0 {
+            s._measuredIDs.append(block.pointee.ids[slot])
+            s._measuredUnits.append(stored)
+          }
+          guard !extras.isEmpty, extras[slot] != 0 else { continue }
+          let extra = extras[slot]
+          if let own = ExtentTree<ID>._ownEstimate(ofExtra: extra) {
+            s._ownIDs.append(block.pointee.ids[slot])
+            s._ownUnits.append(Int32(truncatingIfNeeded: own))
+          }
+          let kind = ExtentTree<ID>._kind(ofExtra: extra)
+          if kind != 0 {
+            s._kindIDs.append(block.pointee.ids[slot])
+            s._kinds.append(kind)
+          }
+        }
+      }
+    }
+    s.kindSettings = [LayoutSnapshot<ID>.KindSettings(kind: 0, estimate: estimatedExtent, policy: _estimatePolicy)]
+    if hasKinds, let table = _tree._kinds {
+      for kind in table.kindOfSlot.sorted() {
+        s.kindSettings.append(LayoutSnapshot<ID>.KindSettings(
+          kind: kind, estimate: estimatedExtent(forKind: kind), policy: estimatePolicy(forKind: kind)))
+      }
+    }
+    s.place = _readingPlace
+    return s
+  }
+
+  /// The reading place (SPEC C1): the anchor row (§6: the row a user
+  /// scroll keeps, T3, or a programmatic target) with its fraction, or
+  /// without one the row at the viewport's anchor point (the scroll
+  /// anchor's, the trailing edge when pinned there, else the leading edge);
+  /// the distance from its start to the viewport's point at that fraction.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal var _readingPlace: LayoutSnapshot<ID>.Place? {
+    guard count > 0 else { return nil }
+    var index: Int
+    var fraction: CGFloat
+    if case .row(let id, let f, _) = _anchor, let i = _tree.index(of: id) {
+      index = i
+      fraction = f
+    } else {
+      if case .edge(let edge) = _anchor {
+        fraction = edge.isLeadingEdge ? 0 : 1
+      } else {
+        fraction = _FixedPoint.fraction(_scrollAnchor?.fraction(along: axis) ?? 0)
+      }
+      let y = _offset &+ _FixedPoint.scale(_viewportUnits, by: fraction)
+      index = _placeRow(atUnits: y)
+    }
+    let y = _offset &+ _FixedPoint.scale(_viewportUnits, by: fraction)
+    let start = _leadingInset &+ _tree.pitchPrefix(index)
+    let anchor = axis == .vertical ? UnitPoint(x: 0.5, y: fraction) : UnitPoint(x: fraction, y: 0.5)
+    return LayoutSnapshot<ID>.Place(id: _tree.id(at: index), distance: _FixedPoint.points(y &- start), anchor: anchor)
+  }
+
+  /// The row whose pitch holds the content point `y` (units, leading inset
+  /// included): the first row before the content, the last after it.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _placeRow(atUnits y: Int64) -> Int {
+    _tree.firstRow(withPitchPrefixAfterAbove: y &- _leadingInset) ?? (count &- 1)
+  }
+
+  /// Lands the row with `id` so that the viewport's anchor point lies
+  /// `distance` points past the row's start (SPEC C4; negative: before it;
+  /// Compose's `scrollToItem(index, scrollOffset)`), with R3's clamping,
+  /// and keeps it there as rows around it are measured (R6) until the user
+  /// scrolls. `anchor` nil uses `scrollAnchor`, else the leading edge. With
+  /// pinned section headers the row lands in the viewport less them (H6).
+  /// A non-finite distance counts as 0.
+  ///
+  ///     layout.scrollTo(id: messageID, distance: 120, anchor: .top)
+  ///
+  /// An unknown id changes nothing (R5): `lastPositionResult` says
+  /// `.unknownID`. `position` then names the row with `anchor`.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  public mutating func scrollTo(id: ID, distance: CGFloat, anchor: UnitPoint?) {
+    if _slowPath(_batch != nil) {
+      let log = _suspendBatch()
+      scrollTo(id: id, distance: distance, anchor: anchor)
+      return _resumeBatch(log)
+    }
+    guard let row = _tree.rowInfo(of: id) else {
+      _lastPositionResult = .unknownID(String(describing: id))
+      return
+    }
+    _pendingRestore = nil  // C3: a programmatic scroll drops a waiting restore
+    let unit = anchor ?? _scrollAnchor ?? .top
+    let position = ScrollPosition(id: id, anchor: unit)
+    if _slowPath(_motion.phase._isMoving) { _stopMotion(writing: position) }
+    let before = _offset
+    let fraction = _FixedPoint.anchorFraction(unit.fraction(along: axis))
+    let p = distance.isFinite ? _FixedPoint.units(distance) : 0
+    let delta = _FixedPoint.scale(row.extent, by: fraction) &- p
+    var target = _rowTarget(row, fraction: fraction, delta: delta)
+    if !_pinnedViews.isEmpty { target = _programmaticTarget(row, fraction: fraction, delta: delta) }  // H6
+    _anchor(to: row, fraction: fraction, delta: delta)
+    _offset = _clamp(target)
+    _position = position
+    _clampCrossOffset()
+    let correction = ScrollCorrection(offsetDelta: _FixedPoint.points(_offset &- before), contentOffset: contentOffset,
+                                      cause: .programmaticScroll)
+    _lastCorrection = correction
+    _lastPositionResult = .resolved(correction)
+    _checkInvariants()
+  }
+
+  /// Applies a snapshot (SPEC C2): every entry whose id is a row here (the
+  /// others are ignored), the kinds' estimates and policies, then the
+  /// reading place, landed with `scrollTo(id:distance:anchor:)` as a
+  /// pending programmatic target, so it stays exact however the rows
+  /// around it are measured later (R6).
+  ///
+  ///     var layout = try LazyStackLayout(ids: ids, estimatedExtent: 60)
+  ///     layout.viewportSize = size
+  ///     layout.restore(try LayoutSnapshot(encoded: saved))
+  ///
+  /// When the kept row is not a row yet (state restored before the data
+  /// loads, C3), the entries whose ids are present apply now, and the rest
+  /// wait with the place: when the row arrives (an insert, a difference,
+  /// `update(ids:)`), they apply and the place lands, unless a user or a
+  /// programmatic scroll came first (it drops the waiting restore).
+  /// - Complexity: O(m (log n + B) + k n/B) for m entries and k kinds, or
+  ///   O(n) for an m near n (one pass over the rows).
+  @inlinable
+  public mutating func restore(_ snapshot: LayoutSnapshot<ID>) {
+    _pendingRestore = nil
+    let before = _capture()
+    if _slowPath(_batch != nil) { _logCheckpoint() }
+    _applyEntries(of: snapshot)
+    _refreshEstimate()
+    _settle(from: before, cause: .snapshot)
+    guard let place = snapshot.place else { return }
+    if _tree.contains(place.id) {
+      scrollTo(id: place.id, distance: place.distance, anchor: place.anchor)
+    } else {
+      _pendingRestore = _PendingRestore(snapshot._keeping { !_tree.contains($0) })
+    }
+  }
+
+  /// Whether a restore waits for its row (SPEC C3).
+  /// - Complexity: O(1).
+  @inlinable
+  public var isRestorePending: Bool { _pendingRestore != nil }
+
+  /// Applies a snapshot's settings and entries (no stabilization).
+  /// - Complexity: O(m (log n + B) + k n/B), or O(n) for many entries.
+  @inlinable
+  internal mutating func _applyEntries(of snapshot: LayoutSnapshot<ID>) {
+    for s in snapshot.kindSettings {
+      let units = s.estimate.flatMap(_FixedPoint.extentUnits)
+      if s.kind == 0 {
+        if let units { _givenEstimate = units }
+        _estimatePolicy = s.policy
+      } else {
+        _ = _tree._slot(ofKind: s.kind)
+        _tree._kinds!.given[Int(s.kind)] = units ?? -1
+        _tree._kinds!.meanPolicy[Int(s.kind)] = s.policy == .meanOfMeasured
+        _refreshKindEstimate(s.kind)
+      }
+    }
+    let measured = snapshot._measuredIDs.count
+    if measured > 0 {
+      if measured &* 64 < count {
+        for (id, units) in zip(snapshot._measuredIDs, snapshot._measuredUnits) {
+          if let location = _tree._locate(id: id) { _tree._setStored(units, at: location) }
+        }
+      } else {
+        var table = _IDTable<ID>(minimumCapacity: measured)
+        for (id, units) in zip(snapshot._measuredIDs, snapshot._measuredUnits) { table.updateValue(units, forKey: id) }
+        _tree._restore(table)
+      }
+    }
+    if !snapshot._kindIDs.isEmpty || !snapshot._ownIDs.isEmpty {
+      var kinds: [ID: UInt8] = [:]
+      kinds.reserveCapacity(snapshot._kindIDs.count)
+      for (id, kind) in zip(snapshot._kindIDs, snapshot._kinds) { kinds[id] = kind }
+      var own: [ID: Int64] = [:]
+      own.reserveCapacity(snapshot._ownIDs.count)
+      for (id, units) in zip(snapshot._ownIDs, snapshot._ownUnits) { own[id] = Int64(units) }
+      _tree._applyExtras(kinds: kinds, own: own)
+    }
+  }
+
+  /// A waiting restore whose row has arrived: its entries apply and its
+  /// place lands (SPEC C3). Called after an edit that adds rows.
+  @inlinable
+  @inline(never)
+  internal mutating func _resumeRestore(after correction: ScrollCorrection) -> ScrollCorrection {
+    guard let pending = _pendingRestore, let place = pending.snapshot.place, _tree.contains(place.id) else {
+      return correction
+    }
+    restore(pending.snapshot)
+    return _lastCorrection
+  }
+
+  /// A programmatic position written while a restore waits: it drops the
+  /// restore (SPEC C3), unless it names an unknown id (R5: it changes
+  /// nothing) or is a user position being stored (T1).
+  @inlinable
+  @inline(never)
+  internal mutating func _dropPendingRestore(writing position: ScrollPosition) {
+    if position.isPositionedByUser { return }
+    if case .id(let anyID, _) = position._target, !((anyID as? ID).map { _tree.contains($0) } ?? false) { return }
+    _pendingRestore = nil
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import LazyStackCore
+
+// SPEC C1–C4, the obvious way: a snapshot read off the arrays, a restore
+// that writes them, and a waiting restore checked after every edit.
+
+extension LazyStackReference {
+  /// SPEC C1.
+  public func snapshot() -> LayoutSnapshot<ID> {
+    var s = LayoutSnapshot<ID>()
+    for (i, id) in ids.enumerated() {
+      if let m = measured[i] {
+        s._measuredIDs.append(id)
+        s._measuredUnits.append(Int32(m))
+      }
+      if let own = ownByID[id] {
+        s._ownIDs.append(id)
+        s._ownUnits.append(Int32(own))
+      }
+      if let k = kindByID[id], k != 0 {
+        s._kindIDs.append(id)
+        s._kinds.append(k)
+      }
+    }
+    s.kindSettings = [.init(kind: 0, estimate: _FixedPoint.points(givenEstimate), policy: policy)]
+    for k in usedKinds.sorted() {
+      s.kindSettings.append(.init(kind: k, estimate: kindGiven[k].map(_FixedPoint.points),
+                                  policy: kindMean.contains(k) ? .meanOfMeasured : .fixed))
+    }
+    s.place = readingPlace
+    return s
+  }
+
+  /// The kept row and the distance from its start to the viewport's
+  /// anchor point: the anchor row, else the row whose pitch holds that
+  /// point (the scroll anchor's; the trailing edge when pinned there).
+  var readingPlace: LayoutSnapshot<ID>.Place? {
+    guard !ids.isEmpty else { return nil }
+    let f: CGFloat
+    var i: Int
+    let s = starts()
+    let x = extents()
+    if case .row(let id, let fraction, _) = anchor, let at = index(of: id) {
+      f = fraction
+      i = at
+    } else {
+      if case .edge(let e) = anchor {
+        f = (e == .top || e == .leading) ? 0 : 1
+      } else {
+        f = _FixedPoint.fraction(scrollAnchorValue?.fraction(along: axis) ?? 0)
+      }
+      let y = offset + _FixedPoint.scale(viewportUnits, by: f)
+      i = ids.indices.first { s[$0] + x[$0] + spacingUnits > y } ?? ids.count - 1
+    }
+    let y = offset + _FixedPoint.scale(viewportUnits, by: f)
+    let a = axis == .vertical ? UnitPoint(x: 0.5, y: f) : UnitPoint(x: f, y: 0.5)
+    return .init(id: ids[i], distance: _FixedPoint.points(y - s[i]), anchor: a)
+  }
+
+  /// SPEC C4.
+  public mutating func scrollTo(id: ID, distance: CGFloat, anchor a: UnitPoint?) {
+    if batch != nil { return outsideBatch { $0.scrollTo(id: id, distance: distance, anchor: a) } }
+    guard let i = index(of: id) else {
+      lastPositionResult = .unknownID(String(describing: id))
+      return
+    }
+    pendingRestore = nil
+    stopMotion()
+    let unit = a ?? scrollAnchorValue ?? .top
+    let before = offset
+    let f = _FixedPoint.anchorFraction(unit.fraction(along: axis))
+    let p = distance.isFinite ? _FixedPoint.units(distance) : 0
+    let d = _FixedPoint.scale(extent(i), by: f) - p
+    anchor = .row(id, fraction: f, delta: d)
+    storedPosition = ScrollPosition(id: id, anchor: unit)
+    offset = clamp(target(row: id, fraction: f, delta: d))
+    clampCross()
+    lastCorrection = ScrollCorrection(offsetDelta: _FixedPoint.points(offset - before),
+                                      contentOffset: contentOffset, cause: .programmaticScroll)
+    lastPositionResult = .resolved(lastCorrection)
+  }
+
+  /// SPEC C2, C3.
+  public mutating func restore(_ snapshot: LayoutSnapshot<ID>) {
+    pendingRestore = nil
+    let before = snapshotBefore()
+    let present = Set(ids)
+    for setting in snapshot.kindSettings {
+      let units = setting.estimate.flatMap(_FixedPoint.extentUnits)
+      if setting.kind == 0 {
+        if let units { givenEstimate = units }
+        policy = setting.policy
+      } else {
+        usedKinds.insert(setting.kind)
+        kindGiven[setting.kind] = units
+        if setting.policy == .meanOfMeasured { kindMean.insert(setting.kind) } else { kindMean.remove(setting.kind) }
+      }
+    }
+    for (id, u) in zip(snapshot._measuredIDs, snapshot._measuredUnits) where present.contains(id) {
+      measured[index(of: id)!] = Int64(u)
+      invalidatedIDs.remove(id)
+    }
+    for (id, k) in zip(snapshot._kindIDs, snapshot._kinds) where present.contains(id) {
+      kindByID[id] = k == 0 ? nil : k
+      if k != 0 { usedKinds.insert(k) }
+    }
+    for (id, u) in zip(snapshot._ownIDs, snapshot._ownUnits) where present.contains(id) { ownByID[id] = Int64(u) }
+    stabilize(before: before, cause: .snapshot)
+    guard let place = snapshot.place else { return }
+    if present.contains(place.id) {
+      scrollTo(id: place.id, distance: place.distance, anchor: place.anchor)
+    } else {
+      var kept = LayoutSnapshot<ID>()
+      kept.kindSettings = snapshot.kindSettings
+      kept.place = place
+      for (id, u) in zip(snapshot._measuredIDs, snapshot._measuredUnits) where !present.contains(id) {
+        kept._measuredIDs.append(id)
+        kept._measuredUnits.append(u)
+      }
+      for (id, u) in zip(snapshot._ownIDs, snapshot._ownUnits) where !present.contains(id) {
+        kept._ownIDs.append(id)
+        kept._ownUnits.append(u)
+      }
+      for (id, k) in zip(snapshot._kindIDs, snapshot._kinds) where !present.contains(id) {
+        kept._kindIDs.append(id)
+        kept._kinds.append(k)
+      }
+      pendingRestore = kept
+    }
+  }
+
+  public var isRestorePending: Bool { pendingRestore != nil }
+
+  /// Whether the anchor row's kept point (the viewport's anchor point, a
+  /// distance from the row's start) lies outside the row: a place given in
+  /// points (C4) may ask for that, and then nothing keeps the row itself on
+  /// screen (S13 does not apply).
+  public var anchorPointOutsideRow: Bool {
+    guard case .row(let id, let f, let d) = anchor, let i = index(of: id) else { return false }
+    let e = extent(i)
+    let p = _FixedPoint.scale(e, by: f) - d
+    return p < 0 || p > e
+  }
+
+  /// After an edit: a waiting restore whose row is here now applies.
+  mutating func resumeRestore() {
+    guard let pending = pendingRestore, let place = pending.place, index(of: place.id) != nil else { return }
+    restore(pending)
+  }
+}
