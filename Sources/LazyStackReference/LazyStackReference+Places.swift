@@ -85,6 +85,7 @@ extension LazyStackReference {
     pendingRestore = nil
     let before = snapshotBefore()
     let present = Set(ids)
+    let indexOf = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
     for setting in snapshot.kindSettings {
       let units = setting.estimate.flatMap(_FixedPoint.extentUnits)
       if setting.kind == 0 {
@@ -97,7 +98,7 @@ extension LazyStackReference {
       }
     }
     for (id, u) in zip(snapshot._measuredIDs, snapshot._measuredUnits) where present.contains(id) {
-      measured[index(of: id)!] = Int64(u)
+      measured[indexOf[id]!] = Int64(u)
       invalidatedIDs.remove(id)
     }
     for (id, k) in zip(snapshot._kindIDs, snapshot._kinds) where present.contains(id) {

@@ -1,0 +1,331 @@
+import Foundation
+import XCTest
+@_spi(Testing) @testable import LazyStackCore
+import LazyStackReference
+import LazyStackTestSupport
+
+/// One named test per rule of SPEC §14 (kinds, snapshots and places), with
+/// worked numbers. Unless a test says otherwise: 1,000 rows estimated at
+/// 50 pt, every tenth row (0, 10, 20, …) of kind 1, viewport 300 x 500,
+/// the user scrolled to 5,000 pt (row 100 at the top).
+final class KindSnapshotTests: CheckedTestCase {
+  func make(rows: Int = 1000, kinds: Bool = true) throws -> LazyStackLayout<Int> {
+    var layout = try LazyStackLayout(ids: Array(0 ..< rows), estimatedExtent: 50)
+    if kinds {
+      for id in stride(from: 0, to: rows, by: 10) { XCTAssertTrue(layout.setKind(1, for: id)) }
+    }
+    layout.viewportSize = CGSize(width: 300, height: 500)
+    layout.userScroll(to: CGPoint(x: 0, y: 5000))
+    return layout
+  }
+
+  /// A row's extent as the model's truth: 20…119 pt from its id.
+  func truth(_ id: Int) -> CGFloat { CGFloat(20 + (id &* 7919) % 100) }
+
+  // MARK: K1
+
+  /// SPEC K1: a kind's estimate sizes its unmeasured rows; changing it
+  /// keeps the row on screen where it was (S2); kind 0's is the layout's,
+  /// and a kind never given one follows it.
+  func testK1_kindEstimateSizesItsRowsAndMovesNothingOnScreen() throws {
+    var layout = try make()
+    XCTAssertEqual(layout.kind(at: 10), 1)
+    XCTAssertEqual(layout.kind(at: 11), 0)
+    XCTAssertEqual(layout.currentEstimate(forKind: 1), 50, "a kind without an estimate uses kind 0's")
+    try layout.setEstimatedExtent(200, forKind: 1)
+    // Rows 0..<100 hold 10 rows of kind 1: +150 pt each above row 100.
+    XCTAssertEqual(layout.frame(at: 100).minY, 6500)
+    XCTAssertEqual(layout.contentOffset.y, 6500, "row 100 stays at the top (S2)")
+    XCTAssertEqual(layout.lastCorrection.offsetDelta, 1500)
+    XCTAssertEqual(layout.frame(at: 10).height, 200)
+    XCTAssertEqual(layout.frame(at: 11).height, 50)
+    XCTAssertEqual(layout.contentSize.height, 900 * 50 + 100 * 200)
+    // Kind 0's estimate moves only kind 0's rows.
+    try layout.setEstimatedExtent(40)
+    XCTAssertEqual(layout.frame(at: 10).height, 200)
+    XCTAssertEqual(layout.frame(at: 11).height, 40)
+    XCTAssertEqual(layout.contentSize.height, 900 * 40 + 100 * 200)
+    XCTAssertEqual(layout.currentEstimate(forKind: 2), 40, "kind 2 follows kind 0")
+    XCTAssertThrowsError(try layout.setEstimatedExtent(.nan, forKind: 1))
+    XCTAssertThrowsError(try layout.setEstimatedExtent(-1, forKind: 1))
+    XCTAssertEqual(layout.frame(at: 10).height, 200, "a rejected estimate changes nothing")
+  }
+
+  /// SPEC K1: kinds follow their ids through moves, differences and
+  /// snapshots of ids; new ids are of kind 0; an unknown id is refused.
+  func testK1_kindsFollowTheirIDs() throws {
+    var layout = try make()
+    try layout.setEstimatedExtent(200, forKind: 1)
+    layout.move(fromOffsets: IndexSet(integer: 10), toOffset: 0)
+    XCTAssertEqual(layout.id(at: 0), 10)
+    XCTAssertEqual(layout.kind(at: 0), 1)
+    XCTAssertEqual(layout.frame(at: 0).height, 200)
+    try layout.insert([5000], at: 0)
+    XCTAssertEqual(layout.kind(at: 0), 0)
+    try layout.update(ids: Array((0 ..< 1000).reversed()))
+    XCTAssertEqual(layout.kind(at: layout.index(of: 20)!), 1)
+    XCTAssertEqual(layout.kind(at: layout.index(of: 21)!), 0)
+    XCTAssertEqual(layout.contentSize.height, 900 * 50 + 100 * 200)
+    XCTAssertFalse(layout.setKind(3, for: 123_456))
+    XCTAssertTrue(layout.setKind(0, for: 20))
+    XCTAssertEqual(layout.frame(at: layout.index(of: 20)!).height, 50)
+  }
+
+  // MARK: K2
+
+  /// SPEC K2: a row's own estimate sizes it while it is unmeasured; it is
+  /// still estimated (its first measurement is S12 c); invalidating a
+  /// measurement brings the own estimate back; nil clears it.
+  func testK2_ownEstimateSizesAnUnmeasuredRowUntilItIsMeasured() throws {
+    var layout = try make()
+    try layout.setEstimatedExtent(200, forKind: 1)
+    XCTAssertTrue(layout.setEstimatedExtent(120, for: 105))
+    XCTAssertEqual(layout.frame(at: 105).height, 120)
+    XCTAssertEqual(layout.ownEstimatedExtent(for: 105), 120)
+    XCTAssertFalse(layout.isMeasured(at: 105), "an own estimate is an estimate")
+    XCTAssertTrue(layout.setEstimatedExtent(90, for: 10), "an own estimate wins over the kind's")
+    XCTAssertEqual(layout.frame(at: 10).height, 90)
+    XCTAssertEqual(layout.contentOffset.y, 5000 + 10 * 150 - 110, "row 100 stays at the top")
+    layout.setMeasuredExtent(70, for: 105)
+    XCTAssertEqual(layout.frame(at: 105).height, 70)
+    XCTAssertTrue(layout.invalidateMeasurement(for: 105))
+    XCTAssertEqual(layout.frame(at: 105).height, 120, "the own estimate again")
+    XCTAssertTrue(layout.setEstimatedExtent(nil, for: 10))
+    XCTAssertEqual(layout.frame(at: 10).height, 200, "the kind's estimate again")
+    XCTAssertFalse(layout.setEstimatedExtent(.nan, for: 105))
+    XCTAssertFalse(layout.setEstimatedExtent(-3, for: 105))
+    XCTAssertFalse(layout.setEstimatedExtent(30, for: 99_999))
+    XCTAssertEqual(layout.frame(at: 105).height, 120, "a refused estimate changes nothing")
+  }
+
+  // MARK: K3
+
+  /// SPEC K3: `.meanOfMeasured` per kind: the running mean of that kind's
+  /// measured rows, the given number until one is measured; kind 0's mean
+  /// counts kind 0's rows only.
+  func testK3_meanOfMeasuredPerKind() throws {
+    var layout = try make()
+    try layout.setEstimatedExtent(100, forKind: 1)
+    layout.setEstimatePolicy(.meanOfMeasured, forKind: 1)
+    XCTAssertEqual(layout.estimatePolicy(forKind: 1), .meanOfMeasured)
+    XCTAssertEqual(layout.currentEstimate(forKind: 1), 100, "the given number until one is measured")
+    layout.setMeasuredExtent(60, for: 100)
+    layout.setMeasuredExtent(80, for: 110)
+    XCTAssertEqual(layout.currentEstimate(forKind: 1), 70)
+    XCTAssertEqual(layout.frame(at: 120).height, 70)
+    layout.estimatePolicy = .meanOfMeasured
+    XCTAssertEqual(layout.currentEstimate, 50, "no row of kind 0 is measured")
+    layout.setMeasuredExtent(30, for: 101)
+    XCTAssertEqual(layout.currentEstimate, 30, "kind 0's mean: row 101 only")
+    XCTAssertEqual(layout.currentEstimate(forKind: 1), 70)
+    layout.setEstimatePolicy(.fixed, forKind: 1)
+    XCTAssertEqual(layout.currentEstimate(forKind: 1), 100)
+  }
+
+  /// SPEC K1–K3 against the reference model (random operations, many
+  /// seeds): see `ModelCheckTests.testK1_modelCheck_kindsAndOwnEstimates`.
+  func testK1_initializerStyleBulkKindsMatchTheReference() throws {
+    var core = try LazyStackLayout(ids: Array(0 ..< 300), estimatedExtent: 20, spacing: 0, axis: .vertical,
+                                   insets: EdgeInsets(), blockCapacity: 8)
+    var reference = try LazyStackReference(ids: Array(0 ..< 300), estimatedExtent: 20)
+    for id in 0 ..< 300 where id % 3 != 0 {
+      let k = UInt8(id % 5)
+      XCTAssertEqual(core.setKind(k, for: id), reference.setKind(k, for: id))
+    }
+    for k: UInt8 in 1 ... 4 {
+      try core.setEstimatedExtent(CGFloat(10 * k), forKind: k)
+      try reference.setEstimatedExtent(CGFloat(10 * k), forKind: k)
+    }
+    XCTAssertEqual(core.contentSize, reference.contentSize)
+    let frames = reference.frames()
+    for i in 0 ..< 300 { XCTAssertEqual(core.frame(at: i), frames[i], "row \(i)") }
+  }
+
+  // MARK: C1
+
+  /// SPEC C1: a snapshot holds the measured rows, the kinds, the own
+  /// estimates, the kinds' settings and the reading place; nothing else.
+  func testC1_snapshotHoldsEntriesSettingsAndThePlace() throws {
+    var layout = try make()
+    try layout.setEstimatedExtent(200, forKind: 1)
+    layout.setEstimatePolicy(.meanOfMeasured, forKind: 2)
+    layout.setEstimatedExtent(120, for: 105)
+    for id in 100 ..< 104 { layout.setMeasuredExtent(truth(id), for: id) }
+    layout.userScroll(to: CGPoint(x: 0, y: layout.contentOffset.y + 30))
+    let s = layout.snapshot()
+    XCTAssertEqual(s.measuredExtents.map(\.id), [100, 101, 102, 103])
+    XCTAssertEqual(s.measuredExtents.map(\.extent), [100, 101, 102, 103].map(truth))
+    XCTAssertEqual(s.ownEstimates.map(\.id), [105])
+    XCTAssertEqual(s.kinds.count, 100)
+    XCTAssertEqual(s.entryCount, 4 + 1 + 100)
+    XCTAssertEqual(s.kindSettings, [.init(kind: 0, estimate: 50, policy: .fixed), .init(kind: 1, estimate: 200, policy: .fixed),
+                                    .init(kind: 2, estimate: nil, policy: .meanOfMeasured)])
+    // Row 100 is 20 pt tall: 30 pt down, row 101 (measured) is the first visible, 10 pt in.
+    XCTAssertEqual(s.place, .init(id: 101, distance: 10, anchor: UnitPoint(x: 0.5, y: 0)), "T3: the measured row kept")
+    XCTAssertEqual(try LayoutSnapshot<Int>(encoded: s.encoded()), s)
+    XCTAssertEqual(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: JSONEncoder().encode(s)), s)
+  }
+
+  /// SPEC C1: the binary encoding takes the id's size plus at most 5 bytes
+  /// an entry: 100k measured `Int` ids in at most 1.3 MB (here 1.2 MB and
+  /// a header).
+  func testC1_encodingIsTheIDPlusFiveBytesAnEntry() throws {
+    var big = LayoutSnapshot<Int>()
+    big._measuredIDs = Array(stride(from: 0, to: 1_000_000, by: 10))
+    big._measuredUnits = big._measuredIDs.map { Int32(20 + $0 % 50) * 256 }
+    big.place = .init(id: 500_000, distance: 12, anchor: .top)
+    let data = big.encoded()
+    XCTAssertEqual(big.entryCount, 100_000)
+    XCTAssertEqual(try LayoutSnapshot<Int>(encoded: data), big)
+    XCTAssertLessThanOrEqual(data.count, 100_000 * 12 + 64)
+    XCTAssertLessThanOrEqual(data.count, 1_300_000)
+    var strings = try LazyStackLayout(ids: ["a", "bb", "ccc"], estimatedExtent: 40)
+    strings.setMeasuredExtent(10, for: "bb")
+    strings.setKind(3, for: "ccc")
+    let s = strings.snapshot()
+    XCTAssertEqual(try LayoutSnapshot<String>(encoded: s.encoded()), s)
+    let uuids = (0 ..< 3).map { _ in UUID() }
+    var u = try LazyStackLayout(ids: uuids, estimatedExtent: 40)
+    u.setMeasuredExtent(12.5, for: uuids[1])
+    XCTAssertEqual(try LayoutSnapshot<UUID>(encoded: u.snapshot().encoded()), u.snapshot())
+  }
+
+  /// SPEC C1: every truncation and corruption of an encoding is a typed
+  /// error, never a crash.
+  func testC1_truncatedOrCorruptEncodingIsATypedError() throws {
+    var layout = try make()
+    layout.setEstimatedExtent(120, for: 105)
+    layout.setMeasuredExtent(33, for: 101)
+    let bytes = [UInt8](layout.snapshot().encoded())
+    for n in 0 ..< bytes.count {
+      XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(bytes[0 ..< n])), "prefix \(n)") { error in
+        XCTAssertTrue(error is LayoutSnapshotError)
+      }
+    }
+    XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(bytes + [0]))) { error in
+      guard case .corrupt = error as? LayoutSnapshotError else { return XCTFail("\(error)") }
+    }
+    var badVersion = bytes
+    badVersion[4] = 9
+    XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(badVersion))) { error in
+      XCTAssertEqual(error as? LayoutSnapshotError, .unsupportedVersion(9))
+    }
+    XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data("hello".utf8))) { error in
+      XCTAssertEqual(error as? LayoutSnapshotError, .notASnapshot)
+    }
+    var rng = SeededRNG(seed: 14)
+    var decoded = 0
+    let small = try make(rows: 100)
+    for _ in 0 ..< 300 {
+      var flipped = bytes
+      for _ in 0 ..< Int.random(in: 1 ... 3, using: &rng) {
+        flipped[Int.random(in: 0 ..< flipped.count, using: &rng)] = UInt8.random(in: 0 ... 255, using: &rng)
+      }
+      if let s = try? LayoutSnapshot<Int>(encoded: Data(flipped)) {
+        decoded += 1
+        var target = small
+        target.restore(s)  // whatever decodes restores without a trap
+      }
+    }
+    XCTAssertGreaterThan(decoded, 0, "some corruptions are still snapshots (an extent changed)")
+  }
+
+  // MARK: C2
+
+  /// SPEC C2: a restore into a new layout of the same rows, all estimated,
+  /// lands the kept row with the viewport's anchor point at the saved
+  /// distance; measuring every row around it afterwards moves it 0 pt.
+  func testC2_restoreLandsThePlaceAndKeepsItExactWhileRowsAroundAreMeasured() throws {
+    var original = try make(kinds: false)
+    original.measureVisibleRows { _, id in self.truth(id) }
+    original.userScroll(to: CGPoint(x: 0, y: original.contentOffset.y + 37))
+    original.measureVisibleRows { _, id in self.truth(id) }
+    let saved = try LayoutSnapshot<Int>(encoded: original.snapshot().encoded())
+    let place = try XCTUnwrap(saved.place)
+    let screenY = original.frame(of: place.id)!.minY - original.contentOffset.y
+
+    var restored = try LazyStackLayout(ids: Array(0 ..< 1000), estimatedExtent: 50)
+    restored.viewportSize = CGSize(width: 300, height: 500)
+    restored.restore(saved)
+    XCTAssertEqual(restored.frame(of: place.id)!.minY - restored.contentOffset.y, screenY)
+    XCTAssertEqual(restored.position.viewID(type: Int.self), place.id)
+    // Measure every row around the place, above first (what scrolling up does).
+    let index = restored.index(of: place.id)!
+    for i in (max(0, index - 200) ..< min(1000, index + 200)).reversed() {
+      restored.setMeasuredExtent(truth(restored.id(at: i)), for: restored.id(at: i))
+      XCTAssertEqual(restored.frame(of: place.id)!.minY - restored.contentOffset.y, screenY, "after measuring row \(i)")
+    }
+  }
+
+  /// SPEC C2: entries whose ids are not rows are ignored; the others apply.
+  func testC2_restoreIntoOtherIDsAppliesThePresentEntries() throws {
+    var original = try make()
+    for id in 100 ..< 110 { original.setMeasuredExtent(truth(id), for: id) }
+    let saved = original.snapshot()
+    var other = try LazyStackLayout(ids: Array(105 ..< 2000), estimatedExtent: 50)
+    other.viewportSize = CGSize(width: 300, height: 500)
+    other.restore(saved)
+    XCTAssertEqual(other.snapshot().measuredExtents.map(\.id), Array(105 ..< 110))
+    XCTAssertEqual(other.kind(at: other.index(of: 110)!), 1)
+    XCTAssertTrue(other.isRestorePending, "row 100, the place, is not a row here")
+  }
+
+  // MARK: C3
+
+  /// SPEC C3: state restored before the data loads waits for its row, and
+  /// lands when it arrives; a user scroll first drops it.
+  func testC3_restoreBeforeTheDataLoadsLandsWhenTheRowArrives() throws {
+    var original = try make(kinds: false)
+    original.measureVisibleRows { _, id in self.truth(id) }
+    original.userScroll(to: CGPoint(x: 0, y: original.contentOffset.y + 12))
+    let saved = original.snapshot()
+    let place = try XCTUnwrap(saved.place)
+    let screenY = original.frame(of: place.id)!.minY - original.contentOffset.y
+
+    var empty = try LazyStackLayout(ids: [Int](), estimatedExtent: 50)
+    empty.viewportSize = CGSize(width: 300, height: 500)
+    empty.restore(saved)
+    XCTAssertTrue(empty.isRestorePending)
+    try empty.update(ids: Array(0 ..< 1000))
+    XCTAssertFalse(empty.isRestorePending)
+    XCTAssertEqual(empty.frame(of: place.id)!.minY - empty.contentOffset.y, screenY)
+    XCTAssertEqual(empty.measuredExtent(for: place.id), truth(place.id), "the kept entries applied")
+
+    var scrolled = try LazyStackLayout(ids: Array(0 ..< 30), estimatedExtent: 50)
+    scrolled.viewportSize = CGSize(width: 300, height: 500)
+    scrolled.restore(saved)
+    XCTAssertTrue(scrolled.isRestorePending)
+    scrolled.userScroll(to: CGPoint(x: 0, y: 20))
+    XCTAssertFalse(scrolled.isRestorePending, "a user scroll drops the waiting restore")
+    try scrolled.update(ids: Array(0 ..< 1000))
+    XCTAssertEqual(scrolled.contentOffset.y, 20)
+    scrolled.position.scrollTo(id: 123_456)  // unknown (R5): changes nothing
+    XCTAssertEqual(scrolled.lastPositionResult, .unknownID("123456"))
+  }
+
+  // MARK: C4
+
+  /// SPEC C4: `scrollTo(id:distance:anchor:)` puts the viewport's anchor
+  /// point `distance` past the row's start, clamped (R3), and keeps it as
+  /// the rows before it are measured (R6).
+  func testC4_placeByPoints() throws {
+    var layout = try make(kinds: false)
+    layout.scrollTo(id: 300, distance: 20, anchor: .top)
+    XCTAssertEqual(layout.contentOffset.y, 300 * 50 + 20)
+    layout.scrollTo(id: 300, distance: -30, anchor: .top)
+    XCTAssertEqual(layout.contentOffset.y, 300 * 50 - 30)
+    layout.scrollTo(id: 300, distance: 10, anchor: .center)
+    XCTAssertEqual(layout.contentOffset.y, 300 * 50 + 10 - 250)
+    layout.scrollTo(id: 0, distance: -100, anchor: .top)
+    XCTAssertEqual(layout.contentOffset.y, 0, "clamped (R3)")
+    layout.scrollTo(id: 300, distance: .nan, anchor: nil)
+    XCTAssertEqual(layout.contentOffset.y, 300 * 50, "NaN counts as 0; nil anchor: the leading edge")
+    layout.scrollTo(id: 300, distance: 20, anchor: .top)
+    for id in 0 ..< 300 { layout.setMeasuredExtent(truth(id), for: id) }
+    XCTAssertEqual(layout.contentOffset.y, layout.frame(of: 300)!.minY + 20, "R6: exact after the rows before it are measured")
+    let before = layout.contentOffset
+    layout.scrollTo(id: 99_999, distance: 0, anchor: .top)
+    XCTAssertEqual(layout.contentOffset, before)
+    XCTAssertEqual(layout.lastPositionResult, .unknownID("99999"))
+  }
+}
