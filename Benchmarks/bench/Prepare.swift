@@ -35,6 +35,8 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   case "invalidate_all": return prepareInvalidateAll(box)
   case "paging", "view_aligned": return prepareSnapping(box, name, &rng)
   case "batch_transition": return prepareBatch(box, n, &rng)
+  case "kind_estimate_change": return prepareKindEstimateChange(box, n)
+  case "snapshot_restore", "snapshot_restore_hashed": return prepareSnapshotRestore(S.self, box, n, name, &rng)
   default: fatalError("unknown scenario \(name)")
   }
 }
@@ -335,6 +337,59 @@ func prepareBatch<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ rng: inout SeededR
       tally.record(changed: rows > 0)
     }
   }, tally: tally)
+}
+
+/// kind_estimate_change: every row has one of 8 kinds (its id mod 8, given
+/// untimed); a call gives kind `c mod 8` a new estimate (kind 0's is the
+/// layout's), stabilized. Consecutive calls to a kind give it values 8 pt
+/// apart, so every call moves rows (checked by the content size).
+func prepareKindEstimateChange<S: BenchSubject>(_ box: Box<S>, _ n: Int) -> Prepared {
+  var kinds: [Int: UInt8] = [:]
+  kinds.reserveCapacity(n)
+  for id in 0 ..< n where id % 8 != 0 { kinds[id] = UInt8(id % 8) }
+  box.with { $0._setKinds(kinds) }
+  let step = Box(0)
+  let size = Box(box.value.contentSize.height)
+  let tally = Tally("kind_estimate_change")
+  return Prepared(operation: {
+    box.with { layout in
+      step.value &+= 1
+      let kind = UInt8(step.value & 7)
+      let extent = CGFloat(30 + (step.value >> 3) % 16 * 8 + Int(kind))
+      blackHole(kind == 0 ? try! layout.setEstimatedExtent(extent) : try! layout.setEstimatedExtent(extent, forKind: kind))
+      let changed = layout.contentSize.height
+      tally.record(changed: changed != size.value)
+      size.value = changed
+    }
+  }, tally: tally)
+}
+
+/// snapshot_restore, snapshot_restore_hashed: a snapshot of n rows with
+/// every tenth measured (20–200 pt), its place in the middle, restored into
+/// a fresh layout of the same n estimated rows (made untimed before each
+/// call): ids 0 ..< n in order (found without a hash index), or in random
+/// order (`_hashed`: found through the hash index).
+func prepareSnapshotRestore<S: BenchSubject>(_: S.Type, _ box: Box<S>, _ n: Int, _ name: String,
+                                             _ rng: inout SeededRNG) -> Prepared {
+  var snapshot = LayoutSnapshot<Int>()
+  snapshot._measuredIDs = Array(stride(from: 0, to: n, by: 10))
+  snapshot._measuredUnits = snapshot._measuredIDs.map { _ in Int32(Int.random(in: 20 ... 200, using: &rng) * 256) }
+  snapshot.kindSettings = [.init(kind: 0, estimate: 44, policy: .fixed)]
+  snapshot.place = .init(id: n / 2, distance: 12, anchor: .top)
+  let ids = name == "snapshot_restore_hashed" ? Array(0 ..< n).shuffled(using: &rng) : Array(0 ..< n)
+  let fresh = { () -> S in
+    var layout = try! S(ids: ids, estimate: 44)
+    layout.viewportSize = viewport
+    return layout
+  }
+  box.value = fresh()
+  let tally = Tally(name)
+  return Prepared(operation: {
+    box.with { layout in
+      layout.restore(snapshot)
+      tally.record(changed: layout.contentOffset.y != 0)
+    }
+  }, reset: { box.value = fresh() }, tally: tally)
 }
 
 /// paging, view_aligned: a release offset and velocity a call.

@@ -49,6 +49,11 @@ protocol BenchSubject {
   /// `performBatch` (SPEC U1): the number of rows in its transition.
   mutating func batch(_ changes: (inout Self) -> Void) -> Int
   func id(at index: Int) -> Int
+  /// Gives rows kinds in one pass (an untimed setup; SPEC K1).
+  mutating func _setKinds(_ kinds: [Int: UInt8])
+  mutating func setEstimatedExtent(_ extent: CGFloat, forKind kind: UInt8) throws -> ScrollCorrection
+  func snapshot() -> LayoutSnapshot<Int>
+  mutating func restore(_ snapshot: LayoutSnapshot<Int>)
 }
 
 extension LazyStackLayout: BenchSubject where ID == Int {

@@ -24,6 +24,18 @@ extension LazyStackReference {
 
   public func kind(at index: Int) -> UInt8 { kind(of: ids[index]) }
 
+  /// Gives many rows their kinds at once, one stabilization (the core's
+  /// `_setKinds`).
+  public mutating func _setKinds(_ kinds: [ID: UInt8]) {
+    let before = snapshotBefore()
+    let present = Set(ids)
+    for (id, k) in kinds where present.contains(id) {
+      kindByID[id] = k == 0 ? nil : k
+      if k != 0 { usedKinds.insert(k) }
+    }
+    stabilize(before: before, cause: .estimateChange)
+  }
+
   public func currentEstimate(forKind k: UInt8) -> CGFloat { _FixedPoint.points(kindEstimate(k)) }
 
   public func estimatedExtent(forKind k: UInt8) -> CGFloat? {

@@ -169,6 +169,19 @@ extension LazyStackLayout {
     _FixedPoint.extentUnits(extent) != nil
   }
 
+  /// Gives the rows with an id in `kinds` those kinds in one pass, one
+  /// stabilization: a bulk load for tests and the benchmark's untimed
+  /// setups (an app gives kinds with `setKind(_:for:)`).
+  /// - Complexity: O(r (log n + B) + k n/B) for r ids, or O(n) for many.
+  @inlinable
+  package mutating func _setKinds(_ kinds: [ID: UInt8]) {
+    let before = _capture()
+    if _slowPath(_batch != nil) { _logCheckpoint() }
+    _tree._applyExtras(kinds: kinds, own: [:])
+    _refreshEstimate()
+    _settle(from: before, cause: .estimateChange)
+  }
+
   /// Brings `kind`'s estimate in the tree up to its policy: the given
   /// number, or the mean of its measured rows (the given number, else kind
   /// 0's, while none is measured).

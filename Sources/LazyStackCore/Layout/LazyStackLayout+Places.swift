@@ -204,7 +204,10 @@ extension LazyStackLayout {
     }
     let measured = snapshot._measuredIDs.count
     if measured > 0 {
-      if measured &* 64 < count {
+      // Ids found without a hash index (in order, or a range) cost a
+      // search of the blocks' keys: one at a time. Through the hash index
+      // each costs a block scan: many go in one pass over the rows.
+      if !_tree._hasIndex || measured &* 64 < count {
         for (id, units) in zip(snapshot._measuredIDs, snapshot._measuredUnits) {
           if let location = _tree._locate(id: id) { _tree._setStored(units, at: location) }
         }
