@@ -1,5 +1,6 @@
 import Foundation
 import LazyStackCore
+import LazyStackTestSupport
 
 /// Builds, measures, edits and queries `rows` rows in a release build and
 /// checks every answer against arithmetic. Returns false on a failure.
@@ -306,10 +307,92 @@ func scaleTest(rows n: Int) -> Bool {
           + "median \(String(format: "%.0f", sortedBatches[2])) µs, slowest \(String(format: "%.0f", sortedBatches[4])) µs (5 batches; "
           + "\(farRows) rows came on screen from more than 10 screens away, with their old frames); the same edits without a batch: "
           + "median \(String(format: "%.0f", sortedPlain[2])) µs, slowest \(String(format: "%.0f", sortedPlain[4])) µs")
+    try kindsAndSnapshots(rows: n, check: check, time: time, microseconds: microseconds)
   } catch {
     print("scale: FAIL \(error)")
     return false
   }
   print(failures == 0 ? "scale: \(n) rows: all checks passed" : "scale: \(failures) checks FAILED")
   return failures == 0
+}
+
+/// SPEC §14 at scale: a kind's estimate change on n rows (a tenth of them
+/// of 7 kinds), checked against arithmetic; a snapshot of a tenth of the
+/// rows measured restored into a fresh layout, its place exact after the
+/// rows around it are measured; and restores of 1M entries into 1M rows,
+/// ids in order and in random order (the issue's targets).
+func kindsAndSnapshots(
+  rows n: Int, check: (Bool, @autoclosure () -> String) -> Void,
+  time: (String, () throws -> Any) throws -> Any, microseconds: (() throws -> Void) throws -> Double
+) throws {
+  var layout = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 44)
+  layout.viewportSize = CGSize(width: 390, height: 844)
+  var kinds: [Int: UInt8] = [:]
+  kinds.reserveCapacity(n / 10 + 1)
+  for id in stride(from: 0, to: n, by: 10) { kinds[id] = UInt8(1 + (id / 10) % 7) }
+  _ = try time("give a tenth of the rows one of 7 kinds (one pass)") { layout._setKinds(kinds) }
+  layout.userScroll(to: CGPoint(x: 0, y: layout.maxOffset / 2))
+  var changes: [Double] = []
+  for round in 0 ..< 21 {
+    let kind = UInt8(1 + round % 7)
+    let extent = CGFloat(60 + round)
+    let before = layout.frame(at: layout.visibleIndices.lowerBound).minY - layout.contentOffset.y
+    changes.append(try microseconds { try layout.setEstimatedExtent(extent, forKind: kind) })
+    check(layout.frame(at: layout.visibleIndices.lowerBound).minY - layout.contentOffset.y == before,
+          "a kind's estimate change moved the top row")
+  }
+  // Kind k has the rows 10 (7 j + k - 1): count them, and the content is arithmetic.
+  var expected: CGFloat = 0
+  for k in 1 ... 7 {
+    let rows = (0 ..< (n + 9) / 10).filter { $0 % 7 == k - 1 }.count
+    expected += CGFloat(rows) * layout.currentEstimate(forKind: UInt8(k))
+  }
+  expected += CGFloat(n - (n + 9) / 10) * 44
+  check(layout.contentSize.height == expected, "content \(layout.contentSize.height), expected \(expected)")
+  let sortedChanges = changes.sorted()
+  print("scale: a kind's estimate change (7 kinds on a tenth of \(n) rows), stabilized: median "
+        + String(format: "%.2f µs, slowest %.2f µs (21 changes)", sortedChanges[10], sortedChanges[20]))
+
+  // A snapshot with a tenth of the rows measured and a place in the middle.
+  var saved = LayoutSnapshot<Int>()
+  saved._measuredIDs = Array(stride(from: 0, to: n, by: 10))
+  saved._measuredUnits = saved._measuredIDs.map { Int32(20 + ($0 &* 7919) % 181) * 256 }
+  saved.kindSettings = [.init(kind: 0, estimate: 44, policy: .fixed)]
+  let placeID = n / 2 + 3
+  saved.place = .init(id: placeID, distance: 17, anchor: .top)
+  let encoded = try time("encode a snapshot of \(saved.entryCount) entries") { saved.encoded() } as! Data
+  print("scale: the encoding: \(encoded.count) bytes, \(String(format: "%.2f", Double(encoded.count) / Double(saved.entryCount))) a measured Int id")
+  let decoded = try time("decode it") { try LayoutSnapshot<Int>(encoded: encoded) } as! LayoutSnapshot<Int>
+  check(decoded == saved, "the snapshot changed through its encoding")
+  var fresh = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 44)
+  fresh.viewportSize = CGSize(width: 390, height: 844)
+  _ = try time("restore it into \(n) fresh rows") { fresh.restore(decoded) }
+  check(fresh.contentOffset.y == fresh.frame(of: placeID)!.minY + 17, "the place did not land")
+  let screen = fresh.frame(of: placeID)!.minY - fresh.contentOffset.y
+  for id in (max(0, placeID - 300) ..< min(n, placeID + 300)).reversed() {
+    fresh.setMeasuredExtent(CGFloat(20 + (id &* 31) % 150), for: id)
+  }
+  check(fresh.frame(of: placeID)!.minY - fresh.contentOffset.y == screen, "the place moved as the rows around it were measured")
+
+  // The issue's targets, at 1M rows whatever n is: 100k and 1M entries.
+  let m = 1_000_000
+  for (label, shuffled) in [("in order", false), ("in random order", true)] {
+    var g = SeededRNG(seed: 3)
+    let ids = shuffled ? Array(0 ..< m).shuffled(using: &g) : Array(0 ..< m)
+    for every in [10, 1] {
+      var s = LayoutSnapshot<Int>()
+      s._measuredIDs = Array(stride(from: 0, to: m, by: every))
+      s._measuredUnits = s._measuredIDs.map { Int32(20 + ($0 &* 7919) % 181) * 256 }
+      s.place = .init(id: m / 2, distance: 5, anchor: .top)
+      var times: [Double] = []
+      for _ in 0 ..< 3 {
+        var target = try LazyStackLayout(ids: ids, estimatedExtent: 44)
+        target.viewportSize = CGSize(width: 390, height: 844)
+        times.append(try microseconds { target.restore(s) })
+        check(target.measuredExtent(for: 0) == CGFloat(20), "row 0's extent not restored")
+      }
+      print("scale: restore \(s.entryCount) entries into 1M rows, ids \(label): best of three "
+            + String(format: "%.1f ms", times.min()! / 1e3))
+    }
+  }
 }

@@ -66,6 +66,8 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
   case restoreSaved
   /// `scrollTo(id:distance:anchor:)` (C4).
   case scrollToDistance(Int, CGFloat, UnitPoint?)
+  /// `restore(_:)` of this snapshot into both (C2, C3): a decoded one, say.
+  case restoreSnapshot(LayoutSnapshot<Int>)
 
   public var description: String {
     switch self {
@@ -104,6 +106,7 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
     case .kindEstimate(let k, let e): "setEstimatedExtent(\(e), forKind: \(k))"
     case .kindPolicy(let k, let p): "setEstimatePolicy(\(p), forKind: \(k))"
     case .ownEstimate(let id, let e): "setEstimatedExtent(\(e.map { "\($0)" } ?? "nil"), for: \(id))"
+    case .restoreSnapshot(let s): "restore(\(s))"
     case .saveSnapshot: "saveSnapshot"
     case .restoreSaved: "restoreSaved"
     case .scrollToDistance(let id, let d, let a): "scrollTo(id: \(id), distance: \(d), anchor: \(a.map { "(\($0.x),\($0.y))" } ?? "nil"))"
@@ -581,6 +584,27 @@ public struct ModelPair: Sendable {
         if decoded != a { return "snapshot changed through encoded(): \(decoded) vs \(a)" }
         let json = try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: JSONEncoder().encode(a))
         if json != a { return "snapshot changed through JSON: \(json) vs \(a)" }
+        // A restored layout equals the saved one where the ids are the same:
+        // every extent, and the offset (the place lands where it was).
+        var fresh = try LazyStackLayout(ids: core.ids, estimatedExtent: core.estimatedExtent, spacing: core.spacing,
+                                        axis: core.axis, insets: core.insets)
+        fresh.viewportSize = core.viewportSize
+        fresh.scrollAnchor = core.scrollAnchor
+        fresh.restore(decoded)
+        // (Frames relative to the first row's: a short list's alignment
+        // shift, D3, comes from default anchors a snapshot does not hold.)
+        if fresh.contentSize != core.contentSize { return "restored contentSize \(fresh.contentSize) vs \(core.contentSize)" }
+        let vertical = core.axis == .vertical
+        let start = { (l: LazyStackLayout<Int>, i: Int) in
+          vertical ? l.frame(at: i).minY - l.frame(at: 0).minY : l.frame(at: i).minX - l.frame(at: 0).minX
+        }
+        for i in 0 ..< core.count where fresh.frame(at: i).size != core.frame(at: i).size || start(fresh, i) != start(core, i) {
+          return "restored frame(at: \(i)) \(fresh.frame(at: i)) vs \(core.frame(at: i))"
+        }
+        let main = { (l: LazyStackLayout<Int>) in vertical ? l.contentOffset.y : l.contentOffset.x }
+        if core.pinnedViews.isEmpty, main(fresh) != main(core) {
+          return "restored contentOffset \(fresh.contentOffset) vs \(core.contentOffset)"
+        }
       } catch {
         return "snapshot round trip threw \(error)"
       }
@@ -589,6 +613,9 @@ public struct ModelPair: Sendable {
       guard let saved else { return nil }
       core.restore(saved)
       reference.restore(saved)
+    case .restoreSnapshot(let s):
+      core.restore(s)
+      reference.restore(s)
     case .scrollToDistance(let id, let d, let anchor):
       core.scrollTo(id: id, distance: d, anchor: anchor)
       reference.scrollTo(id: id, distance: d, anchor: anchor)
@@ -620,7 +647,7 @@ public struct ModelPair: Sendable {
     var watched: Bool
     switch op {
     case .viewport, .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .scrollAnchor,
-         .animated, .advance, .endInteraction, .beginInteraction, .restoreSaved, .scrollToDistance:
+         .animated, .advance, .endInteraction, .beginInteraction, .restoreSaved, .scrollToDistance, .restoreSnapshot:
       watched = false
     default:
       watched = reference.anchorRowIntersectsViewport == true
@@ -641,7 +668,7 @@ public struct ModelPair: Sendable {
       }
     }
     switch op {
-    case .scrollToDistance, .restoreSaved:
+    case .scrollToDistance, .restoreSaved, .restoreSnapshot:
       placeByPoints = true
     case .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .animated, .beginInteraction:
       placeByPoints = false
@@ -665,7 +692,7 @@ public struct ModelPair: Sendable {
   func isContentChange(_ op: LayoutOperation) -> Bool {
     switch op {
     case .viewport, .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .scrollAnchor,
-         .animated, .advance, .endInteraction, .beginInteraction, .restoreSaved, .scrollToDistance:
+         .animated, .advance, .endInteraction, .beginInteraction, .restoreSaved, .scrollToDistance, .restoreSnapshot:
       return false
     default:
       return true

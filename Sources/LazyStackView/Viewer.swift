@@ -389,7 +389,9 @@ public struct Viewer<Source: RecordSource> {
   public mutating func indexMore(seconds: Double) -> Bool {
     guard !source.isComplete else { return false }
     _ = source.index(for: seconds)
-    return syncRows()
+    let changed = syncRows()
+    if message.hasPrefix("restoring"), !layout.isRestorePending { message = "" }  // the saved record arrived (C3)
+    return changed
   }
 
   /// Makes the layout's rows match the source's records: appends new ones,
@@ -527,6 +529,72 @@ public struct Viewer<Source: RecordSource> {
       layout.overscan = .points(CGFloat(pageRows))
       layout.viewportSize = CGSize(width: CGFloat(columns), height: CGFloat(pageRows))
     }
+  }
+
+  // MARK: State across runs
+
+  /// Why a saved state was not used (`restoreState(_:)`).
+  public enum StateError: Error, CustomStringConvertible {
+    /// Not a state file of this viewer.
+    case notAState
+    /// The snapshot inside is truncated or corrupt.
+    case snapshot(LayoutSnapshotError)
+
+    public var description: String {
+      switch self {
+      case .notAState: "not a lazystack-view state file"
+      case .snapshot(let e): "state file: \(e)"
+      }
+    }
+  }
+
+  /// The reading place and the measured line counts, to reopen the file
+  /// where it was (SPEC C1): the width the records were wrapped at, then
+  /// the layout's snapshot in its binary form.
+  public func stateData() -> Data {
+    var bytes = Array("LSVS".utf8)
+    UInt32(truncatingIfNeeded: columns).appendSnapshotBytes(to: &bytes)
+    return Data(bytes) + layout.snapshot().encoded()
+  }
+
+  /// Reopens at a saved place (SPEC C2, C3): the same record, at the same
+  /// distance into it. At the width the state was saved at, the line
+  /// counts measured then apply too; at another width they do not (the
+  /// records wrap differently), and the distance into the top record is
+  /// scaled by the ratio of the widths (the same characters stay at the
+  /// top). A record not indexed yet is waited for (C3).
+  public mutating func restoreState(_ data: Data) throws(StateError) {
+    let bytes = [UInt8](data)
+    guard bytes.count >= 8, Array(bytes[0 ..< 4]) == Array("LSVS".utf8) else { throw .notAState }
+    var offset = 4
+    let saved: UInt32
+    do {
+      saved = try bytes.withUnsafeBytes { b in
+        Result { () throws(LayoutSnapshotError) in try UInt32(snapshotBytes: b, offset: &offset) }
+      }.get()
+    } catch {
+      throw .notAState
+    }
+    var snapshot: LayoutSnapshot<Int>
+    do {
+      snapshot = try LayoutSnapshot<Int>(encoded: Data(bytes[8...]))
+    } catch {
+      throw .snapshot(error)
+    }
+    let savedColumns = max(1, Int(saved))
+    clock.time {
+      if savedColumns != columns {
+        var place = snapshot.place
+        if let p = place {
+          place!.distance = (p.distance * CGFloat(savedColumns) / CGFloat(columns)).rounded(.down)
+        }
+        snapshot = LayoutSnapshot()
+        snapshot.place = place
+      }
+      layout.restore(snapshot)
+    }
+    measureVisible()
+    message = layout.isRestorePending ? "restoring: waiting for the record to be indexed" : ""
   }
 
   // MARK: Keys

@@ -40,7 +40,10 @@ enum Terminal {
   /// The monotonic clock, in seconds.
   static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-  static func run<S: RecordSource>(_ source: S, sections: Int? = nil, animated: Bool = true) throws {
+  static func run<S: RecordSource>(
+    _ source: S, sections: Int? = nil, animated: Bool = true,
+    load: (inout Viewer<S>) throws -> Void = { _ in }, save: (Viewer<S>) throws -> Void = { _ in }
+  ) throws {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       FileHandle.standardError.write("lazystack-view: needs a terminal (or use --script for headless output)\n".data(using: .utf8)!)
       exit(1)
@@ -49,6 +52,7 @@ enum Terminal {
     var viewer = try Viewer(source: source, columns: columns, rows: rows, sections: sections)
     viewer.backgroundIndexing = true
     if !animated { viewer.animationDuration = 0 }
+    try load(&viewer)
     tcgetattr(STDIN_FILENO, &savedTerminal)
     var raw = savedTerminal
     raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
@@ -94,7 +98,10 @@ enum Terminal {
         let n = read(STDIN_FILENO, &buffer, buffer.count)
         if n > 0 { pending.append(contentsOf: buffer[0 ..< n]) }
         while let key = decode(&pending) {
-          if !viewer.handle(key) { return }
+          if !viewer.handle(key) {
+            try save(viewer)
+            return
+          }
           redraw = true
         }
       }

@@ -5,6 +5,8 @@
 //   swift run -c release lazystack-view --generate 1000000 --sections 16   (a pinned header a minute)
 //   swift run -c release lazystack-view --generate 1000 --script ':500\nkkk' --size 80x24   (headless)
 //
+//   swift run -c release lazystack-view --state ~/.view-state FILE   (reopens where it was)
+//
 // Keys: ↑/↓ or k/j one line, PgUp/PgDn or b/space one screen, g/G top/bottom,
 // :N record N, /text find, F follow the end (tail -f), q quit.
 
@@ -17,7 +19,7 @@ import Foundation
 import LazyStackView
 
 let usage = """
-usage: lazystack-view [FILE | --generate N] [--sections N] [--no-animation] [--script KEYS --size COLSxROWS]
+usage: lazystack-view [FILE | --generate N] [--sections N] [--no-animation] [--state PATH] [--script KEYS --size COLSxROWS]
   FILE            a text file, one record per line
   --generate N    N generated log records (default 1000000 when no FILE)
   --sections N    group consecutive records whose first N characters are equal under a
@@ -25,6 +27,9 @@ usage: lazystack-view [FILE | --generate N] [--sections N] [--no-animation] [--s
                   for ISO timestamps)
   --no-animation  :N, searches and pages move at once (by default they animate over 150 ms,
                   landing exactly on the record however many heights change on the way)
+  --state PATH    reopen where the last run with this PATH left off (the same record, the
+                  same line of it, even at another terminal width), and save the place
+                  there on quit
   --script KEYS   headless: run KEYS, then print the screen to stdout
                   (tokens: <up> <down> <pgup> <pgdn> <home> <end> <enter> <esc> <bs>
                    <resize 100x30> <tick N>; \\n is enter)
@@ -36,6 +41,7 @@ var generate: Int?
 var script: String?
 var sections: Int?
 var animated = true
+var statePath: String?
 var size = (80, 24)
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
@@ -48,6 +54,7 @@ while !args.isEmpty {
     guard let n = Int(args.removeFirst()), n > 0 else { print(usage); exit(2) }
     sections = n
   case "--no-animation": animated = false
+  case "--state" where !args.isEmpty: statePath = args.removeFirst()
   case "--script" where !args.isEmpty: script = args.removeFirst().replacingOccurrences(of: "\\n", with: "\n")
   case "--size" where !args.isEmpty:
     let parts = args.removeFirst().split(separator: "x").compactMap { Int($0) }
@@ -65,10 +72,31 @@ func run<S: RecordSource>(_ source: S) throws {
   if let script {
     var viewer = try Viewer(source: source, columns: size.0, rows: size.1, sections: sections)
     if !animated { viewer.animationDuration = 0 }
+    try loadState(into: &viewer)
     print(viewer.perform(script: script).joined(separator: "\n"))
+    try saveState(of: viewer)
     return
   }
-  try Terminal.run(source, sections: sections, animated: animated)
+  try Terminal.run(source, sections: sections, animated: animated, load: loadState, save: saveState)
+}
+
+/// Restores the place saved at `--state`, if the file exists (a state that
+/// cannot be read is reported and ignored).
+@MainActor
+func loadState<S: RecordSource>(into viewer: inout Viewer<S>) throws {
+  guard let statePath, let data = FileManager.default.contents(atPath: statePath) else { return }
+  do {
+    try viewer.restoreState(data)
+  } catch {
+    FileHandle.standardError.write("lazystack-view: ignoring \(statePath): \(error)\n".data(using: .utf8)!)
+  }
+}
+
+/// Saves the place at `--state`.
+@MainActor
+func saveState<S: RecordSource>(of viewer: Viewer<S>) throws {
+  guard let statePath else { return }
+  try viewer.stateData().write(to: URL(fileURLWithPath: statePath), options: .atomic)
 }
 
 do {

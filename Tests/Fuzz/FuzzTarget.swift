@@ -85,7 +85,32 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let ids = pair.reference.ids
     let op: LayoutOperation
     let kind = r.byte()
-    if kind == 249 {
+    if kind == 248 {
+      // SPEC §14 (byte 248): kinds, kinds' estimates and policies, own
+      // estimates, snapshots (saved, restored) and places by points; and
+      // bytes decoded as a snapshot's encoding (typed errors only: a
+      // decoded one is restored into both).
+      switch r.byte() % 9 {
+      case 0, 1: op = .setKind(r.id(ids), [0, 1, 2, 3, 200][Int(r.byte()) % 5])
+      case 2: op = .kindEstimate([0, 1, 2, 200][Int(r.byte()) % 4], r.extent())
+      case 3: op = .kindPolicy([0, 1, 2][Int(r.byte()) % 3], r.byte() % 2 == 0 ? .fixed : .meanOfMeasured)
+      case 4: op = .ownEstimate(r.id(ids), r.byte() % 4 == 0 ? nil : r.extent())
+      case 5: op = .saveSnapshot
+      case 6: op = .restoreSaved
+      case 7: op = .scrollToDistance(r.id(ids), r.extent() * (r.byte() % 2 == 0 ? 1 : -1), r.anchor())
+      default:
+        // A saved encoding with bytes overwritten from the input, or raw input bytes.
+        var bytes = [UInt8](pair.saved?.encoded() ?? Data("LZSS\u{1}".utf8))
+        for _ in 0 ..< Int(r.byte() % 4) where !bytes.isEmpty { bytes[Int(r.byte()) % bytes.count] = r.byte() }
+        if r.byte() % 3 == 0 { bytes = (0 ..< Int(r.byte() % 64)).map { _ in r.byte() } }
+        if r.byte() % 4 == 0 { bytes.removeLast(min(bytes.count, Int(r.byte() % 8))) }
+        do {
+          op = .restoreSnapshot(try LayoutSnapshot<Int>(encoded: Data(bytes)))
+        } catch {
+          op = .saveSnapshot  // a typed error, as it must be
+        }
+      }
+    } else if kind == 249 {
       // SPEC §15 (byte 249): a batch begins, or the open one ends (its
       // transition compared) or is undone as an error would (U3).
       op = inBatch ? .endBatch(abort: r.byte() % 4 == 0) : .beginBatch

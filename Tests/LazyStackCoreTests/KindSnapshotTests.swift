@@ -98,6 +98,25 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertEqual(layout.frame(at: 105).height, 120, "a refused estimate changes nothing")
   }
 
+  /// SPEC K2: the initializer takes kinds, kinds' estimates and own
+  /// estimates with the ids, and checks them as the setters do.
+  func testK2_initializerTakesKindsAndOwnEstimates() throws {
+    let layout = try LazyStackLayout(ids: Array(0 ..< 100), kinds: (0 ..< 100).map { UInt8($0 % 3) },
+                                     estimatedExtent: 40, kindEstimates: [1: 100, 2: 10],
+                                     ownEstimates: [5: 77, 123_456: 1])
+    XCTAssertEqual(layout.kind(at: 4), 1)
+    XCTAssertEqual(layout.frame(at: 3).height, 40)
+    XCTAssertEqual(layout.frame(at: 4).height, 100)
+    XCTAssertEqual(layout.frame(at: 5).height, 77, "row 5 (kind 2) has its own estimate")
+    XCTAssertEqual(layout.frame(at: 8).height, 10)
+    // 34 rows of kind 0, 33 of kind 1, 33 of kind 2 (row 5 at 77 instead of 10).
+    let expected: Int = 34 * 40 + 33 * 100 + 32 * 10 + 77
+    XCTAssertEqual(layout.contentSize.height, CGFloat(expected))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1, 2], kinds: [0, 1], estimatedExtent: 40, kindEstimates: [1: .nan]))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1, 2], kinds: [0, 1], estimatedExtent: 40, ownEstimates: [1: -2]))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1, 1], kinds: [0, 1], estimatedExtent: 40))
+  }
+
   // MARK: K3
 
   /// SPEC K3: `.meanOfMeasured` per kind: the running mean of that kind's
@@ -255,6 +274,30 @@ final class KindSnapshotTests: CheckedTestCase {
       restored.setMeasuredExtent(truth(restored.id(at: i)), for: restored.id(at: i))
       XCTAssertEqual(restored.frame(of: place.id)!.minY - restored.contentOffset.y, screenY, "after measuring row \(i)")
     }
+  }
+
+  /// SPEC C2 where the peers' restores fail (their offsets and index-keyed
+  /// sizes mean another place once rows arrive above): 50 new rows at the
+  /// top before the restore. The kept row lands where it was on screen,
+  /// and stays as every row around it is measured.
+  func testC2_restoreAfterRowsArrivedAboveLandsOnTheSameRow() throws {
+    var original = try make(kinds: false)
+    original.measureVisibleRows { _, id in self.truth(id) }
+    original.userScroll(to: CGPoint(x: 0, y: original.contentOffset.y + 21))
+    original.measureVisibleRows { _, id in self.truth(id) }
+    let saved = try LayoutSnapshot<Int>(encoded: original.snapshot().encoded())
+    let place = try XCTUnwrap(saved.place)
+    let screenY = original.frame(of: place.id)!.minY - original.contentOffset.y
+
+    var relaunched = try LazyStackLayout(ids: Array(5000 ..< 5050) + Array(0 ..< 1000), estimatedExtent: 50)
+    relaunched.viewportSize = CGSize(width: 300, height: 500)
+    relaunched.restore(saved)
+    XCTAssertEqual(relaunched.frame(of: place.id)!.minY - relaunched.contentOffset.y, screenY)
+    let index = relaunched.index(of: place.id)!
+    for i in (max(0, index - 300) ..< min(relaunched.count, index + 300)).reversed() {
+      relaunched.setMeasuredExtent(truth(relaunched.id(at: i)), for: relaunched.id(at: i))
+    }
+    XCTAssertEqual(relaunched.frame(of: place.id)!.minY - relaunched.contentOffset.y, screenY, "0 pt after measuring ±300 rows")
   }
 
   /// SPEC C2: entries whose ids are not rows are ignored; the others apply.

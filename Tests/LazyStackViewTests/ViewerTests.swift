@@ -217,6 +217,63 @@ final class ViewerTests: AssertingTestCase {
     try resizeInsideALongRecord(count: 10_000_000)
   }
 
+  /// SPEC C1–C3 from a real UI: quit inside a long record, reopen (a new
+  /// viewer of the same records): the same record at the top, the same
+  /// line of it; at another width, the same record, its line scaled; and
+  /// a state restored before the file is indexed waits for its record.
+  func testStateReopensAtTheSameRecordAndLine() throws {
+    let records = GeneratedRecords(count: 100_000)
+    let target = (50_000 ..< 60_000).first { Viewer<GeneratedRecords>.lineCount(of: records.record(at: $0 - 2), columns: 60) >= 3 }!
+    var first = try Viewer(source: records, columns: 60, rows: 20)
+    let screen = run(&first, ":\(target)\nkk")
+    let top = target - 2
+    XCTAssertEqual(first.topRecord, top)
+    let into = first.layout.contentOffset.y - first.layout.frame(at: top).minY
+    XCTAssertGreaterThan(into, 0, "the top line is inside the record")
+    let state = first.stateData()
+
+    var same = try Viewer(source: records, columns: 60, rows: 20)
+    try same.restoreState(state)
+    XCTAssertEqual(same.render().dropLast(), screen.dropLast(), "the same screen, line for line (the status line shows timings)")
+    XCTAssertEqual(same.layout.contentOffset.y - same.layout.frame(at: top).minY, into)
+
+    var wider = try Viewer(source: records, columns: 120, rows: 20)
+    try wider.restoreState(state)
+    _ = wider.render()
+    XCTAssertEqual(wider.topRecord, top, "at another width, the same record")
+    XCTAssertEqual(wider.layout.contentOffset.y - wider.layout.frame(at: top).minY, (into * 60 / 120).rounded(.down))
+
+    XCTAssertThrowsError(try same.restoreState(Data("not a state".utf8)))
+    XCTAssertThrowsError(try same.restoreState(state.prefix(state.count - 3)))
+    XCTAssertEqual(same.topRecord, top, "a bad state changes nothing")
+  }
+
+  /// SPEC C3: the state is read before the file is indexed: the place
+  /// waits for its record, and lands when indexing reaches it.
+  func testStateWaitsForItsRecordWhileTheFileIsIndexed() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("lazystack-state-\(getpid()).txt")
+    let lines = (0 ..< 200_000).map { "line \($0) " + String(repeating: "x", count: $0 % 150) }
+    try lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    var first = try Viewer(source: FileRecords(path: url.path), columns: 60, rows: 20)
+    while first.indexMore(seconds: 1) {}
+    _ = run(&first, ":150000\nj")
+    let top = try XCTUnwrap(first.topRecord)
+    let into = first.layout.contentOffset.y - first.layout.frame(at: top).minY
+    let state = first.stateData()
+
+    var reopened = try Viewer(source: FileRecords(path: url.path), columns: 60, rows: 20)
+    try reopened.restoreState(state)
+    if reopened.layout.count <= top {
+      XCTAssertTrue(reopened.layout.isRestorePending, "record \(top) not indexed yet: the place waits")
+    }
+    while reopened.indexMore(seconds: 0.01) {}
+    XCTAssertFalse(reopened.layout.isRestorePending)
+    _ = reopened.render()
+    XCTAssertEqual(reopened.topRecord, top)
+    XCTAssertEqual(reopened.layout.contentOffset.y - reopened.layout.frame(at: top).minY, into)
+  }
+
   func testStatusSaysEndWhenTheLastRecordIsVisible() throws {
     var v = try viewer(1000)
     var screen = run(&v, "G")

@@ -3,7 +3,7 @@ extension ExtentTree {
   /// `-2`: invalidated) and
   /// returns the previous stored value.
   /// - Complexity: O(log(n/B)).
-  @inlinable
+  @inlinable @inline(__always)
   @discardableResult
   package mutating func _setStored(_ stored: Int32, at location: _Location) -> Int32 {
     let handle = Int(_order[location.position])
@@ -39,9 +39,7 @@ extension ExtentTree {
     }
     guard old != stored else { return old }
     _fenwickAdd(delta, at: location.position)
-    if _slowPath(_kinds != nil) {
-      _kindStoredChanged(from: old, to: stored, extra: _extra(at: location), handle: handle, position: location.position)
-    }
+    if _slowPath(_kinds != nil) { _kindStoredChanged(from: old, to: stored, at: location) }
     return old
   }
 

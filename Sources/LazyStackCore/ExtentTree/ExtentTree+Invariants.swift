@@ -121,7 +121,11 @@ extension ExtentTree {
       precondition(_roleFenwick.size == _fenwick.size, "role tree size mismatch")
       _checkFenwick(_roleFenwick, "role Fenwick") { $0.roleCounts }
     }
-    if let table = _kinds { _checkKindTree(table) }
+    if let table = _kinds {
+      _checkKindTree(table)
+      precondition(table.pitchTotal == table._totalCorrection(estimate), "kinds' pitch total stale")
+      precondition(table.nonEmptyTotal == table._totalNonEmptyCorrection(estimate), "kinds' non-empty total stale")
+    }
     for handle in _freeHandles {
       precondition(_positions[Int(handle)] == -1 && _blocks[Int(handle)].ids.isEmpty, "free handle in use")
       precondition(_exceptionCount(Int(handle)) == 0, "a free handle counts exceptions")

@@ -23,8 +23,12 @@ extension ExtentTree {
   /// *kind slot* `j` (a kind other than 0, numbered in order of first use)
   /// the number of its estimated rows without an own estimate, the sum of
   /// its measured rows' extents, and their number.
+  ///
+  /// A class, so that a tree without kinds carries one word for it and
+  /// tests it without touching the table's buffers; trees share a table
+  /// until one of them writes (`_writableKinds()` copies it first).
   @usableFromInline
-  package struct _KindTable: Sendable, Equatable {
+  package final class _KindTable: @unchecked Sendable {
     /// Per kind (256): its estimate in units, or `-1` while it has none (it
     /// uses kind 0's, the tree's `estimate`).
     @usableFromInline package var estimates: ContiguousArray<Int64>
@@ -41,6 +45,11 @@ extension ExtentTree {
     @usableFromInline package var nodes: ContiguousArray<Int64>
     /// The sum of every block's vector.
     @usableFromInline package var total: ContiguousArray<Int64>
+    /// What `total` adds to the main sums' pitch and non-empty count (the
+    /// tree's `_refreshKindTotals` keeps them), so the tree's totals read
+    /// them without a pass over the kinds.
+    @usableFromInline package var pitchTotal: Int64 = 0
+    @usableFromInline package var nonEmptyTotal: Int = 0
     /// Per kind (256): the estimate the caller gave, in units, or `-1`
     /// (none: the kind uses kind 0's). Kind 0's is the layout's.
     @usableFromInline package var given: ContiguousArray<Int64>
@@ -62,13 +71,55 @@ extension ExtentTree {
       meanPolicy = ContiguousArray(repeating: false, count: 256)
     }
 
-    /// The same kinds, slots, estimates and settings, with no rows.
-    @inlinable
-    package init(settingsOf other: _KindTable) {
-      self = other
-      nodes = []
-      total = ContiguousArray(repeating: 0, count: stride)
+    /// What the total vector adds to the main sums' pitch, with kind 0's
+    /// estimate `e0` (a method of the table, so a tree's hot path calls it
+    /// without passing the tree).
+    @inlinable @inline(never)
+    package func _totalCorrection(_ e0: Int64) -> Int64 {
+      var c = total[0] &- total[1] &* e0
+      for j in 0 ..< kindOfSlot.count {
+        let n = total[3 &+ 3 &* j]
+        if n != 0 { c &+= n &* (slotEstimates[j] &- e0) }
+      }
+      return c
     }
+
+    /// What the total vector adds to the main sums' non-empty count.
+    @inlinable @inline(never)
+    package func _totalNonEmptyCorrection(_ e0: Int64) -> Int {
+      let main: Int64 = e0 > 0 ? 1 : 0
+      var c = -(total[1] &* main) &+ (total[1] &- total[2])
+      for j in 0 ..< kindOfSlot.count {
+        let n = total[3 &+ 3 &* j]
+        if n != 0 { c &+= n &* ((slotEstimates[j] > 0 ? 1 : 0) &- main) }
+      }
+      return Int(c)
+    }
+
+    /// A copy of `other`; with `rows: false`, the same kinds, slots,
+    /// estimates and settings with no rows.
+    @inlinable
+    package init(copying other: _KindTable, rows: Bool = true) {
+      estimates = other.estimates
+      slotOfKind = other.slotOfKind
+      kindOfSlot = other.kindOfSlot
+      slotEstimates = other.slotEstimates
+      stride = other.stride
+      nodes = rows ? other.nodes : []
+      total = rows ? other.total : ContiguousArray(repeating: 0, count: other.stride)
+      given = other.given
+      meanPolicy = other.meanPolicy
+      pitchTotal = rows ? other.pitchTotal : 0
+      nonEmptyTotal = rows ? other.nonEmptyTotal : 0
+    }
+  }
+
+  /// The kind table, unique to this tree, for a write.
+  /// - Precondition: the tree has one (`_hasKinds`).
+  @inlinable
+  package mutating func _writableKinds() -> _KindTable {
+    if !isKnownUniquelyReferenced(&_kinds!) { _kinds = _KindTable(copying: _kinds!) }
+    return _kinds.unsafelyUnwrapped
   }
 
   // MARK: Extras
@@ -127,10 +178,16 @@ extension ExtentTree {
   /// The extent of the row at `location`, in units, were its stored value
   /// `stored` (its own, or one it had or will have).
   /// - Complexity: O(1).
-  @inlinable
+  @inlinable @inline(__always)
   package func _extent(ofStored stored: Int32, at location: _Location) -> Int64 {
-    guard _hasKinds else { return _extent(ofStored: stored) }
-    return _withBlock(handle: Int(_order[location.position])) { _extent(ofStored: stored, extra: Self._extra($0, location.slot)) }
+    guard _slowPath(_kinds != nil) else { return _extent(ofStored: stored) }
+    return _kindedExtent(ofStored: stored, at: location)
+  }
+
+  /// `_extent(ofStored:at:)` with kinds.
+  @inlinable @inline(never)
+  package func _kindedExtent(ofStored stored: Int32, at location: _Location) -> Int64 {
+    _withBlock(handle: Int(_order[location.position])) { _extent(ofStored: stored, extra: Self._extra($0, location.slot)) }
   }
 
   /// The extra (kind and own estimate) of the row at `location`.
@@ -204,9 +261,14 @@ extension ExtentTree {
   /// Recounts the kind vector of the block at `position` and puts the
   /// change into the kind tree (a no-op without kinds).
   /// - Complexity: O(B + s log(n/B)) for s entries per vector.
-  @inlinable
+  @inlinable @inline(__always)
   package mutating func _recountKinds(at position: Int) {
-    guard _hasKinds else { return }
+    if _slowPath(_kinds != nil) { _recountKindsNow(at: position) }
+  }
+
+  /// `_recountKinds(at:)` with kinds.
+  @inlinable @inline(never)
+  package mutating func _recountKindsNow(at position: Int) {
     let handle = Int(_order[position])
     let old = _blocks[handle].kindVector
     let new = _countKinds(_blocks[handle])
@@ -220,9 +282,14 @@ extension ExtentTree {
   /// Recounts the kind vector of the block with `handle`, leaving the kind
   /// tree alone (the caller rebuilds it).
   /// - Complexity: O(B).
-  @inlinable
+  @inlinable @inline(__always)
   package mutating func _recountKinds(handle: Int) {
-    guard _hasKinds else { return }
+    if _slowPath(_kinds != nil) { _recountKindsNow(handle: handle) }
+  }
+
+  /// `_recountKinds(handle:)` with kinds.
+  @inlinable @inline(never)
+  package mutating func _recountKindsNow(handle: Int) {
     _blocks[handle].kindVector = _countKinds(_blocks[handle])
   }
 
@@ -234,14 +301,16 @@ extension ExtentTree {
   package mutating func _kindAdd(_ delta: Int64, entry: Int, at position: Int) {
     let size = _fenwick.size
     var i = position &+ _lead &+ 1
-    _kinds!.total[entry] &+= delta
-    let stride = _kinds!.stride
-    _kinds!.nodes.withUnsafeMutableBufferPointer { nodes in
+    let table = _writableKinds()
+    table.total[entry] &+= delta
+    let stride = table.stride
+    table.nodes.withUnsafeMutableBufferPointer { nodes in
       while i <= size {
         nodes[i &* stride &+ entry] &+= delta
         i &+= i & -i
       }
     }
+    _refreshKindTotals()
   }
 
   /// Rebuilds the kind tree from the blocks' vectors, node for node beside
@@ -250,8 +319,8 @@ extension ExtentTree {
   @inlinable
   @inline(never)
   package mutating func _rebuildKindTree() {
-    guard var table = _kinds else { return }
-    _kinds = nil  // unique buffers while the table is rebuilt
+    guard _kinds != nil else { return }
+    let table = _writableKinds()
     let size = _fenwick.size
     let stride = table.stride
     table.nodes = ContiguousArray(repeating: 0, count: (size &+ 1) &* stride)
@@ -273,7 +342,7 @@ extension ExtentTree {
         }
       }
     }
-    _kinds = table
+    _refreshKindTotals()
   }
 
   /// The sum of the vectors of the blocks before `position`.
@@ -325,7 +394,7 @@ extension ExtentTree {
   }
 
   /// The pitch correction of a whole vector array.
-  @inlinable
+  @inlinable @inline(never)
   package func _kindCorrection(_ vector: ContiguousArray<Int64>) -> Int64 {
     guard let table = _kinds else { return 0 }
     return vector.withUnsafeBufferPointer { v in
@@ -334,7 +403,7 @@ extension ExtentTree {
   }
 
   /// The non-empty correction of a whole vector array.
-  @inlinable
+  @inlinable @inline(never)
   package func _kindNonEmptyCorrection(_ vector: ContiguousArray<Int64>) -> Int {
     guard let table = _kinds else { return 0 }
     return vector.withUnsafeBufferPointer { v in
@@ -357,10 +426,24 @@ extension ExtentTree {
 
   /// Where the row at `location` starts (with kinds).
   /// - Complexity: O(s log(n/B) + B).
-  @inlinable
+  @inlinable @inline(never)
   package func _kindedStart(at l: _Location) -> Int64 {
     _pitch(l.before) &+ _kindCorrection(_kindPrefix(l.position))
       &+ _withBlock(handle: Int(_order[l.position])) { _kindedSlotPitchPrefix($0, l.slot) }
+  }
+
+  /// `span(_:)` with kinds.
+  @inlinable @inline(never)
+  package func _kindedSpan(at l: _Location) -> (start: Int64, extent: Int64) {
+    (_kindedStart(at: l), _kindedExtent(ofStored: _storedExtent(at: l), at: l))
+  }
+
+  /// `rowInfo(at:)` with kinds.
+  @inlinable @inline(never)
+  package func _kindedRowInfo(at l: _Location) -> _RowInfo {
+    let (id, stored) = _row(at: l)
+    return _RowInfo(index: l.before.count &+ l.slot, id: id, start: _kindedStart(at: l),
+                    extent: _kindedExtent(ofStored: stored, at: l), stored: stored, position: l.position)
   }
 
   /// `_firstRowSpan` with kinds: a descent of both trees, then a walk of
@@ -416,7 +499,7 @@ extension ExtentTree {
 
   /// The non-empty rows among `0 ..< index`, with kinds.
   /// - Complexity: O(s log(n/B) + B).
-  @inlinable
+  @inlinable @inline(never)
   package func _kindedNonEmptyRows(before index: Int) -> Int {
     if index == count { return nonEmptyCount }
     let l = _locate(index)
@@ -431,7 +514,7 @@ extension ExtentTree {
 
   /// The non-empty row of rank `rank`, with kinds.
   /// - Complexity: O(s log(n/B) + B).
-  @inlinable
+  @inlinable @inline(never)
   package func _kindedNonEmptyRow(rank: Int) -> Int {
     let table = _kinds!
     let stride = table.stride
@@ -485,12 +568,14 @@ extension ExtentTree {
     }
     let existing = Int(_kinds!.slotOfKind[Int(kind)])
     if existing >= 0 { return existing }
-    let slot = _kinds!.kindOfSlot.count
-    _kinds!.slotOfKind[Int(kind)] = Int16(slot)
-    _kinds!.kindOfSlot.append(kind)
-    _kinds!.slotEstimates.append(kindEstimate(kind))
-    if 3 &+ 3 &* (slot &+ 1) > _kinds!.stride {
-      _kinds!.stride = 3 &+ 3 &* Swift.min(256, 2 &* (slot &+ 1))
+    let estimate = kindEstimate(kind)
+    let table = _writableKinds()
+    let slot = table.kindOfSlot.count
+    table.slotOfKind[Int(kind)] = Int16(slot)
+    table.kindOfSlot.append(kind)
+    table.slotEstimates.append(estimate)
+    if 3 &+ 3 &* (slot &+ 1) > table.stride {
+      table.stride = 3 &+ 3 &* Swift.min(256, 2 &* (slot &+ 1))
       _rebuildKindTree()
     }
     return slot
@@ -543,8 +628,11 @@ extension ExtentTree {
   /// The share change of one slot going from `old` to `new` stored values
   /// (a measurement), in the block's vector and the kind tree.
   /// - Complexity: O(log(n/B)).
-  @inlinable
-  package mutating func _kindStoredChanged(from old: Int32, to new: Int32, extra: UInt64, handle: Int, position: Int) {
+  @inlinable @inline(never)
+  package mutating func _kindStoredChanged(from old: Int32, to new: Int32, at location: _Location) {
+    let extra = _extra(at: location)
+    let handle = Int(_order[location.position])
+    let position = location.position
     guard extra != 0, let table = _kinds else { return }
     var delta = ContiguousArray<Int64>(repeating: 0, count: table.stride)
     table.slotOfKind.withUnsafeBufferPointer { slots in
@@ -572,15 +660,25 @@ extension ExtentTree {
     precondition(kind != 0, "ExtentTree: kind 0's estimate is the tree's estimate")
     precondition(units.map { $0 >= 0 && $0 <= _FixedPoint.maxExtentUnits } ?? true, "ExtentTree: estimate out of range")
     let slot = _slot(ofKind: kind)
-    _kinds!.estimates[Int(kind)] = units ?? -1
-    _kinds!.slotEstimates[slot] = units ?? estimate
+    let fallback = estimate
+    let table = _writableKinds()
+    table.estimates[Int(kind)] = units ?? -1
+    table.slotEstimates[slot] = units ?? fallback
+    _refreshKindTotals()
   }
 
   /// The sum and number of the measured rows of `kind` (SPEC K3).
   /// - Complexity: O(1).
-  @inlinable
+  @inlinable @inline(__always)
   package func measuredTotals(ofKind kind: UInt8) -> (sum: Int64, count: Int) {
-    guard let table = _kinds else { return kind == 0 ? (measuredSum, measuredCount) : (0, 0) }
+    guard _slowPath(_kinds != nil) else { return kind == 0 ? (measuredSum, measuredCount) : (0, 0) }
+    return _kindedMeasuredTotals(ofKind: kind)
+  }
+
+  /// `measuredTotals(ofKind:)` with kinds.
+  @inlinable @inline(never)
+  package func _kindedMeasuredTotals(ofKind kind: UInt8) -> (sum: Int64, count: Int) {
+    let table = _kinds.unsafelyUnwrapped
     if kind == 0 {
       var sum = measuredSum
       var count = Int64(measuredCount)
@@ -626,10 +724,11 @@ extension ExtentTree {
   @inlinable
   package mutating func _adoptKinds(of other: ExtentTree) {
     guard let table = other._kinds else { return }
-    _kinds = _KindTable(settingsOf: table)
+    let mine = _KindTable(copying: table, rows: false)
     for j in 0 ..< table.kindOfSlot.count where table.estimates[Int(table.kindOfSlot[j])] < 0 {
-      _kinds!.slotEstimates[j] = estimate
+      mine.slotEstimates[j] = estimate
     }
+    _kinds = mine
     for position in 0 ..< _order.count { _recountKinds(handle: Int(_order[position])) }
     _rebuildKindTree()
   }
@@ -689,6 +788,37 @@ extension ExtentTree {
       }
     }
     for handle in touched { _recountKinds(handle: handle) }
+    _rebuildKindTree()
+  }
+
+  /// Gives row `i` the `i`-th kind of `kinds`, block by block (a build's
+  /// kinds, given with its ids).
+  /// - Precondition: `kinds` has one kind per row.
+  /// - Complexity: O(n + s n/B).
+  @inlinable
+  package mutating func _setKindsInRowOrder(_ kinds: some Sequence<UInt8>) {
+    var iterator = kinds.makeIterator()
+    var given = 0
+    for position in 0 ..< _order.count {
+      let handle = Int(_order[position])
+      let rows = _blocks[handle].rowCount
+      var extras = ContiguousArray<UInt64>()
+      extras.reserveCapacity(rows)
+      var any = false
+      for _ in 0 ..< rows {
+        guard let kind = iterator.next() else { preconditionFailure("LazyStackLayout: \(given) kinds for \(count) ids") }
+        given &+= 1
+        if kind != 0 {
+          any = true
+          _ = _slot(ofKind: kind)
+        }
+        extras.append(UInt64(kind))
+      }
+      if any { _blocks[handle].extras = extras }
+    }
+    precondition(iterator.next() == nil, "LazyStackLayout: more kinds than the \(count) ids")
+    guard _kinds != nil else { return }
+    for position in 0 ..< _order.count { _recountKinds(handle: Int(_order[position])) }
     _rebuildKindTree()
   }
 }

@@ -153,9 +153,7 @@ extension ExtentTree {
   package func span(_ index: Int) -> (start: Int64, extent: Int64) {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     let l = _locate(index)
-    if _slowPath(_kinds != nil) {
-      return (_kindedStart(at: l), _extent(ofStored: _storedExtent(at: l), at: l))
-    }
+    if _slowPath(_kinds != nil) { return _kindedSpan(at: l) }
     return _withBlock(handle: Int(_order[l.position])) { block in
       (_pitch(l.before) &+ _slotPitchPrefix(block, l.slot), _extent(ofStored: block.pointee.extents[l.slot]))
     }
@@ -631,11 +629,7 @@ extension ExtentTree {
   /// - Complexity: O(B).
   @inlinable @inline(__always)
   package func rowInfo(at l: _Location) -> _RowInfo {
-    if _slowPath(_kinds != nil) {
-      let (id, stored) = _row(at: l)
-      return _RowInfo(index: l.before.count &+ l.slot, id: id, start: _kindedStart(at: l),
-                      extent: _extent(ofStored: stored, at: l), stored: stored, position: l.position)
-    }
+    if _slowPath(_kinds != nil) { return _kindedRowInfo(at: l) }
     return _withBlock(handle: Int(_order[l.position])) { block in
       let stored = block.pointee.extents[l.slot]
       return _RowInfo(index: l.before.count &+ l.slot, id: block.pointee.ids[l.slot],
@@ -664,14 +658,16 @@ extension ExtentTree {
     let l = _locate(range.lowerBound)
     var position = l.position
     var slot = l.slot
-    var start = _kinds != nil ? _kindedStart(at: l)
+    let kinded = _kinds != nil
+    var start = kinded ? _kindedStart(at: l)
       : _pitch(l.before) &+ _withBlock(handle: Int(_order[position])) { _slotPitchPrefix($0, slot) }
     var remaining = range.count
     while remaining > 0 {
       _withBlock(handle: Int(_order[position])) { block in
         let rows = block.pointee.ids.count
         while slot < rows && remaining > 0 {
-          let extent = _extent(ofStored: block.pointee.extents[slot], extra: Self._extra(block, slot))
+          let stored = block.pointee.extents[slot]
+          let extent = kinded ? _extent(ofStored: stored, extra: Self._extra(block, slot)) : _extent(ofStored: stored)
           body(block.pointee.ids[slot], start, extent)
           start &+= extent &+ spacing
           slot &+= 1
@@ -685,8 +681,9 @@ extension ExtentTree {
 
   /// The row with `id` described (see `_RowInfo`), or `nil`.
   /// - Complexity: O(log(n/B) + B).
-  @inlinable
+  @inlinable @inline(__always)
   package func rowInfo(of id: ID, hint: Int = -1) -> _RowInfo? {
-    _locate(id: id, hint: hint).map { rowInfo(at: $0) }
+    guard let l = _locate(id: id, hint: hint) else { return nil }
+    return rowInfo(at: l)
   }
 }

@@ -97,10 +97,6 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var _roleFenwick: _FenwickTree<Int>
   /// The headers and footers of all rows, packed.
   @usableFromInline package var _roleTotal: Int
-  /// The kinds and their estimates, and the Fenwick tree of the blocks'
-  /// kind vectors (`ExtentTree+Kinds`); `nil` until a row is first given a
-  /// kind or an own estimate, so a list without them pays nothing.
-  @usableFromInline package var _kinds: _KindTable?
 
   /// The extent of every estimated row, in units.
   @usableFromInline package var estimate: Int64
@@ -116,6 +112,13 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// Refreshed whenever the row or block count changes; a stale value only
   /// makes the (checked) guess miss, and the search descends.
   @usableFromInline package var _rowGuessScale: UInt64 = 0
+  /// The kinds and their estimates, and the Fenwick tree of the blocks'
+  /// kind vectors (`ExtentTree+Kinds`); `nil` until a row is first given a
+  /// kind or an own estimate, so a list without them pays nothing. Last,
+  /// so the other fields keep their places (and the tree its 256 bytes: a
+  /// copy of it for a call that is not inlined is one block move of 8
+  /// vectors; a larger tree's copy costs twice as much).
+  @usableFromInline package var _kinds: _KindTable?
 
   /// The block capacity used when none is given: 512, in every build
   /// configuration (an app's debug build gets the same layout as its
@@ -150,7 +153,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// - Complexity: O(1).
   @inlinable @inline(__always)
   package var totalPitch: Int64 {
-    _pitch(_total) &+ (_slowPath(_kinds != nil) ? _kindCorrection(_kinds.unsafelyUnwrapped.total) : 0)
+    _pitch(_total) &+ (_slowPath(_kinds != nil) ? _kinds.unsafelyUnwrapped.pitchTotal : 0)
   }
 
   /// The sum of all extents plus the spacing between rows, in units: the
@@ -165,7 +168,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// - Complexity: O(1).
   @inlinable @inline(__always)
   package var nonEmptyCount: Int {
-    _nonEmpty(_total) &+ (_slowPath(_kinds != nil) ? _kindNonEmptyCorrection(_kinds.unsafelyUnwrapped.total) : 0)
+    _nonEmpty(_total) &+ (_slowPath(_kinds != nil) ? _kinds.unsafelyUnwrapped.nonEmptyTotal : 0)
   }
 
 
@@ -190,11 +193,26 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   package mutating func setEstimate(_ units: Int64) {
     precondition(units >= 0 && units <= _FixedPoint.maxExtentUnits, "ExtentTree: estimate out of range")
     estimate = units
-    if _slowPath(_kinds != nil) {
-      // The kinds without an estimate of their own follow kind 0's.
-      for (j, kind) in _kinds!.kindOfSlot.enumerated() where _kinds!.estimates[Int(kind)] < 0 {
-        _kinds!.slotEstimates[j] = units
-      }
+    if _slowPath(_kinds != nil) { _followKindZero() }
+  }
+
+  /// The kinds without an estimate of their own follow kind 0's.
+  @inlinable @inline(never)
+  package mutating func _followKindZero() {
+    let table = _writableKinds()
+    for (j, kind) in table.kindOfSlot.enumerated() where table.estimates[Int(kind)] < 0 {
+      table.slotEstimates[j] = estimate
     }
+    _refreshKindTotals()
+  }
+
+  /// Recomputes the kind table's `pitchTotal` and `nonEmptyTotal` from its
+  /// total.
+  /// - Complexity: O(k) for k kinds in use.
+  @inlinable @inline(never)
+  package mutating func _refreshKindTotals() {
+    guard let table = _kinds else { return }
+    table.pitchTotal = table._totalCorrection(estimate)
+    table.nonEmptyTotal = table._totalNonEmptyCorrection(estimate)
   }
 }

@@ -5,6 +5,66 @@ import Foundation
 // given by id, checked, and stabilized like any estimate change (S2).
 
 extension LazyStackLayout {
+  /// Creates a layout of estimated rows with their kinds and estimates
+  /// (SPEC K1, K2): a feed whose posts, photos and ads have sizes far apart
+  /// from the first frame on.
+  ///
+  ///     let layout = try LazyStackLayout(
+  ///       ids: posts.map(\.id), kinds: posts.map { $0.isPhoto ? 1 : 0 }, estimatedExtent: 80,
+  ///       kindEstimates: [1: 320], ownEstimates: knownHeights)
+  ///
+  /// - Parameters:
+  ///   - ids: The rows' ids, in order; they must be unique.
+  ///   - kinds: One kind per id, in the same order.
+  ///   - estimatedExtent: Kind 0's estimate, the layout's (X2).
+  ///   - kindEstimates: Other kinds' estimates (a kind without one uses
+  ///     kind 0's).
+  ///   - ownEstimates: Rows' own estimates, by id (ids that are not rows
+  ///     are ignored).
+  ///   - spacing, axis, insets: As in `init(ids:estimatedExtent:spacing:axis:insets:)`.
+  /// - Throws: `LazyStackError.duplicateID` for a repeated id;
+  ///   `LazyStackError.invalidExtent` for a NaN, infinite or negative
+  ///   estimate, spacing or inset.
+  /// - Precondition: `kinds` has as many elements as `ids`.
+  /// - Complexity: O(n + k n/B) for n ids and k kinds, plus O(m (log n + B))
+  ///   for m own estimates.
+  @inlinable
+  public init(
+    ids: some Sequence<ID>, kinds: some Sequence<UInt8>, estimatedExtent: CGFloat,
+    kindEstimates: [UInt8: CGFloat] = [:], ownEstimates: [ID: CGFloat] = [:],
+    spacing: CGFloat = 0, axis: Axis = .vertical, insets: EdgeInsets = EdgeInsets()
+  ) throws(LazyStackError) {
+    var kindUnits: [(UInt8, Int64)] = []
+    for (kind, extent) in kindEstimates.sorted(by: { $0.key < $1.key }) {
+      guard let units = _FixedPoint.extentUnits(extent) else {
+        throw .invalidExtent(extent, what: "estimated extent of kind \(kind)")
+      }
+      kindUnits.append((kind, units))
+    }
+    var ownUnits: [ID: Int64] = [:]
+    for (id, extent) in ownEstimates {
+      guard let units = _FixedPoint.extentUnits(extent) else {
+        throw .invalidExtent(extent, what: "own estimated extent of \(id)")
+      }
+      ownUnits[id] = units
+    }
+    try self.init(ids: ids, estimatedExtent: estimatedExtent, spacing: spacing, axis: axis, insets: insets,
+                  blockCapacity: ExtentTree<ID>.defaultBlockCapacity)
+    _tree._setKindsInRowOrder(kinds)
+    for (kind, units) in kindUnits {
+      if kind == 0 {
+        _givenEstimate = units
+      } else {
+        _ = _tree._slot(ofKind: kind)
+        _tree._writableKinds().given[Int(kind)] = units
+        _refreshKindEstimate(kind)
+      }
+    }
+    if !ownUnits.isEmpty { _tree._applyExtras(kinds: [:], own: ownUnits) }
+    _refreshEstimate()
+    _checkInvariants()
+  }
+
   /// Gives the row with `id` a kind, 0...255 (SPEC K1): an unmeasured row
   /// of kind `k` has kind `k`'s estimate (`setEstimatedExtent(_:forKind:)`),
   /// or its own (`setEstimatedExtent(_:for:)`). Kinds follow ids through
@@ -67,7 +127,7 @@ extension LazyStackLayout {
     let before = _capture()
     if _slowPath(_batch != nil) { _logCheckpoint() }
     _ = _tree._slot(ofKind: kind)
-    _tree._kinds!.given[Int(kind)] = units
+    _tree._writableKinds().given[Int(kind)] = units
     _refreshKindEstimate(kind)
     return _settle(from: before, cause: .estimateChange)
   }
@@ -108,7 +168,7 @@ extension LazyStackLayout {
     let before = _capture()
     if _slowPath(_batch != nil) { _logCheckpoint() }
     _ = _tree._slot(ofKind: kind)
-    _tree._kinds!.meanPolicy[Int(kind)] = policy == .meanOfMeasured
+    _tree._writableKinds().meanPolicy[Int(kind)] = policy == .meanOfMeasured
     _refreshKindEstimate(kind)
     _settle(from: before, cause: .estimateChange)
   }

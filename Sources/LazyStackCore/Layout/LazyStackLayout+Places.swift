@@ -197,8 +197,9 @@ extension LazyStackLayout {
         _estimatePolicy = s.policy
       } else {
         _ = _tree._slot(ofKind: s.kind)
-        _tree._kinds!.given[Int(s.kind)] = units ?? -1
-        _tree._kinds!.meanPolicy[Int(s.kind)] = s.policy == .meanOfMeasured
+        let table = _tree._writableKinds()
+        table.given[Int(s.kind)] = units ?? -1
+        table.meanPolicy[Int(s.kind)] = s.policy == .meanOfMeasured
         _refreshKindEstimate(s.kind)
       }
     }
