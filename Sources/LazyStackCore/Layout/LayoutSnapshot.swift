@@ -44,8 +44,11 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
   /// A kind's settings (SPEC K1, K3): its estimate as given (`nil`: it has
   /// none and uses kind 0's) and its policy.
   public struct KindSettings: Sendable, Equatable {
+    /// The kind, 0...255.
     public var kind: UInt8
+    /// Its estimate as given, in points, or `nil`: it uses kind 0's.
     public var estimate: CGFloat?
+    /// `.fixed`, or `.meanOfMeasured` (K3).
     public var policy: EstimatePolicy
 
     /// Creates settings. - Complexity: O(1).
@@ -146,6 +149,8 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
 extension LayoutSnapshot.Place: Codable where ID: Codable {
   private enum CodingKeys: String, CodingKey { case id, distance, anchorX, anchorY }
 
+  /// Decodes a place: its id, distance and the anchor's two components.
+  /// - Complexity: O(1) plus decoding the id.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(ID.self, forKey: .id)
@@ -153,6 +158,8 @@ extension LayoutSnapshot.Place: Codable where ID: Codable {
     anchor = UnitPoint(x: try c.decode(CGFloat.self, forKey: .anchorX), y: try c.decode(CGFloat.self, forKey: .anchorY))
   }
 
+  /// Encodes the place: its id, distance and the anchor's two components.
+  /// - Complexity: O(1) plus encoding the id.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(id, forKey: .id)
