@@ -21,7 +21,9 @@ extension LazyStackLayout {
   ///     kind 0's).
   ///   - ownEstimates: Rows' own estimates, by id (ids that are not rows
   ///     are ignored).
-  ///   - spacing, axis, insets: As in `init(ids:estimatedExtent:spacing:axis:insets:)`.
+  ///   - spacing: The distance between adjacent rows.
+  ///   - axis: The main axis.
+  ///   - insets: The insets around the content.
   /// - Throws: `LazyStackError.duplicateID` for a repeated id;
   ///   `LazyStackError.invalidExtent` for a NaN, infinite or negative
   ///   estimate, spacing or inset.
