@@ -72,6 +72,7 @@ extension LazyStackReference {
     let p = distance.isFinite ? _FixedPoint.units(distance) : 0
     let d = _FixedPoint.scale(extent(i), by: f) - p
     anchor = .row(id, fraction: f, delta: d)
+    pointsAnchor = (id, f, d)
     storedPosition = ScrollPosition(id: id, anchor: unit)
     offset = clamp(target(row: id, fraction: f, delta: d))
     clampCross()
@@ -138,6 +139,9 @@ extension LazyStackReference {
   /// screen (S13 does not apply).
   public var anchorPointOutsideRow: Bool {
     guard case .row(let id, let f, let d) = anchor, let i = index(of: id) else { return false }
+    // Only a place by points that is still the anchor (C4): a user's kept
+    // row (T3) may have the viewport's point outside it too, and S13 holds there.
+    guard let kept = pointsAnchor, kept.id == id, kept.fraction == f, kept.delta == d else { return false }
     let e = extent(i)
     let p = _FixedPoint.scale(e, by: f) - d
     return p < 0 || p > e

@@ -37,6 +37,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   var usedKinds: Set<UInt8> = []
   /// SPEC C3: a restore waiting for its row.
   var pendingRestore: LayoutSnapshot<ID>?
+  /// The anchor the last place by points (C4) set, while it is the anchor.
+  var pointsAnchor: (id: ID, fraction: CGFloat, delta: Int64)?
   /// Which section rows are pinned (SPEC H3–H6).
   public var pinnedViews: PinnedScrollableViews = []
   /// SPEC §12: the phase, its last change, and the motion in progress
@@ -774,6 +776,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       let user = storedPosition.isPositionedByUser
       let r = survivor(of: id)
       anchor = r.map { .row($0, fraction: f, delta: d) } ?? .automatic
+      // A place by points (C4) handed to the survivor stays one.
+      if let kept = pointsAnchor, kept.id == id, kept.fraction == f, kept.delta == d, let r { pointsAnchor = (r, f, d) }
       if phase != .animating {  // during an animation `position` holds its target
         storedPosition = r.map { ScrollPosition(id: $0, anchor: storedPosition.anchor) } ?? ScrollPosition(idType: ID.self)
         storedPosition.isPositionedByUser = user

@@ -393,10 +393,6 @@ public struct ModelPair: Sendable {
   var batchWatched: Bool?
   /// The snapshot `saveSnapshot` kept.
   public var saved: LayoutSnapshot<Int>?
-  /// Whether the anchor is a place given in points (C4: `scrollTo(id:
-  /// distance:anchor:)` or a restore), until the next scroll: S13 does not
-  /// hold for it when the point lies outside the row.
-  var placeByPoints = false
 
   public init(ids: [Int], estimate: CGFloat, spacing: CGFloat = 0, axis: Axis = .vertical,
               insets: EdgeInsets = EdgeInsets(), blockCapacity: Int = 4) throws {
@@ -602,7 +598,7 @@ public struct ModelPair: Sendable {
           return "restored frame(at: \(i)) \(fresh.frame(at: i)) vs \(core.frame(at: i))"
         }
         let main = { (l: LazyStackLayout<Int>) in vertical ? l.contentOffset.y : l.contentOffset.x }
-        if core.pinnedViews.isEmpty, main(fresh) != main(core) {
+        if core.pinnedViews.isEmpty, decoded.place != nil, main(fresh) != main(core) {
           return "restored contentOffset \(fresh.contentOffset) vs \(core.contentOffset)"
         }
       } catch {
@@ -667,17 +663,12 @@ public struct ModelPair: Sendable {
         watched = false
       }
     }
-    switch op {
-    case .scrollToDistance, .restoreSaved, .restoreSnapshot:
-      placeByPoints = true
-    case .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .animated, .beginInteraction:
-      placeByPoints = false
-    default:
-      if placeByPoints && reference.anchorPointOutsideRow { watched = false }
-    }
+    // S13 does not hold for a place given in points (C4, a restore) whose
+    // point lies outside its row, before or after the step.
+    if reference.anchorPointOutsideRow { watched = false }
     let anchorBefore = reference.anchorRowID
     if let problem = apply(op) { return problem }
-    if placeByPoints && reference.anchorPointOutsideRow { watched = false }
+    if reference.anchorPointOutsideRow { watched = false }
     // After the step the row must be on screen; where its anchor keeps it
     // is the same place unless this step clamped (S10, D4): then exempt.
     if watched, !reference.lastStabilizationWasClamped, reference.anchorRowIntersectsViewport == false {
