@@ -112,22 +112,7 @@ extension LazyStackReference {
     if present.contains(place.id) {
       scrollTo(id: place.id, distance: place.distance, anchor: place.anchor)
     } else {
-      var kept = LayoutSnapshot<ID>()
-      kept.kindSettings = snapshot.kindSettings
-      kept.place = place
-      for (id, u) in zip(snapshot._measuredIDs, snapshot._measuredUnits) where !present.contains(id) {
-        kept._measuredIDs.append(id)
-        kept._measuredUnits.append(u)
-      }
-      for (id, u) in zip(snapshot._ownIDs, snapshot._ownUnits) where !present.contains(id) {
-        kept._ownIDs.append(id)
-        kept._ownUnits.append(u)
-      }
-      for (id, k) in zip(snapshot._kindIDs, snapshot._kinds) where !present.contains(id) {
-        kept._kindIDs.append(id)
-        kept._kinds.append(k)
-      }
-      pendingRestore = kept
+      pendingRestore = snapshot._keeping { !present.contains($0) }
     }
   }
 

@@ -76,24 +76,17 @@ extension ExtentTree {
     /// without passing the tree).
     @inlinable @inline(never)
     package func _totalCorrection(_ e0: Int64) -> Int64 {
-      var c = total[0] &- total[1] &* e0
-      for j in 0 ..< kindOfSlot.count {
-        let n = total[3 &+ 3 &* j]
-        if n != 0 { c &+= n &* (slotEstimates[j] &- e0) }
+      total.withUnsafeBufferPointer { v in
+        slotEstimates.withUnsafeBufferPointer { ExtentTree._kindCorrection(v, slotEstimates: $0, e0: e0) }
       }
-      return c
     }
 
     /// What the total vector adds to the main sums' non-empty count.
     @inlinable @inline(never)
     package func _totalNonEmptyCorrection(_ e0: Int64) -> Int {
-      let main: Int64 = e0 > 0 ? 1 : 0
-      var c = -(total[1] &* main) &+ (total[1] &- total[2])
-      for j in 0 ..< kindOfSlot.count {
-        let n = total[3 &+ 3 &* j]
-        if n != 0 { c &+= n &* ((slotEstimates[j] > 0 ? 1 : 0) &- main) }
+      total.withUnsafeBufferPointer { v in
+        slotEstimates.withUnsafeBufferPointer { ExtentTree._kindNonEmptyCorrection(v, slotEstimates: $0, e0: e0) }
       }
-      return Int(c)
     }
 
     /// A copy of `other`; with `rows: false`, the same kinds, slots,
@@ -152,13 +145,6 @@ extension ExtentTree {
     guard kind != 0, let table = _kinds else { return estimate }
     let e = table.estimates[Int(kind)]
     return e < 0 ? estimate : e
-  }
-
-  /// Whether `kind` has an estimate of its own (else it uses kind 0's).
-  /// - Complexity: O(1).
-  @inlinable
-  package func kindHasEstimate(_ kind: UInt8) -> Bool {
-    kind == 0 || (_kinds.map { $0.estimates[Int(kind)] >= 0 } ?? false)
   }
 
   /// The extent of a slot holding `stored` with `extra`, in units.
@@ -277,6 +263,7 @@ extension ExtentTree {
       let d = (e < new.count ? new[e] : 0) &- (e < old.count ? old[e] : 0)
       if d != 0 { _kindAdd(d, entry: e, at: position) }
     }
+    _refreshKindTotals()
   }
 
   /// Recounts the kind vector of the block with `handle`, leaving the kind
@@ -296,6 +283,8 @@ extension ExtentTree {
   /// Adds `delta` to one entry of the vector of the block at `position`,
   /// in the kind tree and the total (the block's own vector is the
   /// caller's).
+  /// The caller refreshes the totals (`_refreshKindTotals`) once its
+  /// changes are in.
   /// - Complexity: O(log(n/B)).
   @inlinable
   package mutating func _kindAdd(_ delta: Int64, entry: Int, at position: Int) {
@@ -310,7 +299,6 @@ extension ExtentTree {
         i &+= i & -i
       }
     }
-    _refreshKindTotals()
   }
 
   /// Rebuilds the kind tree from the blocks' vectors, node for node beside
@@ -368,8 +356,15 @@ extension ExtentTree {
   /// estimated row at kind 0's estimate).
   @inlinable @inline(__always)
   package func _kindCorrection(_ vector: UnsafeBufferPointer<Int64>, slotEstimates: UnsafeBufferPointer<Int64>) -> Int64 {
+    Self._kindCorrection(vector, slotEstimates: slotEstimates, e0: estimate)
+  }
+
+  /// `_kindCorrection(_:slotEstimates:)` with kind 0's estimate `e0`.
+  @inlinable @inline(__always)
+  package static func _kindCorrection(
+    _ vector: UnsafeBufferPointer<Int64>, slotEstimates: UnsafeBufferPointer<Int64>, e0: Int64
+  ) -> Int64 {
     guard !vector.isEmpty else { return 0 }
-    let e0 = estimate
     var c = vector[0] &- vector[1] &* e0
     let slots = Swift.min(slotEstimates.count, (vector.count &- 3) / 3)
     for j in 0 ..< slots {
@@ -382,8 +377,16 @@ extension ExtentTree {
   /// What a vector adds to the non-empty count the main sums give.
   @inlinable @inline(__always)
   package func _kindNonEmptyCorrection(_ vector: UnsafeBufferPointer<Int64>, slotEstimates: UnsafeBufferPointer<Int64>) -> Int {
+    Self._kindNonEmptyCorrection(vector, slotEstimates: slotEstimates, e0: estimate)
+  }
+
+  /// `_kindNonEmptyCorrection(_:slotEstimates:)` with kind 0's estimate `e0`.
+  @inlinable @inline(__always)
+  package static func _kindNonEmptyCorrection(
+    _ vector: UnsafeBufferPointer<Int64>, slotEstimates: UnsafeBufferPointer<Int64>, e0: Int64
+  ) -> Int {
     guard !vector.isEmpty else { return 0 }
-    let main: Int64 = estimate > 0 ? 1 : 0
+    let main: Int64 = e0 > 0 ? 1 : 0
     var c = -(vector[1] &* main) &+ (vector[1] &- vector[2])
     let slots = Swift.min(slotEstimates.count, (vector.count &- 3) / 3)
     for j in 0 ..< slots {
@@ -607,38 +610,23 @@ extension ExtentTree {
       _blocks[handle].extras = ContiguousArray(repeating: 0, count: _blocks[handle].rowCount)
     }
     _blocks[handle].extras[location.slot] = extra
-    let stride = _kinds!.stride
-    var delta = ContiguousArray<Int64>(repeating: 0, count: stride)
-    _kinds!.slotOfKind.withUnsafeBufferPointer { slots in
-      delta.withUnsafeMutableBufferPointer { d in
-        Self._addShare(stored: stored, extra: old, sign: -1, slotOfKind: slots, to: d)
-        Self._addShare(stored: stored, extra: extra, sign: 1, slotOfKind: slots, to: d)
-      }
-    }
-    if _blocks[handle].kindVector.count < stride {
-      _blocks[handle].kindVector.append(contentsOf: repeatElement(0, count: stride &- _blocks[handle].kindVector.count))
-    }
-    for e in 0 ..< stride where delta[e] != 0 {
-      _blocks[handle].kindVector[e] &+= delta[e]
-      _kindAdd(delta[e], entry: e, at: location.position)
-    }
+    _moveShare(from: (stored, old), to: (stored, extra), handle: handle, position: location.position)
     return old
   }
 
-  /// The share change of one slot going from `old` to `new` stored values
-  /// (a measurement), in the block's vector and the kind tree.
-  /// - Complexity: O(log(n/B)).
-  @inlinable @inline(never)
-  package mutating func _kindStoredChanged(from old: Int32, to new: Int32, at location: _Location) {
-    let extra = _extra(at: location)
-    let handle = Int(_order[location.position])
-    let position = location.position
-    guard extra != 0, let table = _kinds else { return }
+  /// Moves one slot's share from what it was (stored value and extra) to
+  /// what it is, in its block's vector and the kind tree.
+  /// - Complexity: O(s + log(n/B)).
+  @inlinable
+  package mutating func _moveShare(
+    from old: (stored: Int32, extra: UInt64), to new: (stored: Int32, extra: UInt64), handle: Int, position: Int
+  ) {
+    let table = _kinds!
     var delta = ContiguousArray<Int64>(repeating: 0, count: table.stride)
     table.slotOfKind.withUnsafeBufferPointer { slots in
       delta.withUnsafeMutableBufferPointer { d in
-        Self._addShare(stored: old, extra: extra, sign: -1, slotOfKind: slots, to: d)
-        Self._addShare(stored: new, extra: extra, sign: 1, slotOfKind: slots, to: d)
+        Self._addShare(stored: old.stored, extra: old.extra, sign: -1, slotOfKind: slots, to: d)
+        Self._addShare(stored: new.stored, extra: new.extra, sign: 1, slotOfKind: slots, to: d)
       }
     }
     let vectorCount = _blocks[handle].kindVector.count
@@ -649,6 +637,17 @@ extension ExtentTree {
       _blocks[handle].kindVector[e] &+= delta[e]
       _kindAdd(delta[e], entry: e, at: position)
     }
+    _refreshKindTotals()
+  }
+
+  /// The share change of one slot going from `old` to `new` stored values
+  /// (a measurement), in the block's vector and the kind tree.
+  /// - Complexity: O(log(n/B)).
+  @inlinable @inline(never)
+  package mutating func _kindStoredChanged(from old: Int32, to new: Int32, at location: _Location) {
+    let extra = _extra(at: location)
+    guard extra != 0 else { return }
+    _moveShare(from: (old, extra), to: (new, extra), handle: Int(_order[location.position]), position: location.position)
   }
 
   /// Sets the estimate of `kind` (not 0) in units, or `nil` to make it use
@@ -692,12 +691,6 @@ extension ExtentTree {
     guard j >= 0 else { return (0, 0) }
     return (table.total[4 &+ 3 &* j], Int(table.total[5 &+ 3 &* j]))
   }
-
-  /// The kinds that have a slot (every kind ever given to a row or an
-  /// estimate), in order of first use.
-  /// - Complexity: O(1).
-  @inlinable
-  package var kindsInUse: ContiguousArray<UInt8> { _kinds?.kindOfSlot ?? [] }
 
   // MARK: Following ids
 

@@ -126,7 +126,7 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
   /// waits for its row, C3), with the settings and the place.
   /// - Complexity: O(m).
   @usableFromInline
-  internal func _keeping(_ isKept: (ID) -> Bool) -> LayoutSnapshot {
+  package func _keeping(_ isKept: (ID) -> Bool) -> LayoutSnapshot {
     var result = LayoutSnapshot()
     result.kindSettings = kindSettings
     result.place = place

@@ -135,17 +135,9 @@ extension LazyStackLayout {
     let fraction = _FixedPoint.anchorFraction(unit.fraction(along: axis))
     let p = distance.isFinite ? _FixedPoint.units(distance) : 0
     let delta = _FixedPoint.scale(row.extent, by: fraction) &- p
-    var target = _rowTarget(row, fraction: fraction, delta: delta)
-    if !_pinnedViews.isEmpty { target = _programmaticTarget(row, fraction: fraction, delta: delta) }  // H6
-    _anchor(to: row, fraction: fraction, delta: delta)
-    _offset = _clamp(target)
+    _land(row, fraction: fraction, delta: delta)
     _position = position
-    _clampCrossOffset()
-    let correction = ScrollCorrection(offsetDelta: _FixedPoint.points(_offset &- before), contentOffset: contentOffset,
-                                      cause: .programmaticScroll)
-    _lastCorrection = correction
-    _lastPositionResult = .resolved(correction)
-    _checkInvariants()
+    _reportProgrammaticScroll(from: before)
   }
 
   /// Applies a snapshot (SPEC C2): every entry whose id is a row here (the

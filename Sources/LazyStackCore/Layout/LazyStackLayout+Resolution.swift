@@ -93,16 +93,30 @@ extension LazyStackLayout {
           fraction = start < top || row.extent > viewport ? 0 : 1
         }
       }
-      var target = _rowTarget(row, fraction: fraction, delta: delta)
-      if !_pinnedViews.isEmpty { target = _programmaticTarget(row, fraction: fraction, delta: delta) }  // H6
-      _anchor(to: row, fraction: fraction, delta: delta)
-      _offset = _clamp(target)
+      _land(row, fraction: fraction, delta: delta)
     }
     _position = newValue
+    _reportProgrammaticScroll(from: before.offset)
+  }
+
+  /// Lands `row` as a programmatic target: its point at `fraction`
+  /// `delta` units after the viewport's (R3; in the viewport less the
+  /// pinned rows, H6), kept as the anchor (R6).
+  @inlinable @inline(__always)
+  internal mutating func _land(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat, delta: Int64) {
+    var target = _rowTarget(row, fraction: fraction, delta: delta)
+    if !_pinnedViews.isEmpty { target = _programmaticTarget(row, fraction: fraction, delta: delta) }  // H6
+    _anchor(to: row, fraction: fraction, delta: delta)
+    _offset = _clamp(target)
+  }
+
+  /// Ends a programmatic scroll from the offset `before`: the cross offset
+  /// clamped, the correction reported (S11) and the result stored.
+  @inlinable @inline(__always)
+  internal mutating func _reportProgrammaticScroll(from before: Int64) {
     _clampCrossOffset()
     let correction = ScrollCorrection(
-      offsetDelta: _FixedPoint.points(_offset &- before.offset), contentOffset: contentOffset,
-      cause: .programmaticScroll)
+      offsetDelta: _FixedPoint.points(_offset &- before), contentOffset: contentOffset, cause: .programmaticScroll)
     _lastCorrection = correction
     _lastPositionResult = .resolved(correction)
     _checkInvariants()
