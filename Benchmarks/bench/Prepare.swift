@@ -367,16 +367,18 @@ func prepareKindEstimateChange<S: BenchSubject>(_ box: Box<S>, _ n: Int) -> Prep
 /// snapshot_restore, snapshot_restore_hashed: a snapshot of n rows with
 /// every tenth measured (20–200 pt), its place in the middle, restored into
 /// a fresh layout of the same n estimated rows (made untimed before each
-/// call): ids 0 ..< n in order (found without a hash index), or in random
-/// order (`_hashed`: found through the hash index).
+/// call), as a relaunch with the same data does: ids 0 ..< n in order
+/// (found without a hash index), or in random order (`_hashed`: found
+/// through the hash index). The entries are in row order, as `snapshot()`
+/// lists them.
 func prepareSnapshotRestore<S: BenchSubject>(_: S.Type, _ box: Box<S>, _ n: Int, _ name: String,
                                              _ rng: inout SeededRNG) -> Prepared {
+  let ids = name == "snapshot_restore_hashed" ? Array(0 ..< n).shuffled(using: &rng) : Array(0 ..< n)
   var snapshot = LayoutSnapshot<Int>()
-  snapshot._measuredIDs = Array(stride(from: 0, to: n, by: 10))
+  snapshot._measuredIDs = stride(from: 0, to: n, by: 10).map { ids[$0] }
   snapshot._measuredUnits = snapshot._measuredIDs.map { _ in Int32(Int.random(in: 20 ... 200, using: &rng) * 256) }
   snapshot.kindSettings = [.init(kind: 0, estimate: 44, policy: .fixed)]
-  snapshot.place = .init(id: n / 2, distance: 12, anchor: .top)
-  let ids = name == "snapshot_restore_hashed" ? Array(0 ..< n).shuffled(using: &rng) : Array(0 ..< n)
+  snapshot.place = .init(id: ids[n / 2], distance: 12, anchor: .top)
   let fresh = { () -> S in
     var layout = try! S(ids: ids, estimate: 44)
     layout.viewportSize = viewport

@@ -379,14 +379,19 @@ func kindsAndSnapshots(
   }
   check(fresh.frame(of: placeID)!.minY - fresh.contentOffset.y == screen, "the place moved as the rows around it were measured")
 
-  // The targets, at 1M rows whatever n is: 100k and 1M entries.
+  // The targets, at 1M rows whatever n is: 100k and 1M entries,
+  // listed in the row order of the layout they are restored into (as
+  // `snapshot()` lists them, and a relaunch with the same data keeps), and
+  // for random ids also in another order (the worst case: no cursor hits).
   let m = 1_000_000
-  for (label, shuffled) in [("in order", false), ("in random order", true)] {
+  let cases = [("in order", false, true), ("in random order, entries in row order", true, true),
+               ("in random order, entries in another order", true, false)]
+  for (label, shuffled, rowOrder) in cases {
     var g = SeededRNG(seed: 3)
     let ids = shuffled ? Array(0 ..< m).shuffled(using: &g) : Array(0 ..< m)
     for every in [10, 1] {
       var s = LayoutSnapshot<Int>()
-      s._measuredIDs = Array(stride(from: 0, to: m, by: every))
+      s._measuredIDs = rowOrder ? stride(from: 0, to: m, by: every).map { ids[$0] } : Array(stride(from: 0, to: m, by: every))
       s._measuredUnits = s._measuredIDs.map { Int32(20 + ($0 &* 7919) % 181) * 256 }
       s.place = .init(id: m / 2, distance: 5, anchor: .top)
       var times: [Double] = []
@@ -394,7 +399,10 @@ func kindsAndSnapshots(
         var target = try LazyStackLayout(ids: ids, estimatedExtent: 44)
         target.viewportSize = CGSize(width: 390, height: 844)
         times.append(try microseconds { target.restore(s) })
-        check(target.measuredExtent(for: 0) == CGFloat(20), "row 0's extent not restored")
+        check(target.measuredExtent(for: s._measuredIDs[0]) == CGFloat(s._measuredUnits[0] / 256),
+              "the first entry's extent not restored")
+        check(target.measuredExtent(for: s._measuredIDs.last!) == CGFloat(s._measuredUnits.last! / 256),
+              "the last entry's extent not restored")
       }
       print("scale: restore \(s.entryCount) entries into 1M rows, ids \(label): best of three "
             + String(format: "%.1f ms", times.min()! / 1e3))

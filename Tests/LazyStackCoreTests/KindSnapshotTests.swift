@@ -313,6 +313,41 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertTrue(other.isRestorePending, "row 100, the place, is not a row here")
   }
 
+  /// SPEC C2 whatever order a snapshot lists its entries in: row order (a
+  /// relaunch with the same data: each found just after the one before),
+  /// reversed, shuffled with ids that are not rows and repeated ids (the
+  /// last wins), into ids found without and through a hash index, with
+  /// enough entries that a restore in another order changes its way
+  /// through (more than 256 misses).
+  func testC2_restoreAppliesEntriesInAnyOrder() throws {
+    var rng = SeededRNG(seed: 31)
+    for hashed in [false, true] {
+      let ids = hashed ? Array(0 ..< 3000).shuffled(using: &rng) : Array(0 ..< 3000)
+      for order in ["rows", "reversed", "shuffled"] {
+        var entries = stride(from: 0, to: 3000, by: 3).map { ids[$0] }
+        if order == "reversed" { entries.reverse() }
+        if order == "shuffled" {
+          entries += [9_000, 9_001] + entries.prefix(40)
+          entries.shuffle(using: &rng)
+        }
+        var snapshot = LayoutSnapshot<Int>()
+        snapshot._measuredIDs = entries
+        snapshot._measuredUnits = entries.indices.map { Int32(10 + $0 % 90) * 256 }
+        var expected: [Int: CGFloat] = [:]
+        for (k, id) in entries.enumerated() where id < 3000 { expected[id] = CGFloat(10 + k % 90) }
+        var layout = try LazyStackLayout(ids: ids, estimatedExtent: 50)
+        layout.viewportSize = CGSize(width: 300, height: 500)
+        layout.restore(snapshot)
+        let context = "hashed \(hashed), entries in \(order)"
+        XCTAssertEqual(layout.snapshot().measuredExtents.count, expected.count, context)
+        for id in ids {
+          XCTAssertEqual(layout.measuredExtent(for: id), expected[id], "\(context): id \(id)")
+        }
+        layout._checkInvariants()
+      }
+    }
+  }
+
   // MARK: C3
 
   /// SPEC C3: state restored before the data loads waits for its row, and

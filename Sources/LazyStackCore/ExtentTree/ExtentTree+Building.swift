@@ -171,6 +171,81 @@ extension ExtentTree {
     return descents
   }
 
+  /// Gives the row of each of `ids` the stored extent at the same place in
+  /// `stored`; ids that are not rows are skipped (SPEC C2), and of repeated
+  /// ids the last wins.
+  ///
+  /// A snapshot lists its entries in its layout's row order, and a relaunch
+  /// with the same data keeps that order, so each id is first looked for
+  /// just after the previous one found: up to `_cursorReach` slots of that
+  /// block and the next, a few comparisons instead of a hash probe and a
+  /// scan of a whole block. An id not found there is looked up as usual.
+  /// When most lookups miss the cursor (ids in another order), the rest go
+  /// through `_restore(_:)`: one pass over the rows when they are many.
+  /// - Complexity: O(m (1 + log(n/B))) for m ids in row order, O(m (log n +
+  ///   B)) or O(n + m) otherwise.
+  @inlinable
+  package mutating func _restore(ids: some RandomAccessCollection<ID>, stored: some RandomAccessCollection<Int32>) {
+    precondition(ids.count == stored.count, "ExtentTree._restore: ids and extents differ in count")
+    var cursor = (position: -1, slot: 0)  // just after the last row found
+    var misses = 0
+    var done = 0
+    for (id, units) in zip(ids, stored) {
+      var found = cursor.position >= 0 ? _findAhead(id, from: cursor) : nil
+      if found == nil {
+        misses &+= 1
+        // Most lookups miss: the ids are not in row order, so the rest go in
+        // the way that is best without a cursor.
+        if misses >= 256 && misses &* 4 > done {
+          let rest = ids.count &- done
+          var table = _IDTable<ID>(minimumCapacity: rest)
+          for (id, units) in zip(ids.dropFirst(done), stored.dropFirst(done)) { table.updateValue(units, forKey: id) }
+          _restore(table)
+          return
+        }
+        found = _locate(id: id).map { ($0.position, $0.slot) }
+      }
+      done &+= 1
+      guard let (position, slot) = found else { continue }
+      _setStored(units, at: _Location(position: position, slot: slot, before: _Summary()))
+      cursor = (position, slot &+ 1)
+    }
+  }
+
+  /// How far `_findAhead` looks: the rows a sparse snapshot typically skips
+  /// between two entries (one row in ten measured), with room to spare.
+  @inlinable @inline(__always)
+  package static var _cursorReach: Int { 64 }
+
+  /// The position and slot of the row with `id` among the `_cursorReach`
+  /// rows from `cursor` (a block position and a slot, which may be the
+  /// block's end), in that block and the next; nil if it is not there.
+  /// - Complexity: O(1) (at most `_cursorReach` comparisons).
+  @inlinable
+  package func _findAhead(_ id: ID, from cursor: (position: Int, slot: Int)) -> (Int, Int)? {
+    var position = cursor.position
+    var slot = cursor.slot
+    var budget = Self._cursorReach
+    while position < _order.count && budget > 0 {
+      let hit: Int? = _withBlock(handle: Int(_order[position])) { block in
+        block.pointee.ids.withUnsafeBufferPointer { ids -> Int? in
+          let end = Swift.min(ids.count, slot &+ budget)
+          var s = slot
+          while s < end {
+            if ids[s] == id { return s }
+            s &+= 1
+          }
+          budget &-= Swift.max(0, end &- slot)
+          return nil
+        }
+      }
+      if let hit { return (position, hit) }
+      position &+= 1
+      slot = 0
+    }
+    return nil
+  }
+
   /// Gives every row whose id `measured` names that stored extent.
   /// - Complexity: O(n) when many ids are measured, else O(k (log(n/B) + B))
   ///   for k measured ids.

@@ -155,8 +155,10 @@ extension LazyStackLayout {
   /// wait with the place: when the row arrives (an insert, a difference,
   /// `update(ids:)`), they apply and the place lands, unless a user or a
   /// programmatic scroll came first (it drops the waiting restore).
-  /// - Complexity: O(m (log n + B) + k n/B) for m entries and k kinds, or
-  ///   O(n) for an m near n (one pass over the rows).
+  /// - Complexity: O(m log n + k n/B) for m entries in the row order of a
+  ///   layout with the same ids and k kinds; for entries in another order
+  ///   O(m (log n + B) + k n/B), or O(n) for an m near n (one pass over the
+  ///   rows).
   @inlinable
   public mutating func restore(_ snapshot: LayoutSnapshot<ID>) {
     _pendingRestore = nil
@@ -179,7 +181,7 @@ extension LazyStackLayout {
   public var isRestorePending: Bool { _pendingRestore != nil }
 
   /// Applies a snapshot's settings and entries (no stabilization).
-  /// - Complexity: O(m (log n + B) + k n/B), or O(n) for many entries.
+  /// - Complexity: as `restore(_:)`.
   @inlinable
   internal mutating func _applyEntries(of snapshot: LayoutSnapshot<ID>) {
     for s in snapshot.kindSettings {
@@ -195,20 +197,10 @@ extension LazyStackLayout {
         _refreshKindEstimate(s.kind)
       }
     }
-    let measured = snapshot._measuredIDs.count
-    if measured > 0 {
-      // Ids found without a hash index (in order, or a range) cost a
-      // search of the blocks' keys: one at a time. Through the hash index
-      // each costs a block scan: many go in one pass over the rows.
-      if !_tree._hasIndex || measured &* 64 < count {
-        for (id, units) in zip(snapshot._measuredIDs, snapshot._measuredUnits) {
-          if let location = _tree._locate(id: id) { _tree._setStored(units, at: location) }
-        }
-      } else {
-        var table = _IDTable<ID>(minimumCapacity: measured)
-        for (id, units) in zip(snapshot._measuredIDs, snapshot._measuredUnits) { table.updateValue(units, forKey: id) }
-        _tree._restore(table)
-      }
+    if !snapshot._measuredIDs.isEmpty {
+      // In the snapshot's row order, each found just after the one before;
+      // in another order, by the ids' index (or one pass over the rows).
+      _tree._restore(ids: snapshot._measuredIDs, stored: snapshot._measuredUnits)
     }
     if !snapshot._kindIDs.isEmpty || !snapshot._ownIDs.isEmpty {
       var kinds: [ID: UInt8] = [:]
