@@ -22,6 +22,14 @@ final class ExtentTreeTests: CheckedTestCase {
                  file: file, line: line)
   }
 
+  /// The tree stays at most 256 bytes: a call that is not inlined takes a
+  /// copy of it, and a larger tree's copy cost twice as much (measured
+  /// when kinds were added). A field added to it has to fit.
+  func testTreeFitsIn256Bytes() {
+    XCTAssertLessThanOrEqual(MemoryLayout<ExtentTree<Int>>.size, 256)
+    XCTAssertLessThanOrEqual(MemoryLayout<ExtentTree<String>>.size, 256)
+  }
+
   /// Lookups by id in ascending-id trees (no hash index: an interpolated
   /// guess, then a binary search) find every row and no absent id, for
   /// dense ids, ids with gaps, clustered ids, and ids near Int.min and

@@ -16,12 +16,12 @@ extension ExtentTree {
     ids: some Sequence<ID>, estimate: Int64, spacing: Int64 = 0,
     blockCapacity: Int = ExtentTree.defaultBlockCapacity, measured: _IDTable<ID>? = nil
   ) throws(LazyStackError) {
-    precondition(blockCapacity >= 4, "ExtentTree: blockCapacity must be at least 4")
+    precondition(blockCapacity >= 4 && blockCapacity <= Int(Int32.max), "ExtentTree: blockCapacity must be at least 4")
     precondition(estimate >= 0 && estimate <= _FixedPoint.maxExtentUnits, "ExtentTree: estimate out of range")
     precondition(spacing >= 0, "ExtentTree: negative spacing")
     self.estimate = estimate
     self.spacing = spacing
-    self.blockCapacity = blockCapacity
+    self._blockCapacity = Int32(blockCapacity)
     _blocks = []
     _order = []
     _positions = []

@@ -124,7 +124,10 @@ extension ExtentTree {
     if let table = _kinds {
       _checkKindTree(table)
       precondition(table.pitchTotal == table._totalCorrection(estimate), "kinds' pitch total stale")
+      precondition(_kindPitch == table.pitchTotal, "the tree's copy of the kinds' pitch total stale")
       precondition(table.nonEmptyTotal == table._totalNonEmptyCorrection(estimate), "kinds' non-empty total stale")
+    } else {
+      precondition(_kindPitch == 0, "a pitch from kinds without kinds")
     }
     for handle in _freeHandles {
       precondition(_positions[Int(handle)] == -1 && _blocks[Int(handle)].ids.isEmpty, "free handle in use")

@@ -26,37 +26,41 @@ extension ExtentTree {
   ///
   /// A class, so that a tree without kinds carries one word for it and
   /// tests it without touching the table's buffers; trees share a table
-  /// until one of them writes (`_writableKinds()` copies it first).
+  /// until one of them writes (`_writableKinds()` copies it first). Its
+  /// fields are read and written without dynamic exclusivity checks: a
+  /// writer holds the only reference (`_writableKinds()`), and no access
+  /// overlaps another; the checks were a runtime call on every read of the
+  /// totals.
   @usableFromInline
   package final class _KindTable: @unchecked Sendable {
     /// Per kind (256): its estimate in units, or `-1` while it has none (it
     /// uses kind 0's, the tree's `estimate`).
-    @usableFromInline package var estimates: ContiguousArray<Int64>
+    @exclusivity(unchecked) @usableFromInline package var estimates: ContiguousArray<Int64>
     /// Per kind (256): its slot in the vectors, or `-1`.
-    @usableFromInline package var slotOfKind: ContiguousArray<Int16>
+    @exclusivity(unchecked) @usableFromInline package var slotOfKind: ContiguousArray<Int16>
     /// Per slot: its kind.
-    @usableFromInline package var kindOfSlot: ContiguousArray<UInt8>
+    @exclusivity(unchecked) @usableFromInline package var kindOfSlot: ContiguousArray<UInt8>
     /// Per slot: its kind's estimate now, in units (kind 0's when unset).
-    @usableFromInline package var slotEstimates: ContiguousArray<Int64>
+    @exclusivity(unchecked) @usableFromInline package var slotEstimates: ContiguousArray<Int64>
     /// Entries per vector: `3 + 3 * slot capacity`.
-    @usableFromInline package var stride: Int
+    @exclusivity(unchecked) @usableFromInline package var stride: Int
     /// Fenwick nodes of vectors, `stride` entries each, indexed like the main
     /// tree's nodes (node `i` at `i * stride`).
-    @usableFromInline package var nodes: ContiguousArray<Int64>
+    @exclusivity(unchecked) @usableFromInline package var nodes: ContiguousArray<Int64>
     /// The sum of every block's vector.
-    @usableFromInline package var total: ContiguousArray<Int64>
+    @exclusivity(unchecked) @usableFromInline package var total: ContiguousArray<Int64>
     /// What `total` adds to the main sums' pitch and non-empty count (the
     /// tree's `_refreshKindTotals` keeps them), so the tree's totals read
     /// them without a pass over the kinds.
-    @usableFromInline package var pitchTotal: Int64 = 0
-    @usableFromInline package var nonEmptyTotal: Int = 0
+    @exclusivity(unchecked) @usableFromInline package var pitchTotal: Int64 = 0
+    @exclusivity(unchecked) @usableFromInline package var nonEmptyTotal: Int = 0
     /// Per kind (256): the estimate the caller gave, in units, or `-1`
     /// (none: the kind uses kind 0's). Kind 0's is the layout's.
-    @usableFromInline package var given: ContiguousArray<Int64>
+    @exclusivity(unchecked) @usableFromInline package var given: ContiguousArray<Int64>
     /// Per kind (256): whether its estimate is the running mean of its
     /// measured rows (`EstimatePolicy.meanOfMeasured`, K3). Kind 0's is the
     /// layout's.
-    @usableFromInline package var meanPolicy: ContiguousArray<Bool>
+    @exclusivity(unchecked) @usableFromInline package var meanPolicy: ContiguousArray<Bool>
 
     @inlinable
     package init() {

@@ -102,16 +102,22 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var estimate: Int64
   /// The spacing after every row but the last, in units.
   @usableFromInline package var spacing: Int64
-  /// The most rows one block holds.
-  @usableFromInline package let blockCapacity: Int
   /// Where reads made only to start cache misses early are kept, so the
   /// optimizer does not drop them (`invalidateAll`).
   @usableFromInline package var _touchedSink: Int32 = 0
+  /// The most rows one block holds (`blockCapacity`): 32 bits, beside
+  /// `_touchedSink`, so the two take one word.
+  @usableFromInline package let _blockCapacity: Int32
   /// Blocks per row, times 2^32 (`_refreshRowGuess`): `_locate`'s guess
   /// of a row's block is a multiplication and a shift, not a division.
   /// Refreshed whenever the row or block count changes; a stale value only
   /// makes the (checked) guess miss, and the search descends.
   @usableFromInline package var _rowGuessScale: UInt64 = 0
+  /// What the kinds add to the pitch of all rows (`_KindTable.pitchTotal`,
+  /// kept by `_refreshKindTotals`; 0 without kinds): a field of the tree,
+  /// so `totalPitch` (every content size, every clamp) is a load and an
+  /// add, with no test of `_kinds` and no call.
+  @usableFromInline package var _kindPitch: Int64 = 0
   /// The kinds and their estimates, and the Fenwick tree of the blocks'
   /// kind vectors (`ExtentTree+Kinds`); `nil` until a row is first given a
   /// kind or an own estimate, so a list without them pays nothing. Last,
@@ -134,6 +140,11 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @inlinable @inline(__always)
   package var count: Int { _total.count }
 
+  /// The most rows one block holds.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var blockCapacity: Int { Int(_blockCapacity) }
+
   /// The number of blocks.
   /// - Complexity: O(1).
   @inlinable @inline(__always)
@@ -153,7 +164,7 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// - Complexity: O(1).
   @inlinable @inline(__always)
   package var totalPitch: Int64 {
-    _pitch(_total) &+ (_slowPath(_kinds != nil) ? _kinds.unsafelyUnwrapped.pitchTotal : 0)
+    _pitch(_total) &+ _kindPitch
   }
 
   /// The sum of all extents plus the spacing between rows, in units: the
@@ -168,9 +179,14 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// - Complexity: O(1).
   @inlinable @inline(__always)
   package var nonEmptyCount: Int {
-    _nonEmpty(_total) &+ (_slowPath(_kinds != nil) ? _kinds.unsafelyUnwrapped.nonEmptyTotal : 0)
+    _nonEmpty(_total) &+ (_slowPath(_kinds != nil) ? Self._nonEmptyTotal(of: _kinds.unsafelyUnwrapped) : 0)
   }
 
+
+  /// What the kinds add to `nonEmptyCount`: outlined, so a tree without
+  /// kinds pays a test and a branch, and no registers, for them.
+  @inlinable @inline(never)
+  package static func _nonEmptyTotal(of kinds: _KindTable) -> Int { kinds.nonEmptyTotal }
 
   /// The extent of a stored slot value, in units.
   @inlinable @inline(__always)
@@ -207,12 +223,16 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   }
 
   /// Recomputes the kind table's `pitchTotal` and `nonEmptyTotal` from its
-  /// total.
+  /// total, and the tree's copy of the first (`_kindPitch`).
   /// - Complexity: O(k) for k kinds in use.
   @inlinable @inline(never)
   package mutating func _refreshKindTotals() {
-    guard let table = _kinds else { return }
+    guard let table = _kinds else {
+      _kindPitch = 0
+      return
+    }
     table.pitchTotal = table._totalCorrection(estimate)
     table.nonEmptyTotal = table._totalNonEmptyCorrection(estimate)
+    _kindPitch = table.pitchTotal
   }
 }

@@ -159,20 +159,37 @@ extension LazyStackLayout {
     return _settle(from: before, cause: .estimateChange)
   }
 
-  /// Recomputes the tree's estimate from the policy (SPEC X2).
-  /// - Complexity: O(1).
+  /// Recomputes the tree's estimate from the policy (SPEC X2), and with
+  /// kinds every kind's (K3).
+  /// - Complexity: O(1); O(k) for k kinds in use.
   @inlinable
   internal mutating func _refreshEstimate() {
+    if _slowPath(_tree._kinds != nil) { return _refreshEstimatesWithKinds() }
+    _refreshKindZeroEstimate(measuredSum: _tree.measuredSum, measuredCount: _tree.measuredCount)
+  }
+
+  /// `_refreshEstimate` with kinds: kind 0's mean counts only its own
+  /// rows (K3). Outlined, so a layout without kinds pays one test for it.
+  @inlinable @inline(never)
+  internal mutating func _refreshEstimatesWithKinds() {
+    let (sum, count) = _tree.measuredTotals(ofKind: 0)
+    _refreshKindZeroEstimate(measuredSum: sum, measuredCount: count)
+    _refreshKindEstimates()
+  }
+
+  /// Sets the tree's estimate (kind 0's) from the policy, given the sum
+  /// and number of kind 0's measured rows.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  internal mutating func _refreshKindZeroEstimate(measuredSum sum: Int64, measuredCount count: Int) {
     switch _estimatePolicy {
     case .fixed:
       if _tree.estimate != _givenEstimate { _setTreeEstimate(_givenEstimate) }
     case .meanOfMeasured:
-      let (sum, count) = _tree.measuredTotals(ofKind: 0)  // kind 0's rows (K3)
       let n = Int64(count)
       let mean = n == 0 ? _givenEstimate : (sum &+ n / 2) / n
       if _tree.estimate != mean { _setTreeEstimate(mean) }
     }
-    if _slowPath(_tree._kinds != nil) { _refreshKindEstimates() }
   }
 
   /// Sets the tree's estimate (logged inside a batch, SPEC U1).

@@ -21,7 +21,7 @@ extension LazyStackLayout {
       return _resumeBatch(log)
     }
     if _slowPath(_motion.phase._isMoving) { _stopMotion() }  // T1, M4
-    _pendingRestore = nil  // C3: a user scroll drops a waiting restore
+    if _slowPath(_pendingRestore != nil) { _pendingRestore = nil }  // C3: a user scroll drops a waiting restore
     let (main, cross) = axis == .vertical ? (offset.y, offset.x) : (offset.x, offset.y)
     if !main.isNaN {
       _offset = main == .infinity ? _maxOffset : _clamp(_FixedPoint.units(main))

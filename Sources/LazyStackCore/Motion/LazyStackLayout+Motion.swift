@@ -99,7 +99,7 @@ extension LazyStackLayout {
       beginInteraction()
       return _resumeBatch(log)
     }
-    _pendingRestore = nil  // C3: the user scrolls
+    if _slowPath(_pendingRestore != nil) { _pendingRestore = nil }  // C3: the user scrolls
     let wasAnimating = _motion.phase == .animating
     _setPhase(.interacting)
     if wasAnimating { _track() }
