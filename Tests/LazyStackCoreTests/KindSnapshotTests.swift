@@ -313,12 +313,12 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertTrue(other.isRestorePending, "row 100, the place, is not a row here")
   }
 
-  /// SPEC C2 whatever order a snapshot lists its entries in: row order (a
-  /// relaunch with the same data: each found just after the one before),
-  /// reversed, shuffled with ids that are not rows and repeated ids (the
-  /// last wins), into ids found without and through a hash index, with
-  /// enough entries that a restore in another order changes its way
-  /// through (more than 256 misses).
+  /// SPEC C2 (and K1: kinds follow ids) whatever order a snapshot lists
+  /// its entries in: row order (a relaunch with the same data: each found
+  /// just after the one before), reversed, shuffled with ids that are not
+  /// rows and repeated ids (the last wins), into ids found without and
+  /// through a hash index, with enough entries that a restore in another
+  /// order changes its way through (more than 256 misses).
   func testC2_restoreAppliesEntriesInAnyOrder() throws {
     var rng = SeededRNG(seed: 31)
     for hashed in [false, true] {
@@ -333,8 +333,14 @@ final class KindSnapshotTests: CheckedTestCase {
         var snapshot = LayoutSnapshot<Int>()
         snapshot._measuredIDs = entries
         snapshot._measuredUnits = entries.indices.map { Int32(10 + $0 % 90) * 256 }
+        snapshot._kindIDs = entries
+        snapshot._kinds = entries.indices.map { UInt8(1 + $0 % 7) }
         var expected: [Int: CGFloat] = [:]
-        for (k, id) in entries.enumerated() where id < 3000 { expected[id] = CGFloat(10 + k % 90) }
+        var expectedKinds: [Int: UInt8] = [:]
+        for (k, id) in entries.enumerated() where id < 3000 {
+          expected[id] = CGFloat(10 + k % 90)
+          expectedKinds[id] = UInt8(1 + k % 7)
+        }
         var layout = try LazyStackLayout(ids: ids, estimatedExtent: 50)
         layout.viewportSize = CGSize(width: 300, height: 500)
         layout.restore(snapshot)
@@ -342,6 +348,7 @@ final class KindSnapshotTests: CheckedTestCase {
         XCTAssertEqual(layout.snapshot().measuredExtents.count, expected.count, context)
         for id in ids {
           XCTAssertEqual(layout.measuredExtent(for: id), expected[id], "\(context): id \(id)")
+          XCTAssertEqual(layout.kind(at: layout.index(of: id)!), expectedKinds[id] ?? 0, "\(context): id \(id)'s kind")
         }
         layout._checkInvariants()
       }

@@ -173,42 +173,67 @@ extension ExtentTree {
 
   /// Gives the row of each of `ids` the stored extent at the same place in
   /// `stored`; ids that are not rows are skipped (SPEC C2), and of repeated
-  /// ids the last wins.
-  ///
-  /// A snapshot lists its entries in its layout's row order, and a relaunch
-  /// with the same data keeps that order, so each id is first looked for
-  /// just after the previous one found: up to `_cursorReach` slots of that
-  /// block and the next, a few comparisons instead of a hash probe and a
-  /// scan of a whole block. An id not found there is looked up as usual.
-  /// When most lookups miss the cursor (ids in another order), the rest go
-  /// through `_restore(_:)`: one pass over the rows when they are many.
+  /// ids the last wins. The ids are found with a `_RowCursor` (a few
+  /// comparisons each while they are in row order); when most lookups miss
+  /// it (ids in another order), the rest go through `_restore(_:)`: one
+  /// pass over the rows when they are many.
   /// - Complexity: O(m (1 + log(n/B))) for m ids in row order, O(m (log n +
   ///   B)) or O(n + m) otherwise.
   @inlinable
   package mutating func _restore(ids: some RandomAccessCollection<ID>, stored: some RandomAccessCollection<Int32>) {
     precondition(ids.count == stored.count, "ExtentTree._restore: ids and extents differ in count")
-    var cursor = (position: -1, slot: 0)  // just after the last row found
-    var misses = 0
+    var cursor = _RowCursor()
     var done = 0
     for (id, units) in zip(ids, stored) {
-      var found = cursor.position >= 0 ? _findAhead(id, from: cursor) : nil
-      if found == nil {
-        misses &+= 1
-        // Most lookups miss: the ids are not in row order, so the rest go in
-        // the way that is best without a cursor.
-        if misses >= 256 && misses &* 4 > done {
-          let rest = ids.count &- done
-          var table = _IDTable<ID>(minimumCapacity: rest)
-          for (id, units) in zip(ids.dropFirst(done), stored.dropFirst(done)) { table.updateValue(units, forKey: id) }
-          _restore(table)
-          return
-        }
-        found = _locate(id: id).map { ($0.position, $0.slot) }
+      if cursor.isLost {
+        var table = _IDTable<ID>(minimumCapacity: ids.count &- done)
+        for (id, units) in zip(ids.dropFirst(done), stored.dropFirst(done)) { table.updateValue(units, forKey: id) }
+        _restore(table)
+        return
       }
       done &+= 1
-      guard let (position, slot) = found else { continue }
-      _setStored(units, at: _Location(position: position, slot: slot, before: _Summary()))
-      cursor = (position, slot &+ 1)
+      if let location = cursor.find(id, in: self) { _setStored(units, at: location) }
+    }
+  }
+
+  /// Finds ids listed in row order (a snapshot's entries, in the order a
+  /// relaunch with the same data keeps): each first just after the
+  /// previous one found, up to `_cursorReach` slots of that block and the
+  /// next, a few comparisons instead of a search (a hash probe and a scan
+  /// of a block, where ids need the hash index); an id not there is looked
+  /// up as usual. It counts the lookups that miss, so that a caller can
+  /// tell ids in another order (`isLost`) and take the rest another way.
+  @usableFromInline
+  package struct _RowCursor {
+    /// Just after the last row found: a block position (-1: none yet) and
+    /// a slot, which may be the block's end.
+    @usableFromInline package var position = -1
+    @usableFromInline package var slot = 0
+    @usableFromInline package var misses = 0
+    @usableFromInline package var lookups = 0
+
+    @inlinable
+    package init() {}
+
+    /// Whether most lookups missed (after 256 misses): the ids are not in
+    /// row order.
+    @inlinable
+    package var isLost: Bool { misses >= 256 && misses &* 4 > lookups }
+
+    /// The location of `id` (its `before` left empty), or nil if no row has it.
+    /// - Complexity: O(1) after the previous id's row, else O(log n + B).
+    @inlinable
+    package mutating func find(_ id: ID, in tree: ExtentTree) -> _Location? {
+      lookups &+= 1
+      var found = position >= 0 ? tree._findAhead(id, from: (position, slot)) : nil
+      if found == nil {
+        misses &+= 1
+        found = tree._locate(id: id).map { ($0.position, $0.slot) }
+      }
+      guard let (p, s) = found else { return nil }
+      position = p
+      slot = s &+ 1
+      return _Location(position: p, slot: s, before: _Summary())
     }
   }
 

@@ -742,10 +742,14 @@ extension ExtentTree {
   /// in `own` that own estimate (`clearingOwn`: the other rows of `kinds`
   /// lose theirs); every other row keeps its extra. One pass: the rows
   /// are found by id (few) or every block is walked (many), and the kind
-  /// vectors of the blocks written are counted again.
-  /// - Complexity: O(r (log(n/B) + B) + s n/B) for r ids, or O(n + s n/B).
+  /// vectors of the blocks written are counted again. `rowOrder`, when
+  /// given, lists the ids of both in runs of row order (a snapshot's
+  /// entries): they are then found with a `_RowCursor`.
+  /// - Complexity: O(r log n + s n/B) for r ids in row order, else
+  ///   O(r (log(n/B) + B) + s n/B), or O(n + s n/B).
   @inlinable
-  package mutating func _applyExtras(kinds: [ID: UInt8], own: [ID: Int64], clearingOwn: Bool = false) {
+  package mutating func _applyExtras(kinds: [ID: UInt8], own: [ID: Int64], clearingOwn: Bool = false,
+                                     rowOrder: [ID]? = nil) {
     guard !kinds.isEmpty || !own.isEmpty else { return }
     _startKinds()
     var touched = Set<Int>()
@@ -767,6 +771,22 @@ extension ExtentTree {
       }
       _blocks[handle].extras[location.slot] = new
       touched.insert(handle)
+    }
+    if let rowOrder {
+      // A snapshot's ids, each found just after the one before while they
+      // are in row order.
+      var cursor = _RowCursor()
+      for id in rowOrder {
+        if cursor.isLost { break }
+        if let location = cursor.find(id, in: self) { write(location, id) }
+      }
+      if !cursor.isLost {
+        for handle in touched { _recountKinds(handle: handle) }
+        _rebuildKindTree()
+        return
+      }
+      // In another order: every id again the way below (a row written
+      // already is written the same, so nothing changes there).
     }
     let ids = Set(kinds.keys).union(own.keys)
     if ids.count &* 64 < count {

@@ -209,7 +209,7 @@ extension LazyStackLayout {
       var own: [ID: Int64] = [:]
       own.reserveCapacity(snapshot._ownIDs.count)
       for (id, units) in zip(snapshot._ownIDs, snapshot._ownUnits) { own[id] = Int64(units) }
-      _tree._applyExtras(kinds: kinds, own: own)
+      _tree._applyExtras(kinds: kinds, own: own, rowOrder: snapshot._kindIDs + snapshot._ownIDs)
     }
   }
 
