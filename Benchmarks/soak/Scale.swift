@@ -407,5 +407,19 @@ func kindsAndSnapshots(
       print("scale: restore \(s.entryCount) entries into 1M rows, ids \(label): best of three "
             + String(format: "%.1f ms", times.min()! / 1e3))
     }
+    // Kinds (one of 7 on every tenth row), no extents: found the same way.
+    var s = LayoutSnapshot<Int>()
+    s._kindIDs = rowOrder ? stride(from: 0, to: m, by: 10).map { ids[$0] } : Array(stride(from: 0, to: m, by: 10))
+    s._kinds = s._kindIDs.map { UInt8(1 + $0 % 7) }
+    var times: [Double] = []
+    for _ in 0 ..< 3 {
+      var target = try LazyStackLayout(ids: ids, estimatedExtent: 44)
+      target.viewportSize = CGSize(width: 390, height: 844)
+      times.append(try microseconds { target.restore(s) })
+      check(target.kind(at: target.index(of: s._kindIDs[0])!) == s._kinds[0], "the first kind not restored")
+      check(target.kind(at: target.index(of: s._kindIDs.last!)!) == s._kinds.last!, "the last kind not restored")
+    }
+    print("scale: restore \(s.entryCount) kinds into 1M rows, ids \(label): best of three "
+          + String(format: "%.1f ms", times.min()! / 1e3))
   }
 }
