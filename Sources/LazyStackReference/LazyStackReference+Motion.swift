@@ -68,7 +68,7 @@ extension LazyStackReference {
     if !storedPosition.isPositionedByUser { track() }
     motionRate = ReferenceCurve.decelerationRate(Double(decelerationRate.rawValue))
     motionTarget = .content(x)
-    if case .viewAligned? = snap, let i = starts().lastIndex(of: x) { motionTarget = .rowStart(ids[i]) }
+    if case .viewAligned? = snap, let i = rowSnapStarts().lastIndex(of: x) { motionTarget = .rowStart(ids[i]) }
     motionTargetOffset = x
     curve = .decay(from: Double(offset - x), velocity: v, at: clock, rate: motionRate)
     setPhase(.decelerating)
@@ -117,7 +117,7 @@ extension LazyStackReference {
     case .point(let x), .content(let x): return clamp(x)
     case .rowStart(let id):
       guard let i = index(of: id) else { return clamp(motionTargetOffset) }
-      return clamp(starts()[i])
+      return clamp(rowSnapStarts()[i])
     }
   }
 

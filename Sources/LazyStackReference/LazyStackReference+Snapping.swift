@@ -44,7 +44,7 @@ extension LazyStackReference {
         boundaries.append(maximum)
       }
     case .viewAligned(let l):
-      boundaries = starts()
+      boundaries = snapStarts()
       var kind = l
       if kind == .automatic { kind = axis == .horizontal ? .always : .never }
       switch kind {

@@ -101,6 +101,13 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   public private(set) var lastStabilizationWasClamped = false
   /// The batch in progress (SPEC U1), see LazyStackReference+Batch.swift.
   var batch: ReferenceBatch<ID>?
+  /// Lanes (SPEC §13), see LazyStackReference+Lanes.swift: the layout of
+  /// every section whose header has none of its own, the headers' own, and
+  /// each masonry row's lane with the flow (layout and lane count) it was
+  /// given under.
+  var defaultSectionLayout: SectionLayout = .list
+  var layoutByHeader: [ID: SectionLayout] = [:]
+  var laneByID: [ID: (lane: Int, flow: Flow)] = [:]
 
   /// Creates the model; the same errors as `LazyStackLayout.init`.
   /// - Complexity: O(n).
@@ -170,8 +177,10 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     }
   }
 
-  /// Every row's start, in units, in unshifted content coordinates.
+  /// Every row's start, in units, in unshifted content coordinates: its
+  /// frame's main-axis start (with lanes, SPEC L3, L4).
   func starts() -> [Int64] {
+    if hasLanes { return laneGeometry().starts }
     var result: [Int64] = []
     result.reserveCapacity(ids.count)
     var y = leadingUnits
@@ -184,6 +193,12 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   /// Every row's frame (`frame(at:)` for all rows at once).
   public func frames() -> [CGRect] {
+    if hasLanes {
+      let g = laneGeometry()
+      let e = extents()
+      let shift = self.shift
+      return ids.indices.map { frame(start: g.starts[$0], extent: e[$0], shift: shift, cross: g.cross[$0]) }
+    }
     let s = starts()
     let e = extents()
     let shift = self.shift
@@ -194,6 +209,10 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   var viewportCross: CGFloat { axis == .vertical ? viewport.width : viewport.height }
 
   var contentUnits: Int64 {
+    if hasLanes {
+      let g = laneGeometry()
+      return g.end - (ids.isEmpty ? 0 : spacingUnits) + trailingUnits
+    }
     var total = leadingUnits + trailingUnits
     for e in extents() { total += e }
     if ids.count > 1 { total += Int64(ids.count - 1) * spacingUnits }
@@ -248,17 +267,23 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   }
 
   public func frame(at index: Int) -> CGRect {
-    frame(start: starts()[index], extent: extent(index), shift: shift)
+    if hasLanes {
+      let g = laneGeometry()
+      return frame(start: g.starts[index], extent: extent(index), shift: shift, cross: g.cross[index])
+    }
+    return frame(start: starts()[index], extent: extent(index), shift: shift)
   }
 
-  func frame(start: Int64, extent: Int64, shift: Int64) -> CGRect {
+  /// A row's frame; `cross`, a lane's cross-axis start and width (nil: the
+  /// whole cross extent less the insets).
+  func frame(start: Int64, extent: Int64, shift: Int64, cross: (start: CGFloat, width: CGFloat)? = nil) -> CGRect {
     let main = _FixedPoint.points(shift + start)
     let length = _FixedPoint.points(extent)
     let c = axis == .vertical ? (insets.leading, insets.trailing) : (insets.top, insets.bottom)
-    let crossLength = max(0, crossContent - c.0 - c.1)
+    let (crossStart, crossLength) = cross ?? (c.0, max(0, crossContent - c.0 - c.1))
     return axis == .vertical
-      ? CGRect(x: c.0, y: main, width: crossLength, height: length)
-      : CGRect(x: main, y: c.0, width: length, height: crossLength)
+      ? CGRect(x: crossStart, y: main, width: crossLength, height: length)
+      : CGRect(x: main, y: crossStart, width: length, height: crossLength)
   }
 
   public func frame(of id: ID) -> CGRect? { index(of: id).map { frame(at: $0) } }
@@ -270,6 +295,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   }
 
   func indexAt(_ y: Int64) -> Int {
+    if hasLanes { return laneIndexAt(y) }
     let s = starts()
     let x = extents()
     let nonEmpty = ids.indices.filter { x[$0] > 0 }
@@ -455,14 +481,27 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   @discardableResult
   public mutating func setRole(_ role: RowRole, for id: ID) -> Bool {
     guard index(of: id) != nil else { return false }
-    roleByID[id] = role == .row ? nil : role
+    changingSections { $0.roleByID[id] = role == .row ? nil : role }
     return true
   }
 
   /// Gives many rows their roles at once (the benchmark's untimed setup:
   /// `setRole` finds each id by a scan).
   public mutating func _setRoles(_ roles: [ID: RowRole]) {
-    for (id, role) in roles { roleByID[id] = role == .row ? nil : role }
+    changingSections { model in
+      for (id, role) in roles { model.roleByID[id] = role == .row ? nil : role }
+    }
+  }
+
+  /// A change of roles: in a list nothing moves; with lanes (SPEC §13) the
+  /// sections' rows are laid out anew (L4: rows that entered a masonry
+  /// section get lanes), then stabilized.
+  mutating func changingSections(_ change: (inout Self) -> Void) {
+    guard hasLanes else { return change(&self) }
+    let before = snapshotBefore()
+    change(&self)
+    settleLanes()
+    stabilize(before: before, cause: .snapshot)
   }
 
   /// SPEC H2: walk back to a header, the first row or a footer's successor;
@@ -488,7 +527,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       let sec = section(containing: vis.lowerBound)
       let h = sec.lowerBound
       if role(at: h) == .sectionHeader {
-        let end = s[sec.upperBound - 1] + extent(sec.upperBound - 1)
+        let end = sec.map { s[$0] + extent($0) }.max()!  // with lanes, the longest lane's end (L4)
         let y = max(s[h], min(low, end - extent(h)))
         result.append(PinnedRow(index: h, frame: frame(start: y, extent: extent(h), shift: shift)))
       }
@@ -558,6 +597,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     func clean(_ v: CGFloat) -> CGFloat { v.isFinite && v > 0 ? _FixedPoint.points(_FixedPoint.units(v)) : 0 }
     let before = snapshotBefore()
     viewport = CGSize(width: clean(size.width), height: clean(size.height))
+    settleLanes()  // L2: a new adaptive lane count re-flows its sections
     if !hasLaidOut && viewportUnits > 0 {
       hasLaidOut = true
       if case .automatic = anchor {
@@ -787,8 +827,10 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     measured = list.map { kept[$0] }
     invalidatedIDs.formIntersection(seen)
     roleByID = roleByID.filter { seen.contains($0.key) }
+    layoutByHeader = layoutByHeader.filter { seen.contains($0.key) }
     kindByID = kindByID.filter { seen.contains($0.key) }
     ownByID = ownByID.filter { seen.contains($0.key) }
+    settleLanes()  // L4: new rows get lanes; the others keep theirs
     let correction = stabilize(before: before, cause: cause)
     if pendingRestore != nil {
       resumeRestore()

@@ -11,6 +11,8 @@ public enum LazyStackError: Error, Hashable, Sendable, CustomStringConvertible {
   /// An extent, estimate, spacing or inset that is NaN, infinite or negative
   /// (SPEC X5). The associated value says which input.
   case invalidExtent(CGFloat, what: String)
+  /// A grid or masonry lane count below 1 (SPEC L2).
+  case invalidLaneCount(Int)
 
   /// Equal cases with equal values; NaN values compare equal to each other,
   /// so a rejected NaN is the same error every time.
@@ -20,6 +22,7 @@ public enum LazyStackError: Error, Hashable, Sendable, CustomStringConvertible {
     case let (.duplicateID(a, i), .duplicateID(b, j)): return a == b && i == j
     case let (.unknownID(a), .unknownID(b)): return a == b
     case let (.invalidExtent(a, w), .invalidExtent(b, v)): return w == v && (a == b || (a.isNaN && b.isNaN))
+    case let (.invalidLaneCount(a), .invalidLaneCount(b)): return a == b
     default: return false
     }
   }
@@ -31,6 +34,7 @@ public enum LazyStackError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unknownID(let id): hasher.combine(1); hasher.combine(id)
     case .invalidExtent(let value, let what):
       hasher.combine(2); hasher.combine(what); hasher.combine(value.isNaN ? CGFloat.infinity.nextDown : value)
+    case .invalidLaneCount(let k): hasher.combine(3); hasher.combine(k)
     }
   }
 
@@ -40,6 +44,7 @@ public enum LazyStackError: Error, Hashable, Sendable, CustomStringConvertible {
     case .duplicateID(let id, let index): "duplicate id \(id) (at position \(index))"
     case .unknownID(let id): "unknown id \(id)"
     case .invalidExtent(let value, let what): "invalid \(what): \(value) (must be finite and >= 0)"
+    case .invalidLaneCount(let k): "invalid lane count: \(k) (must be at least 1)"
     }
   }
 }

@@ -1,0 +1,265 @@
+import Foundation
+import XCTest
+@_spi(Testing) @testable import LazyStackCore
+import LazyStackReference
+import LazyStackTestSupport
+
+/// One named test per rule of SPEC §13 (lanes), with worked numbers, run
+/// against the reference model: the layout does not lay out lanes yet, and
+/// these tests are the rules' worked examples it will be held to (the
+/// model checks then compare the two). Unless a test says otherwise:
+/// 40 pt estimates, no spacing, no insets, a viewport 400 wide and 200
+/// tall, vertical.
+final class LaneTests: CheckedTestCase {
+  typealias Model = LazyStackReference<Int>
+
+  func make(rows: Int = 40, estimate: CGFloat = 40, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets(),
+            viewport: CGSize = CGSize(width: 400, height: 200), layout: SectionLayout = .list) throws -> Model {
+    var model = try Model(ids: 0 ..< rows, estimatedExtent: estimate, spacing: spacing, insets: insets)
+    model.viewportSize = viewport
+    model.sectionLayout = layout
+    return model
+  }
+
+  func grid(_ k: Int, laneSpacing: CGFloat = 0, alignment: CGFloat = 0) throws -> SectionLayout {
+    .grid(try GridLayout(lanes: .fixed(k), laneSpacing: laneSpacing, alignment: alignment))
+  }
+
+  func masonry(_ lanes: LaneCount, laneSpacing: CGFloat = 0) throws -> SectionLayout {
+    .masonry(try MasonryLayout(lanes: lanes, laneSpacing: laneSpacing))
+  }
+
+  /// Where row `i` is on screen (its frame's main-axis start less the offset).
+  func onScreen(_ m: Model, _ i: Int) -> CGFloat { m.frame(at: i).minY - m.contentOffset.y }
+
+  // MARK: L1
+
+  /// SPEC L1: the layout-wide layout applies to every section without its
+  /// own; a header's own follows its id (a move keeps it) and nil removes
+  /// it; headers and footers span the whole cross axis.
+  func testL1_sectionLayoutsDefaultAndPerHeader() throws {
+    // Sections: header 0, rows 1–8, footer 9; header 10, rows 11–18, footer 19.
+    var m = try make(rows: 20)
+    for h in [0, 10] { m.setRole(.sectionHeader, for: h) }
+    for f in [9, 19] { m.setRole(.sectionFooter, for: f) }
+    XCTAssertTrue(m.setSectionLayout(try grid(4), forHeader: 10))
+    XCTAssertFalse(m.setSectionLayout(try grid(4), forHeader: 99), "not a row")
+    XCTAssertEqual(m.sectionLayout(at: 5), .list)
+    XCTAssertEqual(m.sectionLayout(at: 12), try grid(4))
+    // The first section is a list: 10 rows of 40; the second: header, two lines of 4, footer.
+    XCTAssertEqual(m.frame(at: 11), CGRect(x: 0, y: 440, width: 100, height: 40))
+    XCTAssertEqual(m.frame(at: 14), CGRect(x: 300, y: 440, width: 100, height: 40))
+    XCTAssertEqual(m.frame(at: 15), CGRect(x: 0, y: 480, width: 100, height: 40))
+    XCTAssertEqual(m.frame(at: 10), CGRect(x: 0, y: 400, width: 400, height: 40), "a header spans the lanes")
+    XCTAssertEqual(m.frame(at: 19), CGRect(x: 0, y: 520, width: 400, height: 40), "a footer spans the lanes")
+    XCTAssertEqual(m.contentSize.height, 560)
+    // The default now: the first section too.
+    m.sectionLayout = try grid(2)
+    XCTAssertEqual(m.sectionLayout(at: 5), try grid(2))
+    XCTAssertEqual(m.sectionLayout(at: 12), try grid(4), "its own layout wins")
+    XCTAssertEqual(m.frame(at: 2), CGRect(x: 200, y: 40, width: 200, height: 40))
+    // The header's layout follows its id through a move.
+    m.move(fromOffsets: IndexSet(10 ..< 20), toOffset: 0)
+    XCTAssertEqual(m.sectionLayout(at: 1), try grid(4))
+    XCTAssertTrue(m.setSectionLayout(nil, forHeader: 10))
+    XCTAssertEqual(m.sectionLayout(at: 1), try grid(2))
+  }
+
+  /// SPEC L1: changing a section's layout re-flows it, and the kept row
+  /// keeps its place on screen at its anchor fraction.
+  func testL1_reflowKeepsTheKeptRowOnScreen() throws {
+    var m = try make(rows: 400, layout: try masonry(.fixed(4)))
+    for i in 0 ..< 400 { m.setMeasuredExtent(CGFloat(20 + (i * 37) % 90), for: i) }
+    m.userScroll(to: CGPoint(x: 0, y: 1500))
+    let kept = try XCTUnwrap(m.anchorRowID)
+    let before = onScreen(m, kept)
+    m.sectionLayout = try masonry(.fixed(5))
+    XCTAssertEqual(onScreen(m, kept), before, "4 to 5 lanes")
+    m.sectionLayout = try grid(3)
+    XCTAssertEqual(onScreen(m, kept), before, "masonry to grid")
+    m.sectionLayout = .list
+    XCTAssertEqual(onScreen(m, kept), before, "grid to list")
+  }
+
+  // MARK: L2
+
+  /// SPEC L2: k = max(1, floor((c + s) / (w + s))) for the viewport's
+  /// cross extent less the cross insets; lanes of (c - (k - 1) s) / k
+  /// from the leading inset; a width that changes k re-flows.
+  func testL2_adaptiveLaneCountWidthsAndStarts() throws {
+    let insets = EdgeInsets(top: 0, leading: 10, bottom: 0, trailing: 10)
+    // c = 380, s = 20, w = 100: floor(400 / 120) = 3 lanes of (380 - 40) / 3.
+    var m = try make(rows: 12, insets: insets, layout: .grid(try GridLayout(lanes: .adaptive(minimum: 100), laneSpacing: 20)))
+    let width = CGFloat(340) / 3
+    XCTAssertEqual(m.frame(at: 0).minX, 10)
+    XCTAssertEqual(m.frame(at: 1).minX, 10 + width + 20, accuracy: 1e-9)
+    XCTAssertEqual(m.frame(at: 2).width, width, accuracy: 1e-9)
+    XCTAssertEqual(m.frame(at: 3).minX, 10, "row 3 opens the second line")
+    // 500 wide: c = 480, floor(500 / 120) = 4.
+    m.viewportSize = CGSize(width: 500, height: 200)
+    XCTAssertEqual(m.lane(at: 3), 3)
+    // Narrower than one lane: still one.
+    m.viewportSize = CGSize(width: 60, height: 200)
+    XCTAssertEqual(m.lane(at: 3), 0)
+    XCTAssertEqual(m.frame(at: 3).width, 40)
+    XCTAssertEqual(LaneCount.adaptive(minimum: 100).count(crossExtent: 0, spacing: 0), 1)
+  }
+
+  /// SPEC L2 (and X5): bad lane counts, minimums, spacings and alignments
+  /// are typed errors.
+  func testL2_badLaneValuesAreTypedErrors() {
+    XCTAssertThrowsError(try GridLayout(lanes: .fixed(0))) { XCTAssertEqual($0 as? LazyStackError, .invalidLaneCount(0)) }
+    XCTAssertThrowsError(try MasonryLayout(lanes: .fixed(-3))) { XCTAssertEqual($0 as? LazyStackError, .invalidLaneCount(-3)) }
+    for w in [-1, 0, .nan, .infinity] as [CGFloat] {
+      XCTAssertThrowsError(try GridLayout(lanes: .adaptive(minimum: w)), "minimum \(w)")
+    }
+    for s in [-1, .nan, .infinity] as [CGFloat] {
+      XCTAssertThrowsError(try MasonryLayout(lanes: .fixed(2), laneSpacing: s)) {
+        XCTAssertEqual($0 as? LazyStackError, .invalidExtent(s, what: "lane spacing"))
+      }
+    }
+    for a in [-0.5, 1.5, .nan] as [CGFloat] {
+      XCTAssertThrowsError(try GridLayout(lanes: .fixed(2), alignment: a), "alignment \(a)")
+    }
+    XCTAssertNoThrow(try GridLayout(lanes: .fixed(1), laneSpacing: 0, alignment: 1))
+  }
+
+  // MARK: L3
+
+  /// SPEC L3: lines of k in index order, as long as their longest row
+  /// (an estimated row with its estimate), separated by spacing; a row at
+  /// its alignment's share of what its line has to spare.
+  func testL3_gridLinesAreTheirLongestRowAndRowsAlign() throws {
+    for (alignment, expectedY) in [(0, 0), (0.5, 30), (1, 60)] as [(CGFloat, CGFloat)] {
+      var m = try make(rows: 7, spacing: 10, layout: try grid(3, alignment: alignment))
+      m.setMeasuredExtent(100, for: 1)  // line 0: 40, 100, 40 -> 100
+      m.setMeasuredExtent(20, for: 3)   // line 1: 20, 40, 40 -> 40
+      XCTAssertEqual(m.frame(at: 0), CGRect(x: 0, y: expectedY, width: 400.0 / 3, height: 40), "alignment \(alignment)")
+      XCTAssertEqual(m.frame(at: 1).minY, 0)
+      XCTAssertEqual(m.frame(at: 4).minY, 110, "line 1 starts after 100 + 10")
+      XCTAssertEqual(m.frame(at: 3).minY, 110 + alignment * 20)
+      XCTAssertEqual(m.frame(at: 6).minY, 160, "line 2: one row")
+      XCTAssertEqual(m.frame(at: 6).minX, 0)
+      XCTAssertEqual(m.contentSize.height, 200)
+      XCTAssertEqual((0 ..< 7).map { m.lane(at: $0) }, [0, 1, 2, 0, 1, 2, 0])
+    }
+  }
+
+  // MARK: L4
+
+  /// SPEC L4: with one estimate and nothing measured, round robin; a
+  /// measurement never moves a row to another lane; the section ends where
+  /// its longest lane ends.
+  func testL4_masonryRoundRobinAndMeasurementsNeverMoveRowsSideways() throws {
+    var m = try make(rows: 9, layout: try masonry(.fixed(3)))
+    XCTAssertEqual((0 ..< 9).map { m.lane(at: $0) }, [0, 1, 2, 0, 1, 2, 0, 1, 2])
+    m.setMeasuredExtent(200, for: 0)
+    XCTAssertEqual((0 ..< 9).map { m.lane(at: $0) }, [0, 1, 2, 0, 1, 2, 0, 1, 2], "no row moved sideways")
+    XCTAssertEqual(m.frame(at: 3).minY, 200, "below row 0 in its lane")
+    XCTAssertEqual(m.frame(at: 4).minY, 40)
+    XCTAssertEqual(m.contentSize.height, 280, "lane 0: 200 + 40 + 40")
+  }
+
+  /// SPEC L4: an insert places its rows by the rule from the lanes' ends
+  /// just before the insertion point; the rows after keep their lanes; a
+  /// re-flow places every row again.
+  func testL4_insertPlacesNewRowsByTheRuleAndReflowPlacesAll() throws {
+    var m = try make(rows: 6, layout: try masonry(.fixed(2)))
+    m.setMeasuredExtent(300, for: 0)  // lane 0 is long now
+    XCTAssertEqual((0 ..< 6).map { m.lane(at: $0) }, [0, 1, 0, 1, 0, 1])
+    // Before index 2: lane 0 ends at 300, lane 1 at 40: both new rows go to lane 1.
+    try m.insert([100, 101], at: 2)
+    XCTAssertEqual(m.lane(at: 2), 1)
+    XCTAssertEqual(m.lane(at: 3), 1)
+    XCTAssertEqual((4 ..< 8).map { m.lane(at: $0) }, [0, 1, 0, 1], "the rows after keep their lanes")
+    m.setMeasuredExtent(500, for: 100)
+    XCTAssertEqual((0 ..< 8).map { m.lane(at: $0) }, [0, 1, 1, 1, 0, 1, 0, 1], "the new rows keep the lanes they got")
+    // Re-flow (another lane spacing is another layout): every row by the rule, in index order.
+    m.sectionLayout = try masonry(.fixed(2), laneSpacing: 4)
+    // 0 -> lane 0 (ends 300); 100, 101, 2, 3, 4, 5, 6 -> lane 1 while it ends first (40 each up to 280), then 300 vs 320.
+    XCTAssertEqual((0 ..< 8).map { m.lane(at: $0) }, [0, 1, 1, 1, 1, 1, 1, 1])
+  }
+
+  // MARK: L5
+
+  /// SPEC L5: `visibleRows` lists exactly the rows that meet the viewport;
+  /// `visibleIndices` is the smallest range holding them; `index(atOffset:)`
+  /// is the lowest index whose span holds the offset, lane by lane;
+  /// `index(at:)` hits a frame or nothing.
+  func testL5_visibleRowsOffsetsAndHitTesting() throws {
+    var m = try make(rows: 8, layout: try masonry(.fixed(2)))
+    m.viewportSize = CGSize(width: 400, height: 100)
+    m.setMeasuredExtent(300, for: 0)  // lanes: 0 | 1, 2 | ... (2 goes to lane 1: 40 < 300)
+    XCTAssertEqual((0 ..< 8).map { m.lane(at: $0) }, [0, 1, 0, 1, 0, 1, 0, 1], "lanes were given before the measurement")
+    m.userScroll(to: CGPoint(x: 0, y: 50))
+    // Lane 0: 0 [0,300), 2 [300,340)…; lane 1: 1 [0,40), 3 [40,80), 5 [80,120), 7 [120,160).
+    XCTAssertEqual(m.visibleRows, [0, 3, 5, 7])
+    XCTAssertEqual(m.visibleIndices, 0 ..< 8)
+    XCTAssertEqual(m.index(atOffset: 50), 0, "row 0 and row 3 both hold 50: the lower index")
+    XCTAssertEqual(m.index(atOffset: 310), 2)
+    XCTAssertEqual(m.index(at: CGPoint(x: 250, y: 60)), 3)
+    XCTAssertEqual(m.index(at: CGPoint(x: 50, y: 60)), 0)
+    XCTAssertNil(m.index(at: CGPoint(x: 250, y: 500)), "past lane 1's end")
+    XCTAssertNil(m.index(at: CGPoint(x: 450, y: 10)), "past the cross extent")
+  }
+
+  // MARK: L6
+
+  /// SPEC L6: a grid measured above the viewport moves nothing on screen;
+  /// a change of a line's extent by another row of the kept row's line
+  /// moves the kept row by its alignment share, and the offset follows.
+  func testL6_gridChangesAboveMoveNothingOnScreen() throws {
+    var m = try make(rows: 300, layout: try grid(3, alignment: 0.5))
+    m.userScroll(to: CGPoint(x: 0, y: 2000))
+    m.measureVisibleRows { i, _ in CGFloat(30 + (i * 7) % 20) }
+    let kept = try XCTUnwrap(m.anchorRowID)
+    let screen = (0 ..< 300).map { onScreen(m, $0) }
+    for i in stride(from: 0, to: 30, by: 4) { m.setMeasuredExtent(90, for: i) }
+    for i in m.visibleRows { XCTAssertEqual(onScreen(m, i), screen[i], "row \(i)") }
+    // A neighbour in the kept row's line grows: the kept row stays on screen.
+    let line = kept / 3 * 3
+    let other = kept == line ? line + 1 : line
+    m.setMeasuredExtent(120, for: other)
+    XCTAssertEqual(onScreen(m, kept), screen[kept], "the offset follows the kept row's alignment share")
+  }
+
+  /// SPEC L6: in masonry a row's change moves only the rows after it in
+  /// its lane; the offset follows the kept row, and the rows on screen in
+  /// another lane move by the change above them in their lane.
+  func testL6_masonryChangeMovesOnlyItsLane() throws {
+    var m = try make(rows: 200, layout: try masonry(.fixed(2)))
+    m.userScroll(to: CGPoint(x: 0, y: 1000))
+    m.measureVisibleRows { _, _ in 40 }
+    let kept = try XCTUnwrap(m.anchorRowID)
+    let keptLane = m.lane(at: kept)
+    let screen = (0 ..< 200).map { onScreen(m, $0) }
+    // Grow a row far above in each lane by 25.
+    let above = (0 ..< 10).first { m.lane(at: $0) != keptLane }!
+    m.setMeasuredExtent(65, for: above)
+    for i in m.visibleRows {
+      XCTAssertEqual(onScreen(m, i), screen[i] + (m.lane(at: i) == keptLane ? 0 : 25), "row \(i), lane \(m.lane(at: i))")
+    }
+    let sameLane = (0 ..< 10).first { m.lane(at: $0) == keptLane }!
+    m.setMeasuredExtent(65, for: sameLane)
+    XCTAssertEqual(onScreen(m, kept), screen[kept], "the kept row's lane: the offset follows")
+  }
+
+  // MARK: L7
+
+  /// SPEC L7: view-aligned targets are a grid's line starts and every
+  /// masonry lane's row starts; paging is unchanged.
+  func testL7_viewAlignedTargetsAreLineStartsAndLaneRowStarts() throws {
+    var g = try make(rows: 30, layout: try grid(3, alignment: 1))
+    g.setMeasuredExtent(70, for: 4)  // line 1: 40, 70, 40 -> 70; rows 3, 5 start at 70
+    let target = g.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 60), velocity: .zero, snap: .viewAligned(.always))
+    XCTAssertEqual(target.y, 40, "line 1 starts at 40 (rows 3 and 5 start at 70, aligned to its end: not targets)")
+    var m = try make(rows: 30, layout: try masonry(.fixed(2)))
+    m.setMeasuredExtent(60, for: 0)  // lane 0: 0, 60, 100…; lane 1: 0, 40, 80…
+    let t2 = m.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 52), velocity: .zero, snap: .viewAligned(.always))
+    XCTAssertEqual(t2.y, 60, "lane 0's second row")
+    let t3 = m.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 43), velocity: .zero, snap: .viewAligned(.always))
+    XCTAssertEqual(t3.y, 40, "lane 1's second row")
+    let page = m.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 130), velocity: .zero, snap: .paging)
+    XCTAssertEqual(page.y, 200, "paging: viewport heights")
+  }
+}
