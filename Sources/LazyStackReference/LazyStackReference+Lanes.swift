@@ -234,11 +234,20 @@ extension LazyStackReference {
     return hasLanes ? laneGeometry().lanes[index] : 0
   }
 
-  /// SPEC L5, G4 lane by lane: the lowest index among each lane's answer,
-  /// where a lane holds its rows and every row that spans the lanes.
+  /// Every row's lane (`lane(at:)` for all rows at once).
+  public func lanes() -> [Int] {
+    hasLanes ? laneGeometry().lanes : Array(repeating: 0, count: count)
+  }
+
+  /// SPEC L5: the lowest index among the rows whose span holds `y`; where
+  /// none does, G4 lane by lane (the lowest of each lane's answer, where a
+  /// lane holds its rows and every row that spans the lanes).
   func laneIndexAt(_ y: Int64) -> Int {
     let g = laneGeometry()
     let x = extents()
+    if let holding = ids.indices.first(where: { x[$0] > 0 && g.starts[$0] <= y && y < g.starts[$0] + x[$0] }) {
+      return holding
+    }
     let plans = sectionPlans()
     var inLanes = Array(repeating: false, count: count)
     var maxLanes = 1
@@ -260,6 +269,25 @@ extension LazyStackReference {
       best = min(best, answer)
     }
     return best == Int.max ? count - 1 : best
+  }
+
+  /// SPEC T1 with lanes (L6): the row at the anchor point (L5) if it meets
+  /// the viewport; else the row meeting it nearest to the point along the
+  /// main axis (the lower index on ties). A list clamps the row into the
+  /// visible range, which holds only rows on screen; with lanes that range
+  /// may hold rows that are not (a shorter lane's last row, say).
+  func laneTrackedRow(low: Int64, point: Int64, high: Int64) -> Int? {
+    let s = starts()
+    let x = extents()
+    func meets(_ i: Int) -> Bool { x[i] > 0 ? (s[i] < high && s[i] + x[i] > low) : (s[i] >= low && s[i] < high) }
+    let at = indexAt(point)
+    if meets(at) { return at }
+    var best: (row: Int, distance: Int64)?
+    for i in ids.indices where meets(i) {
+      let distance = point < s[i] ? s[i] - point : max(0, point - (s[i] + x[i]))
+      if best == nil || distance < best!.distance { best = (i, distance) }
+    }
+    return best?.row
   }
 
   /// SPEC L5: exactly the rows that intersect the viewport (its overscan

@@ -687,6 +687,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     let low = offset - shift
     let vis = ids.isEmpty || v <= 0 ? 0 ..< 0 : visible(low: low, high: low + v)
     if vis.isEmpty { return nil }
+    if hasLanes { return laneTrackedRow(low: low, point: low + _FixedPoint.scale(v, by: f), high: low + v) }
     return min(max(indexAt(low + _FixedPoint.scale(v, by: f)), vis.lowerBound), vis.upperBound - 1)
   }
 
@@ -712,7 +713,9 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       let s = starts()
       let x = extents()
       var best: (row: Int, distance: Int64)?
-      for r in visible(low: low, high: low + v) where measured[r] != nil {
+      // With lanes the visible range may hold rows off screen (L6: among the rows that meet it).
+      func meets(_ r: Int) -> Bool { x[r] > 0 ? (s[r] < low + v && s[r] + x[r] > low) : (s[r] >= low && s[r] < low + v) }
+      for r in visible(low: low, high: low + v) where measured[r] != nil && meets(r) {
         let distance = point < s[r] ? s[r] - point : max(0, point - (s[r] + x[r]))
         if best == nil || distance < best!.distance { best = (r, distance) }
       }

@@ -263,3 +263,147 @@ final class LaneTests: CheckedTestCase {
     XCTAssertEqual(page.y, 200, "paging: viewport heights")
   }
 }
+
+/// SPEC §13's promises checked on the reference model under random
+/// operations (the oracle must keep them before the layout is compared
+/// with it): lists, grids and masonry in sections, adaptive lanes, every
+/// edit, role and layout changes, width changes and scrolls. After every
+/// step: frames of non-empty rows in lanes do not overlap; a grid row's
+/// lane is its place in its section mod k; a measurement moves no masonry
+/// row to another lane (L4); `visibleRows` is exactly the rows that meet
+/// the viewport, inside `visibleIndices` (L5); `index(at:)` finds each
+/// visible row from a point inside it, and `index(atOffset:)` a row whose
+/// span holds the offset where one does (L5); the kept row meets the
+/// viewport (L6 with S13) unless the offset was clamped.
+final class LaneReferenceCheckTests: CheckedTestCase {
+  typealias Model = LazyStackReference<Int>
+
+  func randomLayout(_ rng: inout SeededRNG) -> SectionLayout {
+    let lanes: LaneCount = Bool.random(using: &rng) ? .fixed(Int.random(in: 1 ... 4, using: &rng))
+                                                      : .adaptive(minimum: CGFloat(Int.random(in: 60 ... 200, using: &rng)))
+    let spacing = CGFloat(Int.random(in: 0 ... 2, using: &rng) * 4)
+    switch Int.random(in: 0 ... 2, using: &rng) {
+    case 0: return .list
+    case 1: return .grid(try! GridLayout(lanes: lanes, laneSpacing: spacing,
+                                         alignment: [0, 0.5, 1][Int.random(in: 0 ... 2, using: &rng)]))
+    default: return .masonry(try! MasonryLayout(lanes: lanes, laneSpacing: spacing))
+    }
+  }
+
+  func testL4_L5_L6_referenceKeepsLanePromisesUnderRandomOperations() throws {
+    for seed in UInt64(1) ... 40 {
+      var rng = SeededRNG(seed: seed)
+      var next = 10_000
+      var m = try Model(ids: 0 ..< Int.random(in: 0 ... 120, using: &rng), estimatedExtent: 40,
+                        spacing: CGFloat(Int.random(in: 0 ... 1, using: &rng) * 6))
+      m.viewportSize = CGSize(width: CGFloat(Int.random(in: 200 ... 600, using: &rng)), height: 300)
+      m.sectionLayout = randomLayout(&rng)
+      for step in 0 ..< 120 {
+        var op = "scroll"
+        let lanesBefore = Dictionary(uniqueKeysWithValues: zip(m.ids, m.lanes()))
+        var measuring = false
+        switch Int.random(in: 0 ..< 12, using: &rng) {
+        case 0, 1, 2 where m.count > 0:
+          measuring = true
+          op = "measure"
+          m.setMeasuredExtent(CGFloat(Int.random(in: 0 ... 150, using: &rng)), for: m.id(at: Int.random(in: 0 ..< m.count, using: &rng)))
+        case 3:
+          let new = (0 ..< Int.random(in: 1 ... 4, using: &rng)).map { _ in next += 1; return next }
+          op = "insert \(new.count)"
+          try m.insert(new, at: Int.random(in: 0 ... m.count, using: &rng))
+        case 4 where m.count > 0:
+          op = "remove"
+          m.remove(atOffsets: IndexSet(integer: Int.random(in: 0 ..< m.count, using: &rng)))
+        case 5 where m.count > 1:
+          op = "move"
+          m.move(fromOffsets: IndexSet(integer: Int.random(in: 0 ..< m.count, using: &rng)),
+                 toOffset: Int.random(in: 0 ... m.count, using: &rng))
+        case 6 where m.count > 0:
+          let role: RowRole = [.row, .sectionHeader, .sectionFooter][Int.random(in: 0 ... 2, using: &rng)]
+          op = "role \(role)"
+          m.setRole(role, for: m.id(at: Int.random(in: 0 ..< m.count, using: &rng)))
+        case 7 where m.count > 0:
+          let headers = (0 ..< m.count).filter { m.role(at: $0) == .sectionHeader }
+          op = "header layout"
+          if let h = headers.randomElement(using: &rng) {
+            m.setSectionLayout(Bool.random(using: &rng) ? randomLayout(&rng) : nil, forHeader: m.id(at: h))
+          }
+        case 8:
+          op = "layout"
+          m.sectionLayout = randomLayout(&rng)
+        case 9:
+          op = "width"
+          m.viewportSize = CGSize(width: CGFloat(Int.random(in: 100 ... 700, using: &rng)), height: 300)
+        default:
+          m.userScroll(to: CGPoint(x: 0, y: CGFloat(Int.random(in: 0 ... Int(max(1, m.maxOffset)), using: &rng))))
+        }
+        let context = "seed \(seed) step \(step) (\(op))"
+        check(m, context)
+        if measuring {
+          let lanes = m.lanes()
+          for i in 0 ..< m.count where lanes[i] != lanesBefore[m.id(at: i)] && m.sectionLayout(at: i).isMasonry {
+            XCTFail("\(context): a measurement moved row \(i) sideways")
+          }
+        }
+        if testRun?.failureCount ?? 0 > 0 { return }
+      }
+    }
+  }
+
+  func check(_ m: Model, _ context: String) {
+    let frames = m.frames()
+    let viewport = CGRect(origin: m.contentOffset, size: m.viewportSize)
+    // Grid lanes: a row's place in its section's body, mod k.
+    let lanes = m.lanes()
+    var body = 0
+    for i in 0 ..< m.count {
+      let role = m.role(at: i)
+      if role == .sectionHeader || i == 0 || m.role(at: i - 1) == .sectionFooter { body = 0 }
+      if case .grid(let grid) = m.sectionLayout(at: i), role == .row {
+        let k = grid.lanes.count(crossExtent: m.viewportSize.width, spacing: grid.laneSpacing)
+        XCTAssertEqual(lanes[i], body % k, "\(context): grid lane of \(i)")
+      }
+      if role == .row { body += 1 }
+    }
+    // No two non-empty frames overlap.
+    let nonEmpty = (0 ..< m.count).filter { frames[$0].height > 0 && frames[$0].width > 0 }
+    for (a, i) in nonEmpty.enumerated() {
+      // (Lanes' cross starts are computed, not summed: adjacent lanes may differ by an ulp.)
+      func overlap(_ p: CGRect, _ q: CGRect) -> Bool {
+        let e = 1e-9 as CGFloat
+        return p.minX + e < q.maxX && q.minX + e < p.maxX && p.minY < q.maxY && q.minY < p.maxY
+      }
+      for j in nonEmpty[(a + 1)...] where overlap(frames[i], frames[j]) {
+        XCTFail("\(context): rows \(i) \(frames[i]) and \(j) \(frames[j]) overlap")
+        return
+      }
+    }
+    // visibleRows: exactly the rows meeting the viewport, inside visibleIndices.
+    if m.viewportSize.height > 0 {
+      let rows = m.visibleRows
+      let range = m.visibleIndices
+      XCTAssertTrue(rows.allSatisfy { range.contains($0) }, "\(context): visibleRows \(rows) outside \(range)")
+      let meeting = (0 ..< m.count).filter { i in
+        frames[i].height > 0 ? frames[i].minY < viewport.maxY && frames[i].maxY > viewport.minY
+                             : frames[i].minY >= viewport.minY && frames[i].minY < viewport.maxY
+      }
+      XCTAssertEqual(rows, meeting, "\(context): visibleRows")
+      for i in rows where frames[i].height > 0 && frames[i].width > 0 {
+        XCTAssertEqual(m.index(at: CGPoint(x: frames[i].midX, y: frames[i].midY)), i, "\(context): index(at:) of row \(i)")
+        if let found = m.index(atOffset: frames[i].midY) {
+          XCTAssertTrue(found <= i && frames[found].minY <= frames[i].midY && frames[found].maxY > frames[i].midY,
+                        "\(context): index(atOffset: \(frames[i].midY)) = \(found), row \(i) holds it")
+        }
+      }
+    }
+    // S13: the kept row meets the viewport, unless the offset was clamped.
+    if !m.lastStabilizationWasClamped, let meets = m.anchorRowIntersectsViewport {
+      let kept = m.anchorRowID.flatMap { m.index(of: $0) }
+      XCTAssertTrue(meets, "\(context): the kept row \(kept.map { "\($0) at \(frames[$0])" } ?? "?") left the viewport \(viewport); visible \(m.visibleRows.map { "\($0): \(frames[$0])" })")
+    }
+  }
+}
+
+extension SectionLayout {
+  var isMasonry: Bool { if case .masonry = self { true } else { false } }
+}
