@@ -1,0 +1,183 @@
+// TanStack Virtual with lanes (a masonry of `lanes` columns), driven
+// headless in Node like run.js, on the operations issue #30 (SPEC §13)
+// names, so its table is reproducible: n rows of 44 px estimates, a tenth
+// of them measured at 20-200 px, an 844 px viewport scrolled to the middle.
+//
+//   bash Benchmarks/peers/build.sh VIRTUA_CHECKOUT TANSTACK_CHECKOUT
+//   node Benchmarks/peers/lanes.js [--sizes 100000,1000000] [--lanes 1,4] [--samples 5]
+//        [--output DIR]
+//
+// writes DIR/lanes.csv (default Reports/peers) and prints a table. Each
+// operation is what a UI layer does for one event, read back as it renders:
+//   measure_read   one row gets a new size (a real change every call), then
+//                  the total size and the visible rows
+//   insert_read    one row inserted at the top (stable keys, so measured
+//                  sizes follow their rows), then the total size and the
+//                  visible rows (removed again, untimed)
+//   scroll_read    scroll by 1-40 px either way, then the visible rows
+// virtua has no lanes, so only TanStack is measured.
+"use strict";
+const path = require("path");
+const fs = require("fs");
+
+const args = process.argv.slice(2);
+function option(name, fallback) {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+}
+const sizes = option("--sizes", "100000,1000000").split(",").map((s) => Number(s.replace(/_/g, "")));
+const laneCounts = option("--lanes", "1,4").split(",").map(Number);
+const samples = Number(option("--samples", "5"));
+const output = option("--output", "Reports/peers");
+
+const built = path.resolve(__dirname, "../../.build-peers");
+let T, versions;
+try {
+  T = require(path.join(built, "tanstack/index.js"));
+  versions = JSON.parse(fs.readFileSync(path.join(built, "versions.json"), "utf8"));
+} catch (error) {
+  console.error(`lanes: ${built} is missing or incomplete; run Benchmarks/peers/build.sh first (${error.message})`);
+  process.exit(2);
+}
+
+const ESTIMATE = 44;
+const VIEWPORT = 844;
+const WIDTH = 390;
+
+/** A seeded generator (mulberry32), as run.js's. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const int = (next, low, high) => low + Math.floor(next() * (high - low + 1));
+let sink = 0;
+
+/** A Virtualizer of n rows in `lanes` lanes with a headless scroll element. */
+function make(n, lanes) {
+  let report = null;
+  let prepended = 0;
+  const options = {
+    count: n,
+    lanes,
+    getItemKey: (i) => i,
+    estimateSize: () => ESTIMATE,
+    getScrollElement: () => headless,
+    scrollToFn: () => {},
+    observeElementRect: (_, callback) => {
+      callback({ width: WIDTH, height: VIEWPORT });
+      return () => {};
+    },
+    observeElementOffset: (_, callback) => {
+      report = callback;
+      callback(0, false);
+      return () => {};
+    },
+    initialRect: { width: WIDTH, height: VIEWPORT },
+    overscan: 0,
+  };
+  const headless = {
+    get scrollHeight() { return v.getTotalSize(); },
+    clientHeight: VIEWPORT,
+    scrollWidth: WIDTH,
+    clientWidth: WIDTH,
+  };
+  const v = new T.Virtualizer(options);
+  v._willUpdate();
+  return {
+    v,
+    read: () => {
+      sink += v.getTotalSize();
+      for (const item of v.getVirtualItems()) sink += item.start;
+    },
+    scroll: (y) => report(y, true),
+    offset: () => v.getScrollOffset(),
+    // A new key function with the new count, as a component re-rendered
+    // with its new data passes one: TanStack memoizes its layout on the
+    // options, and a key function it has seen keeps a layout computed for
+    // other keys.
+    prepend: (k) => {
+      const p = (prepended += k);
+      v.setOptions({ ...options, count: (options.count += k), getItemKey: (i) => i - p });
+    },
+    unprepend: (k) => {
+      const p = (prepended -= k);
+      v.setOptions({ ...options, count: (options.count -= k), getItemKey: (i) => i - p });
+    },
+  };
+}
+
+/** Nanoseconds of each of `samples` single operations (reset untimed after each). */
+function sample(operation, reset) {
+  const values = [];
+  for (let k = 0; k < samples; k++) {
+    const t0 = process.hrtime.bigint();
+    operation();
+    values.push(Number(process.hrtime.bigint() - t0));
+    if (reset) reset();
+  }
+  return values;
+}
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
+const rows = [];
+console.log(`lanes: TanStack virtual-core ${versions.tanstack}, Node ${process.version}, ${samples} samples each`);
+for (const n of sizes) {
+  for (const lanes of laneCounts) {
+    const next = random(30);
+    const list = make(n, lanes);
+    const setup = process.hrtime.bigint();
+    const measured = [];
+    for (let i = 0; i < n; i += 10) {
+      list.v.resizeItem(i, int(next, 20, 200));
+      measured.push(i);
+    }
+    list.read();
+    list.scroll(Math.max(0, list.v.getTotalSize() / 2 - VIEWPORT / 2));
+    list.read();
+    const setupMs = Number(process.hrtime.bigint() - setup) / 1e6;
+    // measure_read: a measured row a call, its size changing every time.
+    let cycle = 0;
+    const measure = sample(() => {
+      const i = measured[int(next, 0, measured.length - 1)];
+      list.v.resizeItem(i, 20 + ((cycle++ * 37) % 181) + 0.5);
+      list.read();
+    });
+    const before = list.v.getTotalSize();
+    const insert = sample(() => {
+      list.prepend(1);
+      list.read();
+    }, () => list.unprepend(1));
+    if (list.v.getTotalSize() !== before) throw new Error("insert_read: the undo did not restore the list");
+    let direction = 1;
+    const scroll = sample(() => {
+      direction = -direction;
+      list.scroll(Math.max(0, list.offset() + direction * int(next, 1, 40)));
+      for (const item of list.v.getVirtualItems()) sink += item.start;
+    });
+    for (const [scenario, values] of [["measure_read", measure], ["insert_read", insert], ["scroll_read", scroll]]) {
+      rows.push({ scenario, n, lanes, median: median(values), samples: values.length });
+    }
+    console.log(`  n=${n} lanes=${lanes}: set up in ${setupMs.toFixed(0)} ms`);
+  }
+}
+
+function format(ns) {
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(1)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(1)} µs`;
+  return `${ns.toFixed(0)} ns`;
+}
+console.log(`\n${"scenario".padEnd(14)} ${"n".padEnd(9)} ${"lanes".padStart(5)} ${"median".padStart(10)}`);
+for (const row of rows) {
+  console.log(`${row.scenario.padEnd(14)} ${String(row.n).padEnd(9)} ${String(row.lanes).padStart(5)} ${format(row.median).padStart(10)}`);
+}
+fs.mkdirSync(output, { recursive: true });
+const csv = ["peer,version,scenario,n,lanes,median_ns,samples"]
+  .concat(rows.map((r) => `tanstack,${versions.tanstack},${r.scenario},${r.n},${r.lanes},${r.median.toFixed(0)},${r.samples}`));
+fs.writeFileSync(path.join(output, "lanes.csv"), csv.join("\n") + "\n");
+console.log(`\nwrote ${path.join(output, "lanes.csv")}${sink === 0.5 ? "" : ""}`);
