@@ -70,7 +70,7 @@ extension LazyStackReference {
   func drawn() -> [(index: Int, frame: CGRect)] {
     let all = frames()
     var result: [Int: CGRect] = [:]
-    for i in visibleIndices { result[i] = all[i] }
+    for i in hasLanes ? visibleRows : Array(visibleIndices) { result[i] = all[i] }  // L5: rows on screen
     for p in pinnedRows { result[p.index] = p.frame }
     let o = contentOffset
     return result.keys.sorted().map { ($0, result[$0]!.offsetBy(dx: -o.x, dy: -o.y)) }

@@ -39,11 +39,12 @@ extension LazyStackReference {
   }
 
   /// Whether any section can have lanes (else every path is the list's).
-  var hasLanes: Bool { defaultSectionLayout != .list || !layoutByHeader.isEmpty }
+  var hasLanes: Bool { defaultSectionLayout != .list || layoutByHeader.values.contains { $0 != .list } }
 
   /// The layout-wide section layout (SPEC L1): every section whose header
   /// has none of its own. Setting it re-flows those sections; the kept row
   /// keeps its place on screen.
+  /// - Complexity: O(n) (the reference computes everything from scratch).
   package var sectionLayout: SectionLayout {
     get { defaultSectionLayout }
     set {
@@ -58,6 +59,7 @@ extension LazyStackReference {
   /// Gives the section of header `id` its own layout (nil: the layout-wide
   /// one again); it follows the id, as roles do (SPEC L1, H1). Returns
   /// false for an id that is not a row.
+  /// - Complexity: O(n).
   @discardableResult
   package mutating func setSectionLayout(_ layout: SectionLayout?, forHeader id: ID) -> Bool {
     guard index(of: id) != nil else { return false }
@@ -186,8 +188,12 @@ extension LazyStackReference {
         var ends = Array(repeating: y, count: k)
         let flow = Flow(layout: plan.layout, lanes: k)
         for i in plan.body {
-          var lane = Self.laneEndingFirst(ends)
-          if let given = laneByID[ids[i]], given.flow == flow, given.lane < k { lane = given.lane }
+          // Every edit, role, layout and viewport change settles the lanes
+          // (`settleLanes`), so each row here has one given under this flow.
+          guard let given = laneByID[ids[i]], given.flow == flow, given.lane < k else {
+            preconditionFailure("LazyStackReference: row \(i) has no lane under its section's flow")
+          }
+          let lane = given.lane
           place(i, at: ends[lane])
           g.lanes[i] = lane
           g.cross[i] = cross(lane)
@@ -219,6 +225,7 @@ extension LazyStackReference {
   }
 
   /// The layout in force for row `index`'s section (SPEC L1).
+  /// - Complexity: O(n).
   package func sectionLayout(at index: Int) -> SectionLayout {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     guard hasLanes else { return .list }
@@ -229,12 +236,14 @@ extension LazyStackReference {
 
   /// Row `index`'s lane: its column (vertical) or row (horizontal) in a
   /// grid or masonry section, 0 in a list and for headers and footers.
+  /// - Complexity: O(n).
   public func lane(at index: Int) -> Int {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     return hasLanes ? laneGeometry().lanes[index] : 0
   }
 
   /// Every row's lane (`lane(at:)` for all rows at once).
+  /// - Complexity: O(n).
   public func lanes() -> [Int] {
     hasLanes ? laneGeometry().lanes : Array(repeating: 0, count: count)
   }
@@ -279,7 +288,7 @@ extension LazyStackReference {
   func laneTrackedRow(low: Int64, point: Int64, high: Int64) -> Int? {
     let s = starts()
     let x = extents()
-    func meets(_ i: Int) -> Bool { x[i] > 0 ? (s[i] < high && s[i] + x[i] > low) : (s[i] >= low && s[i] < high) }
+    func meets(_ i: Int) -> Bool { Self.meets(start: s[i], extent: x[i], low: low, high: high) }
     let at = indexAt(point)
     if meets(at) { return at }
     var best: (row: Int, distance: Int64)?
@@ -293,6 +302,7 @@ extension LazyStackReference {
   /// SPEC L5: exactly the rows that intersect the viewport (its overscan
   /// included), in index order; `visibleIndices` is the smallest range
   /// holding them (plus rows of overscan by rows).
+  /// - Complexity: O(n).
   public var visibleRows: [Int] {
     let range = visibleIndices
     guard !range.isEmpty else { return [] }
@@ -304,7 +314,7 @@ extension LazyStackReference {
     let high = offset - shift + viewportUnits + after
     let s = starts()
     let x = extents()
-    func meets(_ i: Int) -> Bool { x[i] > 0 ? (s[i] < high && s[i] + x[i] > low) : (s[i] >= low && s[i] < high) }
+    func meets(_ i: Int) -> Bool { Self.meets(start: s[i], extent: x[i], low: low, high: high) }
     let meeting = range.filter(meets)
     guard let first = meeting.first, let last = meeting.last else { return Array(range) }
     // Rows added by overscan in rows lie outside the meeting ones.
@@ -313,6 +323,7 @@ extension LazyStackReference {
 
   /// SPEC L5: the row whose frame holds `point` (content coordinates), or
   /// nil (spacing, past a lane's end, an empty row).
+  /// - Complexity: O(n).
   public func index(at point: CGPoint) -> Int? {
     guard !point.x.isNaN, !point.y.isNaN else { return nil }
     return frames().firstIndex { $0.contains(point) }

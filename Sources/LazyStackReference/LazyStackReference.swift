@@ -306,12 +306,18 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     return nonEmpty.last!
   }
 
+  /// SPEC G5: whether a row meets the window [low, high) (an empty row:
+  /// when it starts inside it).
+  static func meets(start s: Int64, extent e: Int64, low: Int64, high: Int64) -> Bool {
+    e > 0 ? (s < high && s + e > low) : (s >= low && s < high)
+  }
+
   func visible(low: Int64, high: Int64) -> Range<Int> {
     let s = starts()
     let x = extents()
     func isVisible(_ i: Int) -> Bool {
       let e = x[i]
-      return e > 0 ? (s[i] < high && s[i] + e > low) : (s[i] >= low && s[i] < high)
+      return Self.meets(start: s[i], extent: e, low: low, high: high)
     }
     let rows = ids.indices.filter(isVisible)
     if let first = rows.first { return first ..< rows.last! + 1 }
@@ -714,7 +720,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       let x = extents()
       var best: (row: Int, distance: Int64)?
       // With lanes the visible range may hold rows off screen (L6: among the rows that meet it).
-      func meets(_ r: Int) -> Bool { x[r] > 0 ? (s[r] < low + v && s[r] + x[r] > low) : (s[r] >= low && s[r] < low + v) }
+      func meets(_ r: Int) -> Bool { Self.meets(start: s[r], extent: x[r], low: low, high: low + v) }
       for r in visible(low: low, high: low + v) where measured[r] != nil && meets(r) {
         let distance = point < s[r] ? s[r] - point : max(0, point - (s[r] + x[r]))
         if best == nil || distance < best!.distance { best = (r, distance) }
@@ -773,7 +779,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   public mutating func measureVisibleRows(_ extent: (Int, ID) -> CGFloat) {
     for _ in 0 ..< 1024 {
       var applied = false
-      for i in visibleIndices where measured[i] == nil {
+      for i in hasLanes ? visibleRows : Array(visibleIndices) where measured[i] == nil {
         if setMeasuredExtent(extent(i, ids[i]), for: ids[i]).isApplied { applied = true }
       }
       if !applied { return }

@@ -335,11 +335,16 @@ final class KindSnapshotTests: CheckedTestCase {
         snapshot._measuredUnits = entries.indices.map { Int32(10 + $0 % 90) * 256 }
         snapshot._kindIDs = entries
         snapshot._kinds = entries.indices.map { UInt8(1 + $0 % 7) }
+        let owning = entries.indices.filter { $0 % 5 == 0 }
+        snapshot._ownIDs = owning.map { entries[$0] }
+        snapshot._ownUnits = owning.map { Int32(30 + $0 % 20) * 256 }
         var expected: [Int: CGFloat] = [:]
         var expectedKinds: [Int: UInt8] = [:]
+        var expectedOwn: [Int: CGFloat] = [:]
         for (k, id) in entries.enumerated() where id < 3000 {
           expected[id] = CGFloat(10 + k % 90)
           expectedKinds[id] = UInt8(1 + k % 7)
+          if k % 5 == 0 { expectedOwn[id] = CGFloat(30 + k % 20) }
         }
         var layout = try LazyStackLayout(ids: ids, estimatedExtent: 50)
         layout.viewportSize = CGSize(width: 300, height: 500)
@@ -349,6 +354,7 @@ final class KindSnapshotTests: CheckedTestCase {
         for id in ids {
           XCTAssertEqual(layout.measuredExtent(for: id), expected[id], "\(context): id \(id)")
           XCTAssertEqual(layout.kind(at: layout.index(of: id)!), expectedKinds[id] ?? 0, "\(context): id \(id)'s kind")
+          XCTAssertEqual(layout.ownEstimatedExtent(for: id), expectedOwn[id], "\(context): id \(id)'s own estimate")
         }
         layout._checkInvariants()
       }

@@ -103,6 +103,14 @@ final class LaneTests: CheckedTestCase {
     XCTAssertEqual(m.lane(at: 3), 0)
     XCTAssertEqual(m.frame(at: 3).width, 40)
     XCTAssertEqual(LaneCount.adaptive(minimum: 100).count(crossExtent: 0, spacing: 0), 1)
+    // Masonry: a width that changes k re-flows (every row by L4's rule again).
+    var masonry = try make(rows: 6, layout: try self.masonry(.adaptive(minimum: 100)))  // 4 lanes
+    masonry.setMeasuredExtent(300, for: 0)
+    XCTAssertEqual((0 ..< 6).map { masonry.lane(at: $0) }, [0, 1, 2, 3, 0, 1], "lanes given before the measurement")
+    masonry.viewportSize = CGSize(width: 200, height: 200)  // 2 lanes: 0 | 1, 2, 3, 4, 5 (lane 1 ends first)
+    XCTAssertEqual((0 ..< 6).map { masonry.lane(at: $0) }, [0, 1, 1, 1, 1, 1])
+    masonry.viewportSize = CGSize(width: 400, height: 200)  // 4 lanes again, placed by the rule now
+    XCTAssertEqual((0 ..< 6).map { masonry.lane(at: $0) }, [0, 1, 2, 3, 1, 2])
   }
 
   /// SPEC L2 (and X5): bad lane counts, minimums, spacings and alignments
@@ -189,7 +197,7 @@ final class LaneTests: CheckedTestCase {
   func testL5_visibleRowsOffsetsAndHitTesting() throws {
     var m = try make(rows: 8, layout: try masonry(.fixed(2)))
     m.viewportSize = CGSize(width: 400, height: 100)
-    m.setMeasuredExtent(300, for: 0)  // lanes: 0 | 1, 2 | ... (2 goes to lane 1: 40 < 300)
+    m.setMeasuredExtent(300, for: 0)  // after the lanes were given: they stay round robin
     XCTAssertEqual((0 ..< 8).map { m.lane(at: $0) }, [0, 1, 0, 1, 0, 1, 0, 1], "lanes were given before the measurement")
     m.userScroll(to: CGPoint(x: 0, y: 50))
     // Lane 0: 0 [0,300), 2 [300,340)…; lane 1: 1 [0,40), 3 [40,80), 5 [80,120), 7 [120,160).
@@ -303,7 +311,7 @@ final class LaneReferenceCheckTests: CheckedTestCase {
         let lanesBefore = Dictionary(uniqueKeysWithValues: zip(m.ids, m.lanes()))
         var measuring = false
         switch Int.random(in: 0 ..< 12, using: &rng) {
-        case 0, 1, 2 where m.count > 0:
+        case 0 ... 2 where m.count > 0:
           measuring = true
           op = "measure"
           m.setMeasuredExtent(CGFloat(Int.random(in: 0 ... 150, using: &rng)), for: m.id(at: Int.random(in: 0 ..< m.count, using: &rng)))

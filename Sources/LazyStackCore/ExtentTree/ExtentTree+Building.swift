@@ -16,7 +16,7 @@ extension ExtentTree {
     ids: some Sequence<ID>, estimate: Int64, spacing: Int64 = 0,
     blockCapacity: Int = ExtentTree.defaultBlockCapacity, measured: _IDTable<ID>? = nil
   ) throws(LazyStackError) {
-    precondition(blockCapacity >= 4 && blockCapacity <= Int(Int32.max), "ExtentTree: blockCapacity must be at least 4")
+    precondition(blockCapacity >= 4 && blockCapacity <= Int(Int32.max), "ExtentTree: blockCapacity must be in 4 ... Int32.max")
     precondition(estimate >= 0 && estimate <= _FixedPoint.maxExtentUnits, "ExtentTree: estimate out of range")
     precondition(spacing >= 0, "ExtentTree: negative spacing")
     self.estimate = estimate
@@ -182,6 +182,14 @@ extension ExtentTree {
   @inlinable
   package mutating func _restore(ids: some RandomAccessCollection<ID>, stored: some RandomAccessCollection<Int32>) {
     precondition(ids.count == stored.count, "ExtentTree._restore: ids and extents differ in count")
+    if _kinds != nil && _hasIndex && ids.count &* 64 >= count {
+      // With kinds each entry written alone moves its slot's share of the
+      // kind sums (O(k) a row): many go in one pass, which counts each
+      // block's kinds once.
+      var table = _IDTable<ID>(minimumCapacity: ids.count)
+      for (id, units) in zip(ids, stored) { table.updateValue(units, forKey: id) }
+      return _restore(table)
+    }
     var cursor = _RowCursor()
     var done = 0
     for (id, units) in zip(ids, stored) {
@@ -198,8 +206,8 @@ extension ExtentTree {
 
   /// Finds ids listed in row order (a snapshot's entries, in the order a
   /// relaunch with the same data keeps): each first just after the
-  /// previous one found, up to `_cursorReach` slots of that block and the
-  /// next, a few comparisons instead of a search (a hash probe and a scan
+  /// previous one found, within `_cursorReach` rows, a few comparisons
+  /// instead of a search (a hash probe and a scan
   /// of a block, where ids need the hash index); an id not there is looked
   /// up as usual. It counts the lookups that miss, so that a caller can
   /// tell ids in another order (`isLost`) and take the rest another way.
@@ -215,8 +223,9 @@ extension ExtentTree {
     @inlinable
     package init() {}
 
-    /// Whether most lookups missed (after 256 misses): the ids are not in
-    /// row order.
+    /// Whether more than a quarter of the lookups missed (after 256
+    /// misses): the ids are not in row order.
+    /// - Complexity: O(1).
     @inlinable
     package var isLost: Bool { misses >= 256 && misses &* 4 > lookups }
 
@@ -239,12 +248,14 @@ extension ExtentTree {
 
   /// How far `_findAhead` looks: the rows a sparse snapshot typically skips
   /// between two entries (one row in ten measured), with room to spare.
+  /// - Complexity: O(1).
   @inlinable @inline(__always)
   package static var _cursorReach: Int { 64 }
 
   /// The position and slot of the row with `id` among the `_cursorReach`
   /// rows from `cursor` (a block position and a slot, which may be the
-  /// block's end), in that block and the next; nil if it is not there.
+  /// block's end), in as many blocks as those rows cover; nil if it is not
+  /// there.
   /// - Complexity: O(1) (at most `_cursorReach` comparisons).
   @inlinable
   package func _findAhead(_ id: ID, from cursor: (position: Int, slot: Int)) -> (Int, Int)? {

@@ -231,8 +231,14 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
       _kindPitch = 0
       return
     }
-    table.pitchTotal = table._totalCorrection(estimate)
-    table.nonEmptyTotal = table._totalNonEmptyCorrection(estimate)
-    _kindPitch = table.pitchTotal
+    let pitch = table._totalCorrection(estimate)
+    let nonEmpty = table._totalNonEmptyCorrection(estimate)
+    if pitch != table.pitchTotal || nonEmpty != table.nonEmptyTotal {
+      // A table shared with another tree is copied first (`_writableKinds`).
+      let mine = _writableKinds()
+      mine.pitchTotal = pitch
+      mine.nonEmptyTotal = nonEmpty
+    }
+    _kindPitch = pitch
   }
 }

@@ -33,6 +33,8 @@ package enum LaneCount: Hashable, Sendable {
   /// Throws the typed error for a lane count that cannot be laid out: a
   /// fixed count below 1, an adaptive minimum that is not finite and
   /// positive (SPEC L2, X5).
+  /// - Throws: `LazyStackError.invalidLaneCount`, `.invalidExtent`.
+  /// - Complexity: O(1).
   @inlinable
   package func validate() throws(LazyStackError) {
     switch self {
@@ -60,6 +62,7 @@ package struct GridLayout: Hashable, Sendable {
   /// A grid layout; bad values are typed errors (SPEC L2): a lane count
   /// below 1, a non-finite or non-positive adaptive minimum, a non-finite
   /// or negative lane spacing, an alignment outside 0...1.
+  /// - Throws: `LazyStackError.invalidLaneCount`, `.invalidExtent`.
   /// - Complexity: O(1).
   @inlinable
   package init(lanes: LaneCount, laneSpacing: CGFloat = 0, alignment: CGFloat = 0) throws(LazyStackError) {
@@ -86,6 +89,7 @@ package struct MasonryLayout: Hashable, Sendable {
 
   /// A masonry layout; bad values are typed errors (SPEC L2), as for
   /// `GridLayout`.
+  /// - Throws: `LazyStackError.invalidLaneCount`, `.invalidExtent`.
   /// - Complexity: O(1).
   @inlinable
   package init(lanes: LaneCount, laneSpacing: CGFloat = 0) throws(LazyStackError) {
@@ -99,8 +103,11 @@ package struct MasonryLayout: Hashable, Sendable {
 /// The layout of a section (SPEC L1): one row per line, a grid, or masonry.
 @usableFromInline
 package enum SectionLayout: Hashable, Sendable {
+  /// One row per line (SPEC §1).
   case list
+  /// Lines of k lanes (L3).
   case grid(GridLayout)
+  /// Lanes that rows keep (L4).
   case masonry(MasonryLayout)
 
   /// The lanes and their spacing, nil for a list.
