@@ -63,6 +63,64 @@ final class ExtentTreeTests: CheckedTestCase {
     }
   }
 
+  /// SPEC E4 where exceptions crowd: an insert among more exceptions than
+  /// `_boundsReach` on either side takes its bounds from the blocks' keys
+  /// (no probe of every exception around it), which stays sound: random
+  /// inserts of in-order and out-of-order ids, moves and removals in
+  /// blocks of 64 and 512 rows, checked against an array after every step,
+  /// and the crowded path is taken (blocks of 8, as in the other tests,
+  /// never reach it).
+  func testE4_insertsAmongCrowdedExceptionsStaySound() throws {
+    for capacity in [64, 512] {
+      var rng = SeededRNG(seed: UInt64(capacity))
+      var ids = Array(stride(from: 0, to: 20_000, by: 10))
+      var tree = try ExtentTree(ids: ids, estimate: 256, blockCapacity: capacity)
+      // A crowd: 100 out-of-order ids in the middle.
+      let crowd = (0 ..< 100).map { 1_000_000 - $0 }
+      try tree.insert(crowd, at: 1_000)
+      ids.insert(contentsOf: crowd, at: 1_000)
+      var next = 2_000_000
+      for step in 0 ..< 600 {
+        switch Int.random(in: 0 ..< 4, using: &rng) {
+        case 0:
+          // An id that fits its place by value (ordered if the bounds allow), often in the crowd.
+          let at = Bool.random(using: &rng) ? Int.random(in: 1_000 ... 1_100, using: &rng) : Int.random(in: 0 ... ids.count, using: &rng)
+          let before = ids[..<at].last { $0 < 1_000_000 } ?? -10
+          let candidate = before + 1
+          guard !ids.contains(candidate), candidate < (ids[at...].first { $0 < 1_000_000 } ?? Int.max) else { continue }
+          try tree.insert([candidate], at: at)
+          ids.insert(candidate, at: at)
+        case 1:
+          next += 1
+          let at = Int.random(in: 0 ... ids.count, using: &rng)
+          try tree.insert([next], at: at)
+          ids.insert(next, at: at)
+        case 2 where !ids.isEmpty:
+          let at = Int.random(in: 0 ..< ids.count, using: &rng)
+          tree.remove(sortedIndices: [at])
+          ids.remove(at: at)
+        default:
+          guard ids.count > 1 else { continue }
+          let from = Int.random(in: 0 ..< ids.count, using: &rng)
+          let id = ids.remove(at: from)
+          tree.remove(sortedIndices: [from])
+          let to = Int.random(in: 0 ... ids.count, using: &rng)
+          try tree.insert([id], at: to)
+          ids.insert(id, at: to)
+        }
+        if step % 50 == 0 || step == 599 {
+          tree._checkInvariants()
+          for (k, id) in ids.enumerated() where tree.index(of: id) != k {
+            XCTFail("capacity \(capacity), step \(step): id \(id) at \(k), found at \(String(describing: tree.index(of: id)))")
+            return
+          }
+          XCTAssertNil(tree.index(of: 1_500_000), "an absent id")
+        }
+      }
+      XCTAssertTrue(tree._ordered, "still found without a hash index")
+    }
+  }
+
   /// Ascending ids so close to `Int.max` or `Int.min` that neighbours round
   /// to one `Double` (the interpolated guess's span is 0) are found, in
   /// blocks that hold nothing else.

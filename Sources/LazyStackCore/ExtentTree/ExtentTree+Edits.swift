@@ -301,7 +301,11 @@ extension ExtentTree {
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].rowCount &+= ids.count
     _blocks[handle].extents.insert(contentsOf: newExtents, at: location.slot)
-    _blocks[handle]._rebuildChunks(from: location.slot)
+    if ids.count == 1 {
+      _blocks[handle]._shiftChunks(insertedAt: location.slot)
+    } else {
+      _blocks[handle]._rebuildChunks(from: location.slot)
+    }
     _blocks[handle].measuredSum &+= added.measuredSum
     _blocks[handle].measuredCount &+= added.measuredCount
     _blocks[handle].measuredZeroCount &+= added.measuredZeroCount
@@ -465,6 +469,7 @@ extension ExtentTree {
           if e == 0 { block.measuredZeroCount &-= 1 }
         }
       }
+      let removedStored = group.slots.count == 1 ? block.extents[group.slots[0]] : 0
       if group.slots.count == block.ids.count {
         block.ids.removeAll()
         block.extents.removeAll()
@@ -478,7 +483,11 @@ extension ExtentTree {
         if !block.extras.isEmpty { Self._compact(&block.extras, removing: group.slots) }
         block.rowCount = block.ids.count
       }
-      block._rebuildChunks(from: group.slots[0])
+      if group.slots.count == 1 && !block.ids.isEmpty {
+        block._shiftChunks(removedAt: group.slots[0], stored: removedStored)
+      } else {
+        block._rebuildChunks(from: group.slots[0])
+      }
       var delta = before
       delta -= block.summary
       _blocks[handle] = block

@@ -111,6 +111,70 @@ extension ExtentTree {
       }
     }
 
+    /// The chunk prefixes after one row was inserted at `slot` (already in
+    /// `extents`): each later prefix loses the row its chunk no longer
+    /// holds and gains the new one, one read a chunk instead of a sum of
+    /// its eight rows (`_rebuildChunks`).
+    /// - Complexity: O(B/8).
+    @inlinable
+    package mutating func _shiftChunks(insertedAt slot: Int) {
+      let n = extents.count
+      let old = n &- 1
+      guard n < ExtentTree._chunkedRowLimit, old > 0,
+            chunks.count == (old &+ ExtentTree._chunk &- 1) >> ExtentTree._chunkShift else {
+        return _rebuildChunks(from: slot)
+      }
+      let shift = ExtentTree._chunkShift
+      extents.withUnsafeBufferPointer { e in
+        let added = Self._packed(e[slot])
+        let oldChunks = chunks.count
+        chunks.withUnsafeMutableBufferPointer { chunks in
+          for c in (slot >> shift) ..< oldChunks {
+            // Old chunk c ended at row 8c + 8 (exclusive); that row is now
+            // one further on, and leaves the chunk when the chunk was full.
+            let end = (c &+ 1) << shift
+            chunks[c] &+= end <= old ? added &- Self._packed(e[end]) : added
+          }
+        }
+        if n > oldChunks << shift {  // a new last chunk: the last row alone
+          chunks.append(chunks[oldChunks &- 1] &+ Self._packed(e[n &- 1]))
+        }
+      }
+    }
+
+    /// The chunk prefixes after the row at `slot`, whose stored extent was
+    /// `removed`, was taken out of `extents`: `_shiftChunks(insertedAt:)`
+    /// the other way.
+    /// - Complexity: O(B/8).
+    @inlinable
+    package mutating func _shiftChunks(removedAt slot: Int, stored removed: Int32) {
+      let n = extents.count
+      let old = n &+ 1
+      guard old < ExtentTree._chunkedRowLimit, n > 0,
+            chunks.count == (old &+ ExtentTree._chunk &- 1) >> ExtentTree._chunkShift else {
+        return _rebuildChunks(from: slot)
+      }
+      let shift = ExtentTree._chunkShift
+      let wanted = (n &+ ExtentTree._chunk &- 1) >> shift
+      chunks.removeLast(chunks.count &- wanted)
+      extents.withUnsafeBufferPointer { e in
+        let gone = Self._packed(removed)
+        chunks.withUnsafeMutableBufferPointer { chunks in
+          for c in (slot >> shift) ..< wanted {
+            // The row after old chunk c's end moves into it, when there is one.
+            let end = (c &+ 1) << shift
+            chunks[c] &+= end <= n ? Self._packed(e[end &- 1]) &- gone : 0 &- gone
+          }
+        }
+      }
+    }
+
+    /// One row's packed chunk word (`_packChunk` of a single stored extent).
+    @inlinable @inline(__always)
+    package static func _packed(_ e: Int32) -> Int64 {
+      ExtentTree._packChunk(Int64(e & ~(e >> 31)), Int(UInt32(bitPattern: e) >> 31))
+    }
+
     /// A block of the given rows; `roles` is empty (all plain rows) or
     /// holds one role a row.
     @inlinable

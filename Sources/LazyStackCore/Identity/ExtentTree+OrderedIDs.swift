@@ -49,27 +49,41 @@ extension ExtentTree {
   /// least `high`. Read from the nearest ordered rows of the place's block
   /// (or the previous block's last row), else from the blocks' keys: an id
   /// strictly between them can be ordered (sound, not always the widest).
-  /// - Complexity: O(B) expected, O(1) without exceptions.
+  /// Among exceptions, at most `_boundsReach` rows each way are asked
+  /// whether they are one (a hash probe each); past them the bounds are
+  /// the keys' (every ordered id of this block is below the next block's
+  /// key, and at least this block's), so an insert where exceptions
+  /// crowd is filed as an exception itself instead of probing the block.
+  /// - Complexity: O(1).
   @inlinable
   package func _orderedBounds(at location: _Location) -> (low: Int, high: Int) {
     let p = location.position
     let s = location.slot
     var low: Int?
     var high: Int?
+    var crowded = false
     let handle = Int(_order[p])
     let probe = _exceptionCount(handle) > 0
     _withBlock(handle: handle) { block in
       let ids = unsafeBitCast(block.pointee.ids, to: ContiguousArray<Int>.self)
       var k = s
-      while k > 0 {
+      while k > Swift.max(0, s &- Self._boundsReach) {
         k &-= 1
         if !probe || !_isException(ids[k]) { low = ids[k]; break }
       }
+      if low == nil && k > 0 { crowded = true }
       k = s
-      while k < ids.count {
+      while k < Swift.min(ids.count, s &+ Self._boundsReach) {
         if !probe || !_isException(ids[k]) { high = ids[k]; break }
         k &+= 1
       }
+      if high == nil && k < ids.count { crowded = true }
+    }
+    if crowded {
+      // Sound: every ordered id before the place is below the next
+      // block's key, every one after it at least this block's key.
+      let next = p &+ 1 < _firstIDs.count ? _firstIDs[p &+ 1] : Int.max
+      return (low ?? (next == Int.min ? Int.min : next &- 1), high ?? _firstIDs[p])
     }
     if low == nil && p > 0 {
       let previous = Int(_order[p &- 1])
@@ -83,6 +97,12 @@ extension ExtentTree {
     if high == nil { high = p &+ 1 < _firstIDs.count ? _firstIDs[p &+ 1] : Int.max }
     return (low ?? Int.min, high!)
   }
+
+  /// How many rows each way `_orderedBounds` asks whether they are
+  /// exceptions before it takes the blocks' keys.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package static var _boundsReach: Int { 16 }
 
   /// Which of `ids`, inserted in order between ordered ids at most `low`
   /// and at least `high`, break the order: a greedy pass keeps each id that
