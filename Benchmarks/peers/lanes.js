@@ -19,43 +19,22 @@
 "use strict";
 const path = require("path");
 const fs = require("fs");
+const { option, random, int, loadPeers } = require("./common.js");
 
-const args = process.argv.slice(2);
-function option(name, fallback) {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-}
 const sizes = option("--sizes", "100000,1000000").split(",").map((s) => Number(s.replace(/_/g, "")));
 const laneCounts = option("--lanes", "1,4").split(",").map(Number);
 const samples = Number(option("--samples", "5"));
 const output = option("--output", "Reports/peers");
 
-const built = path.resolve(__dirname, "../../.build-peers");
-let T, versions;
-try {
-  T = require(path.join(built, "tanstack/index.js"));
-  versions = JSON.parse(fs.readFileSync(path.join(built, "versions.json"), "utf8"));
-} catch (error) {
-  console.error(`lanes: ${built} is missing or incomplete; run Benchmarks/peers/build.sh first (${error.message})`);
-  process.exit(2);
-}
+const {
+  modules: [T],
+  versions,
+} = loadPeers("lanes", ["tanstack/index.js"]);
 
 const ESTIMATE = 44;
 const VIEWPORT = 844;
 const WIDTH = 390;
 
-/** A seeded generator (mulberry32), as run.js's. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const int = (next, low, high) => low + Math.floor(next() * (high - low + 1));
 let sink = 0;
 
 /** A Virtualizer of n rows in `lanes` lanes with a headless scroll element. */
@@ -182,4 +161,4 @@ fs.mkdirSync(output, { recursive: true });
 const csv = ["peer,version,scenario,n,lanes,median_ns,samples"]
   .concat(rows.map((r) => `tanstack,${versions.tanstack},${r.scenario},${r.n},${r.lanes},${r.median.toFixed(0)},${r.samples}`));
 fs.writeFileSync(path.join(output, "lanes.csv"), csv.join("\n") + "\n");
-console.log(`\nwrote ${path.join(output, "lanes.csv")}${sink === 0.5 ? "" : ""}`);
+console.log(`\nwrote ${path.join(output, "lanes.csv")} (sink ${sink > 0 ? "live" : "zero"})`);

@@ -96,12 +96,8 @@
 "use strict";
 const path = require("path");
 const fs = require("fs");
+const { option, random, int, loadPeers } = require("./common.js");
 
-const args = process.argv.slice(2);
-function option(name, fallback) {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-}
 const sizes = option("--rows", "100000").split(",").map((s) => Number(s.replace(/_/g, "")));
 const output = option("--output", "Reports/peers");
 const prepends = option("--prepend", "0,50").split(",").map((s) => Number(s.replace(/_/g, "")));
@@ -148,19 +144,10 @@ function runDueTimers() {
   }
 }
 
-const built = path.resolve(__dirname, "../../.build-peers");
-let V, L, D, S, T, versions;
-try {
-  V = require(path.join(built, "virtua/store.js"));
-  L = require(path.join(built, "virtua/layouts/list.js"));
-  D = require(path.join(built, "virtua/driver.js"));
-  S = require(path.join(built, "virtua/scroll-to.js"));
-  T = require(path.join(built, "tanstack/index.js"));
-  versions = JSON.parse(fs.readFileSync(path.join(built, "versions.json"), "utf8"));
-} catch (error) {
-  console.error(`restore: ${built} is missing or incomplete; run Benchmarks/peers/build.sh first (${error.message})`);
-  process.exit(2);
-}
+const {
+  modules: [V, L, D, S, T],
+  versions,
+} = loadPeers("restore", ["virtua/store.js", "virtua/layouts/list.js", "virtua/driver.js", "virtua/scroll-to.js", "tanstack/index.js"]);
 
 const ESTIMATE = 44;
 const VIEWPORT = 844;
@@ -169,17 +156,6 @@ const MEASURED_FRACTION = 0.1;
 const AROUND = 300;
 const SEED = 20240601;
 
-/** A seeded generator (mulberry32), as run.js uses. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 /** Row i's true size: 20..200 px, a seeded function of i. */
 const trueSize = (i) => 20 + Math.floor(random((Math.imul(i, 0x9e3779b1) ^ SEED) >>> 0)() * 181);
 

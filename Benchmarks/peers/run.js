@@ -29,12 +29,9 @@
 "use strict";
 const path = require("path");
 const fs = require("fs");
+const { option, random, int, loadPeers } = require("./common.js");
 
 const args = process.argv.slice(2);
-function option(name, fallback) {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-}
 const quick = args.includes("--quick");
 const sizes = option("--sizes", "1000,1000000").split(",").map((s) => Number(s.replace(/_/g, "")));
 const output = option("--output", "Reports/peers");
@@ -50,34 +47,15 @@ if (typeof globalThis.navigator === "undefined") {
   globalThis.navigator = { userAgent: "Node", platform: "Linux x86_64", maxTouchPoints: 0 };
 }
 
-const built = path.resolve(__dirname, "../../.build-peers");
-let V, L, T, versions;
-try {
-  V = require(path.join(built, "virtua/store.js"));
-  L = require(path.join(built, "virtua/layouts/list.js"));
-  T = require(path.join(built, "tanstack/index.js"));
-  versions = JSON.parse(fs.readFileSync(path.join(built, "versions.json"), "utf8"));
-} catch (error) {
-  console.error(`peers: ${built} is missing or incomplete; run Benchmarks/peers/build.sh first (${error.message})`);
-  process.exit(2);
-}
+const {
+  modules: [V, L, T],
+  versions,
+} = loadPeers("peers", ["virtua/store.js", "virtua/layouts/list.js", "tanstack/index.js"]);
 
 const ESTIMATE = 44;
 const VIEWPORT = 844;
 const MEASURED = 50;
 
-/** A seeded generator (mulberry32), so both peers get the same inputs. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const int = (next, low, high) => low + Math.floor(next() * (high - low + 1));
 
 let sink = 0; // keeps results alive
 
