@@ -182,26 +182,23 @@ extension ExtentTree {
   @inlinable
   package mutating func _restore(ids: some RandomAccessCollection<ID>, stored: some RandomAccessCollection<Int32>) {
     precondition(ids.count == stored.count, "ExtentTree._restore: ids and extents differ in count")
-    if _kinds != nil && _hasIndex && ids.count &* 64 >= count {
-      // With kinds each entry written alone moves its slot's share of the
-      // kind sums (O(k) a row): many go in one pass, which counts each
-      // block's kinds once.
-      var table = _IDTable<ID>(minimumCapacity: ids.count)
-      for (id, units) in zip(ids, stored) { table.updateValue(units, forKey: id) }
-      return _restore(table)
-    }
-    var cursor = _RowCursor()
     var done = 0
-    for (id, units) in zip(ids, stored) {
-      if cursor.isLost {
-        var table = _IDTable<ID>(minimumCapacity: ids.count &- done)
-        for (id, units) in zip(ids.dropFirst(done), stored.dropFirst(done)) { table.updateValue(units, forKey: id) }
-        _restore(table)
-        return
+    // With kinds each entry written alone moves its slot's share of the
+    // kind sums (O(k) a row): many go in one pass, which counts each
+    // block's kinds once.
+    if !(_kinds != nil && _hasIndex && ids.count &* 64 >= count) {
+      var cursor = _RowCursor()
+      for (id, units) in zip(ids, stored) {
+        if cursor.isLost { break }
+        done &+= 1
+        if let location = cursor.find(id, in: self) { _setStored(units, at: location) }
       }
-      done &+= 1
-      if let location = cursor.find(id, in: self) { _setStored(units, at: location) }
+      if done == ids.count { return }
     }
+    // The rest (all of them with kinds, or those after the cursor was lost).
+    var table = _IDTable<ID>(minimumCapacity: ids.count &- done)
+    for (id, units) in zip(ids.dropFirst(done), stored.dropFirst(done)) { table.updateValue(units, forKey: id) }
+    _restore(table)
   }
 
   /// Finds ids listed in row order (a snapshot's entries, in the order a
