@@ -294,10 +294,19 @@ extension ExtentTree {
       _fileExceptions(breaking, of: ids, in: Int32(truncatingIfNeeded: handle))
       if let lowest = lowestOrdered { _lowerKey(to: lowest, at: location.position) }
     }
-    let added = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles, extras: newExtras)
-    _blocks[handle]._insertRoles(of: added, at: location.slot)
-    _blocks[handle]._insertExtras(of: added, at: location.slot)
-    _roleAdd(added.roleCounts, at: location.position)
+    // What the rows add (no block is made for them: a single insert
+    // allocates nothing but room in its block).
+    var added = _Summary(count: ids.count, measuredSum: 0, measuredCount: 0, measuredZeroCount: 0)
+    for e in newExtents where e >= 0 {
+      added.measuredSum &+= Int64(e)
+      added.measuredCount &+= 1
+      if e == 0 { added.measuredZeroCount &+= 1 }
+    }
+    var addedRoles = 0
+    for role in newRoles { addedRoles &+= Self._packedRoleCount(role) }
+    _blocks[handle]._insertRoles(newRoles, counts: addedRoles, rowCount: ids.count, at: location.slot)
+    _blocks[handle]._insertExtras(newExtras, rowCount: ids.count, at: location.slot)
+    _roleAdd(addedRoles, at: location.position)
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].rowCount &+= ids.count
     _blocks[handle].extents.insert(contentsOf: newExtents, at: location.slot)
@@ -309,7 +318,7 @@ extension ExtentTree {
     _blocks[handle].measuredSum &+= added.measuredSum
     _blocks[handle].measuredCount &+= added.measuredCount
     _blocks[handle].measuredZeroCount &+= added.measuredZeroCount
-    _fenwickAdd(added.summary, at: location.position)
+    _fenwickAdd(added, at: location.position)
     _recountKinds(at: location.position)
     _splitIfNeeded(at: location.position)
     _tidyIndex()
@@ -450,15 +459,21 @@ extension ExtentTree {
     for group in groups {
       let handle = Int(_order[group.position])
       let before = _blocks[handle].summary
-      var block = _blocks[handle]
+      // Take the block out (a swap: no copy of its buffers' references),
+      // so that `block` is uniquely referenced.
+      var block = _Block()
+      swap(&block, &_blocks[handle])
       let rolesBefore = block.roleCounts
-      _blocks[handle] = _Block()  // let `block` be uniquely referenced
       if _hasIndex {
         let hashes = group.slots.map { _index.hash(block.ids[$0]) }
         if hashes.count >= 8 { _index.warm(hashes) }
         for hash in hashes.reversed() { _indexRemove(hash, handle: Int32(truncatingIfNeeded: handle)) }
       } else if _exceptions != nil {
-        _dropExceptions(group.slots.map { block.ids[$0] })
+        if group.slots.count == 1 {
+          _dropExceptions(CollectionOfOne(block.ids[group.slots[0]]))
+        } else {
+          _dropExceptions(group.slots.map { block.ids[$0] })
+        }
       }
       for slot in group.slots.reversed() {
         if !block.roles.isEmpty { block.roleCounts &-= Self._packedRoleCount(block.roles[slot]) }
@@ -490,14 +505,15 @@ extension ExtentTree {
       }
       var delta = before
       delta -= block.summary
-      _blocks[handle] = block
-      if block.ids.isEmpty || (block.ids.count < Swift.max(1, blockCapacity / 4)
-          && _canMerge(position: group.position, rows: block.ids.count)) {
+      let rows = block.ids.count
+      let rolesAfter = block.roleCounts
+      swap(&block, &_blocks[handle])  // put it back
+      if rows == 0 || (rows < Swift.max(1, blockCapacity / 4) && _canMerge(position: group.position, rows: rows)) {
         structural = true
         _recountKinds(handle: handle)
       } else {
         _fenwickSubtract(delta, at: group.position)
-        _roleAdd(block.roleCounts &- rolesBefore, at: group.position)
+        _roleAdd(rolesAfter &- rolesBefore, at: group.position)
         _recountKinds(at: group.position)
       }
     }

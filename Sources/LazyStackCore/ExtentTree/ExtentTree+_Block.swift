@@ -59,12 +59,20 @@ extension ExtentTree {
     /// - Complexity: O(B).
     @inlinable
     package mutating func _insertExtras(of added: _Block, at slot: Int) {
-      guard !added.extras.isEmpty || !extras.isEmpty else { return }
+      _insertExtras(added.extras, rowCount: added.rowCount, at: slot)
+    }
+
+    /// Takes the extras of `rowCount` rows about to be inserted at `slot`
+    /// (`added`: one a row, or empty when none has any).
+    /// - Complexity: O(B).
+    @inlinable
+    package mutating func _insertExtras(_ added: ContiguousArray<UInt64>, rowCount addedRows: Int, at slot: Int) {
+      guard !added.isEmpty || !extras.isEmpty else { return }
       if extras.isEmpty { extras = ContiguousArray(repeating: 0, count: rowCount) }
-      if added.extras.isEmpty {
-        extras.insert(contentsOf: repeatElement(0, count: added.rowCount), at: slot)
+      if added.isEmpty {
+        extras.insert(contentsOf: repeatElement(0, count: addedRows), at: slot)
       } else {
-        extras.insert(contentsOf: added.extras, at: slot)
+        extras.insert(contentsOf: added, at: slot)
       }
     }
 
@@ -81,14 +89,23 @@ extension ExtentTree {
     /// - Complexity: O(B).
     @inlinable
     package mutating func _insertRoles(of added: _Block, at slot: Int) {
-      guard added.roleCounts != 0 || !roles.isEmpty else { return }
+      _insertRoles(added.roles, counts: added.roleCounts, rowCount: added.rowCount, at: slot)
+    }
+
+    /// Takes the roles of `rowCount` rows about to be inserted at `slot`:
+    /// `added` holds one a row (or is empty: plain rows), `counts` their
+    /// packed headers and footers.
+    /// - Complexity: O(B).
+    @inlinable
+    package mutating func _insertRoles(_ added: ContiguousArray<UInt8>, counts: Int, rowCount addedRows: Int, at slot: Int) {
+      guard counts != 0 || !roles.isEmpty else { return }
       _materializeRoles()
-      if added.roles.isEmpty {
-        roles.insert(contentsOf: repeatElement(0, count: added.rowCount), at: slot)
+      if counts == 0 || added.isEmpty {
+        roles.insert(contentsOf: repeatElement(0, count: addedRows), at: slot)
       } else {
-        roles.insert(contentsOf: added.roles, at: slot)
+        roles.insert(contentsOf: added, at: slot)
       }
-      roleCounts &+= added.roleCounts
+      roleCounts &+= counts
     }
 
     /// Recomputes the chunk prefixes from the chunk holding `slot` on.

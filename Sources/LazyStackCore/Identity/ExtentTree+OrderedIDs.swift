@@ -7,16 +7,15 @@ extension ExtentTree {
   /// - Complexity: O(1) expected.
   @inlinable @inline(__always)
   package func _isException(_ id: Int) -> Bool {
-    guard let exceptions = _exceptions else { return false }
-    return exceptions[id] != nil
+    // Read in place (`guard let` copied the table: a retain and a release a probe).
+    _exceptions?[id] != nil
   }
 
   /// The number of exceptions in the block with `handle`.
   /// - Complexity: O(1) expected.
   @inlinable @inline(__always)
   package func _exceptionCount(_ handle: Int) -> Int {
-    guard let counts = _exceptionCounts else { return 0 }
-    return Int(counts[handle] ?? 0)
+    Int(_exceptionCounts?[handle] ?? 0)
   }
 
   /// Adds `delta` to the exception count of the block with `handle`.
@@ -64,17 +63,24 @@ extension ExtentTree {
     var crowded = false
     let handle = Int(_order[p])
     let probe = _exceptionCount(handle) > 0
+    // Every ordered id of the block is in `key ..< nextKey`: an id outside
+    // is an exception without a probe of the table.
+    let key = _firstIDs[p]
+    let nextKey = p &+ 1 < _firstIDs.count ? _firstIDs[p &+ 1] : Int.max
+    @inline(__always) func ordered(_ id: Int) -> Bool {
+      !probe || (id >= key && id < nextKey && !_isException(id))
+    }
     _withBlock(handle: handle) { block in
       let ids = unsafeBitCast(block.pointee.ids, to: ContiguousArray<Int>.self)
       var k = s
       while k > Swift.max(0, s &- Self._boundsReach) {
         k &-= 1
-        if !probe || !_isException(ids[k]) { low = ids[k]; break }
+        if ordered(ids[k]) { low = ids[k]; break }
       }
       if low == nil && k > 0 { crowded = true }
       k = s
       while k < Swift.min(ids.count, s &+ Self._boundsReach) {
-        if !probe || !_isException(ids[k]) { high = ids[k]; break }
+        if ordered(ids[k]) { high = ids[k]; break }
         k &+= 1
       }
       if high == nil && k < ids.count { crowded = true }

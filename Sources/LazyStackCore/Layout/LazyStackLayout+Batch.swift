@@ -87,26 +87,26 @@ extension LazyStackLayout {
   @usableFromInline
   internal final class _BatchLog: @unchecked Sendable {
     /// What the pending stabilization starts from.
-    @usableFromInline var before: _Before
+    @usableFromInline @exclusivity(unchecked) var before: _Before
     /// The cause of the last change (S11); `.none` while there is none.
-    @usableFromInline var cause: ScrollCorrection.Cause = .none
+    @usableFromInline @exclusivity(unchecked) var cause: ScrollCorrection.Cause = .none
     /// The main-axis offset when the batch began.
-    @usableFromInline var startOffset: Int64
+    @usableFromInline @exclusivity(unchecked) var startOffset: Int64
     /// The content offset, alignment shift and cross-axis content extent
     /// when the batch began: the old frames' coordinates.
-    @usableFromInline var startContentOffset: CGPoint
-    @usableFromInline var startShift: Int64
-    @usableFromInline var startCross: CGFloat
+    @usableFromInline @exclusivity(unchecked) var startContentOffset: CGPoint
+    @usableFromInline @exclusivity(unchecked) var startShift: Int64
+    @usableFromInline @exclusivity(unchecked) var startCross: CGFloat
     /// The rows on screen when the batch began, in index order, and where
     /// each id is in that list.
-    @usableFromInline var shown: [(id: ID, frame: CGRect)] = []
-    @usableFromInline var shownIndex: [ID: Int] = [:]
-    @usableFromInline var edits: [_Edit] = []
+    @usableFromInline @exclusivity(unchecked) var shown: [(id: ID, frame: CGRect)] = []
+    @usableFromInline @exclusivity(unchecked) var shownIndex: [ID: Int] = [:]
+    @usableFromInline @exclusivity(unchecked) var edits: [_Edit] = []
     /// The removed rows of every `.remove` step, one after another.
-    @usableFromInline var removed: [_RemovedRow] = []
-    @usableFromInline var checkpoints: [ExtentTree<ID>] = []
+    @usableFromInline @exclusivity(unchecked) var removed: [_RemovedRow] = []
+    @usableFromInline @exclusivity(unchecked) var checkpoints: [ExtentTree<ID>] = []
     /// The layout when the batch began, without its tree (an empty one).
-    @usableFromInline var saved: LazyStackLayout?
+    @usableFromInline @exclusivity(unchecked) var saved: LazyStackLayout?
 
     @inlinable
     init(before: _Before, startOffset: Int64, startContentOffset: CGPoint, startShift: Int64, startCross: CGFloat) {

@@ -33,10 +33,27 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func remove(atOffsets offsets: IndexSet) -> ScrollCorrection {
-    if let last = offsets.last {
-      precondition(offsets.first! >= 0 && last < count, "Offsets \(offsets) out of range 0..<\(count)")
+    let indices = Self._sortedOffsets(offsets)
+    if let last = indices.last {
+      precondition(indices[0] >= 0 && last < count, "Offsets \(offsets) out of range 0..<\(count)")
     }
-    return _removeRows(sortedIndices: Array(offsets))
+    return _removeRows(sortedIndices: indices)
+  }
+
+  /// The offsets of `set` in ascending order, read a range at a time
+  /// (Foundation's `IndexSet` answers each index of an iteration, and
+  /// each `first`, `last` or `count(in:)`, with calls into its storage).
+  /// - Complexity: O(k) for k offsets.
+  @inlinable
+  internal static func _sortedOffsets(_ set: IndexSet) -> [Int] {
+    // One offset (a swipe to delete, a drag): two calls instead of a range view.
+    guard let first = set.first else { return [] }
+    if set.last == first { return [first] }
+    var offsets: [Int] = []
+    for range in set.rangeView {
+      if range.count == 1 { offsets.append(range.lowerBound) } else { offsets.append(contentsOf: range) }
+    }
+    return offsets
   }
 
   /// Removes the rows with the given ids (SPEC E1, S4, S5).
@@ -125,19 +142,20 @@ extension LazyStackLayout {
   @discardableResult
   public mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ScrollCorrection {
     precondition(destination >= 0 && destination <= count, "Destination \(destination) out of range 0...\(count)")
-    if let last = source.last {
-      precondition(source.first! >= 0 && last < count, "Offsets \(source) out of range 0..<\(count)")
+    let offsets = Self._sortedOffsets(source)
+    if let last = offsets.last {
+      precondition(offsets[0] >= 0 && last < count, "Offsets \(source) out of range 0..<\(count)")
     }
     let before = _capture()
-    guard !source.isEmpty else { return _settle(from: before, cause: .edit) }
+    guard !offsets.isEmpty else { return _settle(from: before, cause: .edit) }
     var ids: [ID] = []
     var extents: [Int32] = []
     var roles: [UInt8] = []
     var extras: [UInt64] = []
-    ids.reserveCapacity(source.count)
-    extents.reserveCapacity(source.count)
-    roles.reserveCapacity(source.count)
-    for i in source {
+    ids.reserveCapacity(offsets.count)
+    extents.reserveCapacity(offsets.count)
+    roles.reserveCapacity(offsets.count)
+    for i in offsets {
       let location = _tree._locate(i)
       let row = _tree._row(at: location)
       ids.append(row.id)
@@ -145,9 +163,9 @@ extension LazyStackLayout {
       roles.append(_tree.role(at: location))  // H1: roles follow their ids
       if _tree._kinds != nil { extras.append(_tree._extra(at: location)) }  // K1, K2: so do kinds
     }
-    let target = destination &- source.count(in: 0 ..< destination)
-    if _slowPath(_batch != nil) { _logRemoval(source) }
-    _tree.remove(sortedIndices: Array(source))
+    let target = destination &- _lowerBound(offsets, destination)
+    if _slowPath(_batch != nil) { _logRemoval(offsets) }
+    _tree.remove(sortedIndices: offsets)
     do {
       try _tree.insert(ids, extents: extents, roles: roles, extras: extras.isEmpty ? nil : extras, at: target,
                        knownNew: true)  // just removed
