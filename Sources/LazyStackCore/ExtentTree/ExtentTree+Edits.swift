@@ -304,6 +304,7 @@ extension ExtentTree {
     }
     var addedRoles = 0
     for role in newRoles { addedRoles &+= Self._packedRoleCount(role) }
+    _blocks[handle]._makeRoom(for: ids.count)
     _blocks[handle]._insertRoles(newRoles, counts: addedRoles, rowCount: ids.count, at: location.slot)
     _blocks[handle]._insertExtras(newExtras, rowCount: ids.count, at: location.slot)
     _roleAdd(addedRoles, at: location.position)

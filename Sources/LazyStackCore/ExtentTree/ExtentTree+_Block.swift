@@ -76,6 +76,24 @@ extension ExtentTree {
       }
     }
 
+    /// Makes room for `added` more rows in the block's row buffers, with a
+    /// little to spare (an eighth, at least 8 rows) instead of the doubling
+    /// of `Array`'s own growth: a block is at most `blockCapacity` rows
+    /// (it splits past that), and an edited block of a built list would
+    /// otherwise hold twice its rows' room in each buffer. A buffer shared
+    /// with another block or layout is copied here, into the room wanted.
+    /// - Complexity: O(B) when a buffer grows, else O(1).
+    @inlinable
+    package mutating func _makeRoom(for added: Int) {
+      let needed = rowCount &+ added
+      guard ids.capacity < needed || extents.capacity < needed else { return }
+      let room = needed &+ Swift.max(8, needed >> 3)
+      if ids.capacity < needed { ids.reserveCapacity(room) }
+      if extents.capacity < needed { extents.reserveCapacity(room) }
+      if !roles.isEmpty && roles.capacity < needed { roles.reserveCapacity(room) }
+      if !extras.isEmpty && extras.capacity < needed { extras.reserveCapacity(room) }
+    }
+
     /// Gives the block one role per row (all plain rows) if it has none.
     /// - Complexity: O(B) the first time.
     @inlinable

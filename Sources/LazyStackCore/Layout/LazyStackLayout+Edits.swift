@@ -106,6 +106,10 @@ extension LazyStackLayout {
   /// - Complexity: O(k (log n + B)).
   @inlinable
   internal func _survivor(ofRemoved id: ID, _ indices: [Int], _ reinserted: Set<ID>) -> ID?? {
+    // A few rows removed: whether one of them is the row reads their ids
+    // (a descent each) instead of looking the id up (a block scan where
+    // ids that break their order crowd).
+    if indices.count <= 4 && !indices.contains(where: { _tree.id(at: $0) == id }) { return .none }
     guard !reinserted.contains(id), let anchorIndex = _tree.index(of: id) else { return .none }
     let position = _lowerBound(indices, anchorIndex)
     guard position < indices.count, indices[position] == anchorIndex else { return .none }
