@@ -257,8 +257,6 @@ extension ExtentTree {
       let bounds = place.map(_orderedBounds(at:)) ?? (low: Int.min, high: Int.max)
       (breaking, lowestOrdered) = Self._classify(ids, after: bounds.low, before: bounds.high)
     }
-    let newExtents = extents.map { ContiguousArray($0) }
-      ?? ContiguousArray(repeating: -1, count: ids.count)
     let newRoles = roles.map { ContiguousArray($0) } ?? []
     var newExtras: ContiguousArray<UInt64> = []
     if let extras, extras.contains(where: { $0 != 0 }) {
@@ -272,6 +270,7 @@ extension ExtentTree {
       // `count` counts its rows (it sized its records by `count`).
       if _hasIndex { _reserveIndex(ids.count) }
       let handle = _newHandle()
+      let newExtents = extents.map { ContiguousArray($0) } ?? ContiguousArray(repeating: -1, count: ids.count)
       _blocks[Int(handle)] = _Block(ids: ContiguousArray(ids), extents: newExtents, roles: newRoles, extras: newExtras)
       _recountKinds(handle: Int(handle))
       _order.append(handle)
@@ -297,7 +296,7 @@ extension ExtentTree {
     // What the rows add (no block is made for them: a single insert
     // allocates nothing but room in its block).
     var added = _Summary(count: ids.count, measuredSum: 0, measuredCount: 0, measuredZeroCount: 0)
-    for e in newExtents where e >= 0 {
+    for e in extents ?? [] where e >= 0 {
       added.measuredSum &+= Int64(e)
       added.measuredCount &+= 1
       if e == 0 { added.measuredZeroCount &+= 1 }
@@ -310,7 +309,11 @@ extension ExtentTree {
     _roleAdd(addedRoles, at: location.position)
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].rowCount &+= ids.count
-    _blocks[handle].extents.insert(contentsOf: newExtents, at: location.slot)
+    if let extents {
+      _blocks[handle].extents.insert(contentsOf: extents, at: location.slot)
+    } else {
+      _blocks[handle].extents.insert(contentsOf: repeatElement(-1, count: ids.count), at: location.slot)
+    }
     if ids.count == 1 {
       _blocks[handle]._shiftChunks(insertedAt: location.slot)
     } else {
