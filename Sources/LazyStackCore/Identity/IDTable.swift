@@ -130,6 +130,12 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
   /// `slotCount` slots, their `meta` words zeroed.
   @usableFromInline package let slots: UnsafeMutableRawPointer
   @usableFromInline package let keyOffset: Int
+  /// A drained table's storage that this one gives back a slice at a time
+  /// (`_GrowingIDTable._releaseRetired`), or nil. Set and cleared only
+  /// while this storage is uniquely referenced; a copy does not take it.
+  @exclusivity(unchecked) @usableFromInline package var retired: _IDTableStorage<Key>?
+  /// In a retired storage: the bytes of its whole pages given back so far.
+  @exclusivity(unchecked) @usableFromInline package var released: Int = 0
 
   @inlinable
   package init(slots count: Int) {
@@ -145,6 +151,36 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
     precondition(Int(bitPattern: zeroed) % MemoryLayout<_IDTableSlot<Key>>.alignment == 0, "_IDTable: misaligned")
     slots = zeroed
     keyOffset = MemoryLayout<_IDTableSlot<Key>>.offset(of: \_IDTableSlot<Key>.key)!
+  }
+
+  /// The slots' whole pages, as a byte range of addresses: what
+  /// `_releasePages` may give back (the partial first and last pages hold
+  /// the allocator's own words, and are left alone).
+  @inlinable
+  package var _wholePages: Range<Int> {
+    let page = Int(getpagesize())
+    let first = Int(bitPattern: slots)
+    let bytes = slotCount &* MemoryLayout<_IDTableSlot<Key>>.stride
+    let start = (first &+ page &- 1) / page &* page
+    let end = (first &+ bytes) / page &* page
+    return start ..< Swift.max(start, end)
+  }
+
+  /// Gives back the pages of up to `budget` more bytes of an empty storage
+  /// that is never read again (`madvise(MADV_DONTNEED)`: the system takes
+  /// the pages, and the free that follows has little left to unmap).
+  /// Returns whether every whole page is given back.
+  /// - Complexity: O(budget).
+  @inlinable
+  package func _releasePages(_ budget: Int) -> Bool {
+    precondition(count == 0, "_IDTable: releasing the pages of a table that holds ids")
+    let pages = _wholePages
+    let page = Int(getpagesize())
+    let from = pages.lowerBound &+ released
+    let length = Swift.min(Swift.max(page, budget / page &* page), pages.upperBound &- from)
+    if length > 0 { _ = madvise(UnsafeMutableRawPointer(bitPattern: from), length, MADV_DONTNEED) }
+    released &+= Swift.max(0, length)
+    return pages.lowerBound &+ released >= pages.upperBound
   }
 
   @inlinable
