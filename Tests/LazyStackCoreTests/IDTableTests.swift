@@ -80,46 +80,95 @@ final class IDTableTests: CheckedTestCase {
 
   /// A drained table of 2 MB or more is not freed inside the write that
   /// drains it (SPEC E4: 1.6 ms for a million exceptions' table at 100M
-  /// rows): the current table's storage takes it and gives its pages back
-  /// 64 KB a write, then drops it. Lookups stay right throughout, the
-  /// retired table is dropped after its pages are given back, and a copy
-  /// made while one is retiring keeps its entries.
+  /// rows): the current table's storage takes it and gives its whole pages
+  /// back `releaseStep` bytes a write, then drops it. Lookups stay right
+  /// throughout; each retired table takes exactly its number of slices,
+  /// every page is given back before it is dropped, and the bytes counted
+  /// fall as they go.
   func testE4_aLargeDrainedTableIsGivenBackASliceAWrite() {
     var rng = SeededRNG(seed: 7)
     var table = _GrowingIDTable()
     var model: [Int: Int32] = [:]
     var retirements = 0
-    var releasedWhole = 0
-    var copy: (_GrowingIDTable, [Int: Int32])?
-    var next = 0
+    var tracked: (storage: _IDTableStorage<Int>, slices: Int, bytes: Int)?
     for step in 0 ..< 420_000 {
-      let hadRetired = table._current._storage.retired != nil
-      if step % 5 == 4, let victim = model.keys.first {
-        XCTAssertEqual(table.removeValue(forKey: victim), model.removeValue(forKey: victim), "step \(step)")
-      } else {
-        let key = next &* 2_654_435_761 % 1_000_000_007
-        next += 1
-        let value = Int32(truncatingIfNeeded: step)
-        XCTAssertEqual(table.updateValue(value, forKey: key), model.updateValue(value, forKey: key), "step \(step)")
-      }
+      Self.write(&table, &model, step: step, &rng)
       let retired = table._current._storage.retired
-      if !hadRetired && retired != nil {
-        retirements += 1
-        XCTAssertEqual(retired!.count, 0, "only an empty table retires")
-        if copy == nil { copy = (table, model) }
-      }
-      if hadRetired && retired == nil { releasedWhole += 1 }
-      if step % 4_999 == 0 {
-        XCTAssertEqual(table.count, model.count, "step \(step)")
-        for _ in 0 ..< 20 {
-          let k = Int.random(in: 0 ..< next, using: &rng) &* 2_654_435_761 % 1_000_000_007
-          XCTAssertEqual(table[k], model[k], "step \(step): key \(k)")
+      if var t = tracked {
+        t.slices += 1
+        if let retired {
+          XCTAssertTrue(retired === t.storage, "step \(step): one table retires at a time")
+          XCTAssertLessThan(table.heapBytes, t.bytes, "step \(step): the bytes fall as pages are given back")
+          t.bytes = table.heapBytes
+          tracked = t
+        } else {
+          let pages = t.storage._wholePages.count
+          XCTAssertEqual(t.storage.released, pages, "step \(step): every whole page given back before the drop")
+          XCTAssertEqual(t.slices, (pages + _GrowingIDTable.releaseStep - 1) / _GrowingIDTable.releaseStep,
+                         "step \(step): one slice a write")
+          tracked = nil
         }
+      } else if let retired {
+        retirements += 1
+        XCTAssertEqual(retired.count, 0, "step \(step): only an empty table retires")
+        XCTAssertGreaterThan(retired._wholePages.count, _GrowingIDTable.releaseStep, "step \(step): a table of several slices")
+        tracked = (retired, 1, table.heapBytes)
       }
+      if step % 4_999 == 0 { Self.assertLookups(table, model, step: step, &rng) }
     }
-    XCTAssertGreaterThanOrEqual(retirements, 1, "a table of 2 MB or more drained and retired")
-    XCTAssertEqual(releasedWhole, retirements, "each retired table was given back and dropped")
-    assertEntries(of: table, model: model, copy: copy, "a table retired")
+    XCTAssertGreaterThanOrEqual(retirements, 2, "tables of 2 MB or more drained and retired")
+    assertEntries(of: table, model: model, copy: nil, "after the retirements")
+  }
+
+  /// A copy made while a table is being given back: the first write to
+  /// either side copies the current storage, and the copy does not take
+  /// the retired table, which stays with the side that kept the storage.
+  /// Both keep their entries, and that side goes on giving it back.
+  func testE4_aCopyMadeWhileATableIsGivenBackKeepsItsEntries() {
+    var rng = SeededRNG(seed: 11)
+    var table = _GrowingIDTable()
+    var model: [Int: Int32] = [:]
+    var step = 0
+    while table._current._storage.retired == nil {
+      Self.write(&table, &model, step: step, &rng)
+      step += 1
+      XCTAssertLessThan(step, 1_000_000, "no table retired")
+      if step >= 1_000_000 { return }
+    }
+    var copy = table
+    var copyModel = model
+    let retired = table._current._storage.retired!
+    Self.write(&table, &model, step: step, &rng)
+    XCTAssertNil(table._current._storage.retired, "the written side copied its storage, without the retired table")
+    XCTAssertTrue(copy._current._storage.retired === retired, "the other side keeps it")
+    var writes = 0
+    while copy._current._storage.retired != nil && writes < 10_000 {
+      Self.write(&copy, &copyModel, step: step + 1 + writes, &rng)
+      writes += 1
+    }
+    XCTAssertEqual(retired.released, retired._wholePages.count, "the copy gave it back")
+    Self.assertLookups(table, model, step: step, &rng)
+    Self.assertLookups(copy, copyModel, step: step, &rng)
+    assertEntries(of: table, model: model, copy: (copy, copyModel), "a copy made while a table retired")
+  }
+
+  /// One write of the retirement tests: mostly inserts of new keys, every
+  /// fifth a removal, checked against the model.
+  private static func write(_ table: inout _GrowingIDTable, _ model: inout [Int: Int32], step: Int, _ rng: inout SeededRNG) {
+    if step % 5 == 4, let victim = model.keys.first {
+      XCTAssertEqual(table.removeValue(forKey: victim), model.removeValue(forKey: victim), "step \(step)")
+    } else {
+      let key = Int.random(in: 0 ..< 1 << 40, using: &rng)
+      let value = Int32(truncatingIfNeeded: step)
+      XCTAssertEqual(table.updateValue(value, forKey: key), model.updateValue(value, forKey: key), "step \(step)")
+    }
+  }
+
+  /// Twenty keys of the model and one absent key looked up.
+  private static func assertLookups(_ table: _GrowingIDTable, _ model: [Int: Int32], step: Int, _ rng: inout SeededRNG) {
+    XCTAssertEqual(table.count, model.count, "step \(step)")
+    for (k, v) in model.prefix(20) { XCTAssertEqual(table[k], v, "step \(step): key \(k)") }
+    XCTAssertNil(table[-1 - Int.random(in: 0 ..< 1_000, using: &rng)], "step \(step): an absent key")
   }
 
   /// Every entry of `table` is the model's, once, and so is every entry

@@ -81,7 +81,9 @@ extension ExtentTree {
     /// of `Array`'s own growth: a block is at most `blockCapacity` rows
     /// (it splits past that), and an edited block of a built list would
     /// otherwise hold twice its rows' room in each buffer. A buffer shared
-    /// with another block or layout is copied here, into the room wanted.
+    /// with another block or layout that lacks room is copied here, into
+    /// the room wanted (one with room is copied by the insert, as before).
+    /// Roles and extras made for the first time keep `Array`'s own growth.
     /// - Complexity: O(B) when a buffer grows, else O(1).
     @inlinable
     package mutating func _makeRoom(for added: Int) {

@@ -57,10 +57,12 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// The blocks' search keys, by position, while `_ordered`; else empty.
   /// `_firstIDs[p]` is greater than every ordered id before block `p` and at
   /// most every ordered id in it (the block's first id, while there are no
-  /// exceptions and no first row was removed); the keys never decrease,
-  /// and a block that holds no ordered row has the next block's key (or
-  /// `Int.max` at the end). So the block that can hold ordered id `x` is
-  /// the last one whose key is at most `x`.
+  /// exceptions and no first row was removed); the keys never decrease
+  /// (a block built or split without an ordered row gets the next block's
+  /// key, or `Int.max` at the end; one whose ordered rows were removed
+  /// keeps its own). So every ordered id of block `p` is in
+  /// `_firstIDs[p] ..< _firstIDs[p + 1]`, and the block that can hold
+  /// ordered id `x` is the last one whose key is at most `x`.
   @usableFromInline package var _firstIDs: ContiguousArray<Int>
   /// The exceptions while `_ordered` (see there): id -> handle of its
   /// block; `nil` when there are none, so the common case tests one word.

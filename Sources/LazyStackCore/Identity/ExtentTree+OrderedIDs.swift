@@ -49,7 +49,8 @@ extension ExtentTree {
   /// (or the previous block's last row), else from the blocks' keys: an id
   /// strictly between them can be ordered (sound, not always the widest).
   /// Among exceptions, at most `_boundsReach` rows each way are asked
-  /// whether they are one (a hash probe each); past them the bounds are
+  /// whether they are one (a hash probe each, unless the id is outside
+  /// the block's key range, which only exceptions are); past them the bounds are
   /// the keys' (every ordered id of this block is below the next block's
   /// key, and at least this block's), so an insert where exceptions
   /// crowd is filed as an exception itself instead of probing the block.

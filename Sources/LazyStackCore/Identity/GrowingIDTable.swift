@@ -42,7 +42,8 @@ package struct _GrowingIDTable: Sendable {
   @inlinable
   package var isEmpty: Bool { count == 0 }
 
-  /// The heap bytes held by both tables.
+  /// The heap bytes held by both tables and by a retired one's pages not
+  /// given back yet.
   /// - Complexity: O(1).
   @inlinable
   package var heapBytes: Int {
@@ -106,8 +107,11 @@ package struct _GrowingIDTable: Sendable {
   package mutating func _dropOld() {
     guard var old = _old else { return }
     _old = nil
-    guard old.heapBytes >= Self.retiringThreshold, isKnownUniquelyReferenced(&old._storage),
-          isKnownUniquelyReferenced(&_current._storage) else { return }
+    // (Not over a table still being given back: that one would then be
+    // freed in one call. The drain ends long before the next growth, so
+    // both never happen at once.)
+    guard old.heapBytes >= Self.retiringThreshold, _current._storage.retired == nil,
+          isKnownUniquelyReferenced(&old._storage), isKnownUniquelyReferenced(&_current._storage) else { return }
     _current._storage.retired = old._storage
   }
 
@@ -125,7 +129,7 @@ package struct _GrowingIDTable: Sendable {
   package static var retiringThreshold: Int { 1 << 21 }
 
   /// The bytes of a retired table's pages given back at each write: 64 KB
-  /// (the id index's slice, `ExtentTree._releasePages`).
+  /// (the id index's slice, `_IDIndex.releasePages(slots:)`).
   @inlinable @inline(__always)
   package static var releaseStep: Int { 1 << 16 }
 
@@ -148,9 +152,10 @@ package struct _GrowingIDTable: Sendable {
       precondition(!_internalChecksSwitch(), "_GrowingIDTable: the old table was not drained in time")
       _drain(Int.max)
     }
+    let entries = _current.count  // (`count` would count this table twice once it is also `_old`)
     _old = _current
     _cursor = 0
-    _current = _IDTable(minimumCapacity: Swift.max(16, count &* 2))
+    _current = _IDTable(minimumCapacity: Swift.max(16, entries &* 2))
   }
 
   /// Whether `_current` holds as many entries as it takes (read without
