@@ -11,7 +11,8 @@ public enum LazyStackError: Error, Hashable, Sendable, CustomStringConvertible {
   /// An extent, estimate, spacing or inset that is NaN, infinite or negative
   /// (SPEC X5). The associated value says which input.
   case invalidExtent(CGFloat, what: String)
-  /// A grid or masonry lane count below 1 (SPEC L2).
+  /// A grid or masonry lane count outside 1...256 (SPEC L2; a lane is kept
+  /// in a byte).
   case invalidLaneCount(Int)
 
   /// Equal cases with equal values; NaN values compare equal to each other,
@@ -44,7 +45,7 @@ public enum LazyStackError: Error, Hashable, Sendable, CustomStringConvertible {
     case .duplicateID(let id, let index): "duplicate id \(id) (at position \(index))"
     case .unknownID(let id): "unknown id \(id)"
     case .invalidExtent(let value, let what): "invalid \(what): \(value) (must be finite and >= 0)"
-    case .invalidLaneCount(let k): "invalid lane count: \(k) (must be at least 1)"
+    case .invalidLaneCount(let k): "invalid lane count: \(k) (must be 1 to 256)"
     }
   }
 }

@@ -8,11 +8,12 @@ import Foundation
 /// How many lanes a grid or masonry section has (SPEC L2).
 @usableFromInline
 package enum LaneCount: Hashable, Sendable {
-  /// Exactly this many lanes (at least 1).
+  /// Exactly this many lanes (1 to 256: a row's lane is kept in a byte).
   case fixed(Int)
   /// As many lanes of at least this cross extent as fit:
   /// k = max(1, floor((c + s) / (w + s))) for a cross extent c and lane
-  /// spacing s.
+  /// spacing s, at most 256 (a documented clamp: a row's lane is kept in
+  /// a byte).
   case adaptive(minimum: CGFloat)
 
   /// The number of lanes in a cross extent `crossExtent` (the viewport's,
@@ -26,12 +27,12 @@ package enum LaneCount: Hashable, Sendable {
     case .adaptive(let minimum):
       let c = Swift.max(0, crossExtent.isFinite ? crossExtent : 0)
       let fit = ((c + spacing) / (minimum + spacing)).rounded(.down)
-      return fit >= 1 ? Int(Swift.min(fit, CGFloat(1 << 20))) : 1
+      return fit >= 1 ? Int(Swift.min(fit, CGFloat(_LaneBlocks.maxLanes))) : 1
     }
   }
 
   /// Throws the typed error for a lane count that cannot be laid out: a
-  /// fixed count below 1, an adaptive minimum that is not finite and
+  /// fixed count outside 1...256, an adaptive minimum that is not finite and
   /// positive (SPEC L2, X5).
   /// - Throws: `LazyStackError.invalidLaneCount`, `.invalidExtent`.
   /// - Complexity: O(1).
@@ -39,7 +40,7 @@ package enum LaneCount: Hashable, Sendable {
   package func validate() throws(LazyStackError) {
     switch self {
     case .fixed(let k):
-      if k < 1 { throw .invalidLaneCount(k) }
+      if k < 1 || k > _LaneBlocks.maxLanes { throw .invalidLaneCount(k) }
     case .adaptive(let minimum):
       if !(minimum.isFinite && minimum > 0) { throw .invalidExtent(minimum, what: "adaptive lane minimum") }
     }

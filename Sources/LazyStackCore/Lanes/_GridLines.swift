@@ -1,0 +1,368 @@
+import Foundation
+
+// SPEC L3 and L8 for one grid section body: lines of k rows whose extent is
+// their longest row's, kept so that an insert that shifts every later cell
+// to the next lane costs O(r + k (B + log m)), not O(m).
+
+/// What a run of rows adds to a grid's main axis, for the lane its first
+/// row sits in (its *phase*): a line starts at every row of lane 0.
+///
+/// - `head`: the longest row before the run's first line start (a line the
+///   run did not open), or -1 when the run starts a line (or is empty);
+/// - `lines`: the pitch (longest row plus spacing) of every line the run
+///   both opens and closes;
+/// - `tail`: the longest row of the last line the run opens, which it
+///   leaves open, or -1 when it opens none.
+///
+/// Runs combine associatively (`then`): the first's open last line and the
+/// second's head are one line, closed when the second opens one.
+@usableFromInline @frozen
+package struct _LineSummary: Sendable, Equatable {
+  @usableFromInline package var head: Int64
+  @usableFromInline package var lines: Int64
+  @usableFromInline package var tail: Int64
+
+  @inlinable @inline(__always)
+  package init(head: Int64, lines: Int64, tail: Int64) {
+    self.head = head
+    self.lines = lines
+    self.tail = tail
+  }
+
+  /// The summary of no rows.
+  @inlinable @inline(__always)
+  package static var empty: _LineSummary { _LineSummary(head: -1, lines: 0, tail: -1) }
+
+  /// This run followed by `next` (summarized at the phase this run ends
+  /// at), with `spacing` after each line.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func then(_ next: _LineSummary, spacing: Int64) -> _LineSummary {
+    if tail < 0 { return _LineSummary(head: Swift.max(head, next.head), lines: next.lines, tail: next.tail) }
+    if next.tail < 0 { return _LineSummary(head: head, lines: lines, tail: Swift.max(tail, next.head)) }
+    return _LineSummary(head: head, lines: lines &+ Swift.max(tail, next.head) &+ spacing &+ next.lines, tail: next.tail)
+  }
+
+  /// The pitch of a run that starts a line, once its last line is closed.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func closedPitch(spacing: Int64) -> Int64 {
+    tail < 0 ? lines : lines &+ tail &+ spacing
+  }
+}
+
+/// The body of one grid section (SPEC L3): its rows' extents in blocks and,
+/// over the blocks, a segment tree that keeps for each node and each of the
+/// k phases its run's `_LineSummary` (DESIGN §2's hint, L8).
+///
+/// Positions are in pitch: a line's start is the sum of the pitches
+/// (longest row plus spacing) of the lines before it, from the body's
+/// start.
+/// - A measurement or an insert rebuilds one block's k summaries in O(kB)
+///   and the nodes above it in O(k log(m/B)).
+/// - A line start is one descent at one phase: O(log(m/B) + B).
+@usableFromInline
+package struct _GridLines: Sendable {
+  /// The rows.
+  @usableFromInline package var blocks: _LaneBlocks
+  /// The lanes: rows fill lines of `k` (at least 1).
+  @usableFromInline package let k: Int
+  /// The spacing after each line, in units.
+  @usableFromInline package let spacing: Int64
+  /// Leaves in the segment tree (a power of two, at least 1).
+  @usableFromInline package var _leaves: Int
+  /// Node `i`'s summaries at `[i * k, (i + 1) * k)`, by phase; node 1 is
+  /// the root, node `_leaves + p` block `p`.
+  @usableFromInline package var _summaries: ContiguousArray<_LineSummary>
+  /// Node `i`'s row count.
+  @usableFromInline package var _counts: ContiguousArray<Int>
+
+  /// A grid body of `extents` (units) with `k` lanes and `spacing` after
+  /// each line.
+  /// - Complexity: O(k m).
+  @inlinable
+  package init(extents: some Collection<Int64>, lanes k: Int, spacing: Int64, blockCapacity: Int? = nil) {
+    precondition(k >= 1 && k <= _LaneBlocks.maxLanes, "_GridLines: lane count \(k) out of range")
+    self.k = k
+    self.spacing = spacing
+    blocks = _LaneBlocks(extents: extents, lanes: nil, capacity: blockCapacity ?? Swift.max(64, k))
+    _leaves = 1
+    _summaries = []
+    _counts = []
+    _rebuildTree()
+  }
+
+  /// The number of rows.
+  @inlinable @inline(__always)
+  package var count: Int { blocks.count }
+
+  /// Rebuilds every node from the blocks.
+  /// - Complexity: O(k m).
+  @inlinable
+  package mutating func _rebuildTree() {
+    var leaves = 1
+    while leaves < blocks.blockCount { leaves &<<= 1 }
+    _leaves = leaves
+    _summaries = ContiguousArray(repeating: .empty, count: 2 &* leaves &* k)
+    _counts = ContiguousArray(repeating: 0, count: 2 &* leaves)
+    for p in 0 ..< blocks.blockCount { _summarizeLeaf(p) }
+    var i = leaves &- 1
+    while i >= 1 {
+      _combineNode(i)
+      i &-= 1
+    }
+  }
+
+  /// Recomputes block `p`'s leaf: its count and its summary at each phase.
+  /// - Complexity: O(k B).
+  @inlinable
+  package mutating func _summarizeLeaf(_ p: Int) {
+    let node = _leaves &+ p
+    let rows = blocks.extents[p]
+    _counts[node] = rows.count
+    let k = self.k
+    let s = spacing
+    _summaries.withUnsafeMutableBufferPointer { out in
+      rows.withUnsafeBufferPointer { e in
+        for phase in 0 ..< k {
+          var sum = _LineSummary.empty
+          var lane = phase
+          for t in 0 ..< e.count {
+            let x = Int64(e[t])
+            if lane == 0 {
+              if sum.tail >= 0 { sum.lines &+= sum.tail &+ s }
+              sum.tail = x
+            } else if sum.tail >= 0 {
+              sum.tail = Swift.max(sum.tail, x)
+            } else {
+              sum.head = Swift.max(sum.head, x)
+            }
+            lane &+= 1
+            if lane == k { lane = 0 }
+          }
+          out[node &* k &+ phase] = sum
+        }
+      }
+    }
+  }
+
+  /// Recomputes node `i` from its two children.
+  /// - Complexity: O(k).
+  @inlinable
+  package mutating func _combineNode(_ i: Int) {
+    let left = 2 &* i
+    let right = left &+ 1
+    let k = self.k
+    let s = spacing
+    let shift = _counts[left] % k
+    _counts[i] = _counts[left] &+ _counts[right]
+    _summaries.withUnsafeMutableBufferPointer { n in
+      for phase in 0 ..< k {
+        var q = phase &+ shift
+        if q >= k { q &-= k }
+        n[i &* k &+ phase] = n[left &* k &+ phase].then(n[right &* k &+ q], spacing: s)
+      }
+    }
+  }
+
+  /// Recomputes block `p`'s leaf and every node above it.
+  /// - Complexity: O(k (B + log(m/B))).
+  @inlinable
+  package mutating func _refresh(block p: Int) {
+    _summarizeLeaf(p)
+    var i = (_leaves &+ p) &>> 1
+    while i >= 1 {
+      _combineNode(i)
+      i &>>= 1
+    }
+  }
+
+  /// The summary of the whole body, from its first row (phase 0).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package var total: _LineSummary { _summaries[k] }
+
+  /// The body's pitch: every line's longest row plus spacing.
+  /// - Complexity: O(1).
+  @inlinable
+  package var pitch: Int64 { total.closedPitch(spacing: spacing) }
+
+  /// The number of lines.
+  /// - Complexity: O(1).
+  @inlinable
+  package var lineCount: Int { (count &+ k &- 1) / k }
+
+  /// The summary of the first `b` blocks, from the body's first row.
+  /// - Complexity: O(log(m/B)).
+  @inlinable
+  package func _prefix(blocks b: Int) -> _LineSummary {
+    if b >= _leaves { return total }
+    var acc = _LineSummary.empty
+    var rows = 0
+    var node = 1
+    var low = 0
+    var width = _leaves
+    while width > 1 {
+      let half = width &>> 1
+      if b >= low &+ half {
+        acc = acc.then(_summaries[2 &* node &* k &+ rows % k], spacing: spacing)
+        rows &+= _counts[2 &* node]
+        node = 2 &* node &+ 1
+        low &+= half
+      } else {
+        node = 2 &* node
+      }
+      width = half
+    }
+    return acc
+  }
+
+  /// The start of line `line` (pitch from the body's start).
+  /// - Precondition: `0 <= line <= lineCount`.
+  /// - Complexity: O(log(m/B) + B).
+  @inlinable
+  package func lineStart(_ line: Int) -> Int64 {
+    precondition(line >= 0 && line <= lineCount, "_GridLines: line \(line) out of range")
+    let first = Swift.min(line &* k, count)
+    if first == count { return pitch }
+    let (b, slot) = blocks.locate(first)
+    var acc = _prefix(blocks: b)
+    let rows = blocks.rows(before: b)
+    // The rows of block b before `first`: close lines as they open.
+    let e = blocks.extents[b]
+    var lane = rows % k
+    for t in 0 ..< slot {
+      let x = Int64(e[t])
+      if lane == 0 {
+        if acc.tail >= 0 { acc.lines &+= acc.tail &+ spacing }
+        acc.tail = x
+      } else {
+        acc.tail = Swift.max(acc.tail, x)
+      }
+      lane &+= 1
+      if lane == k { lane = 0 }
+    }
+    return acc.closedPitch(spacing: spacing)
+  }
+
+  /// The longest row of line `line`.
+  /// - Precondition: `0 <= line < lineCount`.
+  /// - Complexity: O(k + log(m/B)).
+  @inlinable
+  package func lineExtent(_ line: Int) -> Int64 {
+    precondition(line >= 0 && line < lineCount, "_GridLines: line \(line) out of range")
+    var (b, slot) = blocks.locate(line &* k)
+    var left = Swift.min(k, count &- line &* k)
+    var longest: Int64 = 0
+    while left > 0 {
+      let e = blocks.extents[b]
+      let end = Swift.min(e.count, slot &+ left)
+      for t in slot ..< end { longest = Swift.max(longest, Int64(e[t])) }
+      left &-= end &- slot
+      b &+= 1
+      slot = 0
+    }
+    return longest
+  }
+
+  /// The line whose pitch holds `y` (pitch from the body's start): the
+  /// first line whose start plus pitch is after `y`, or the last line; nil
+  /// when there are no rows.
+  /// - Complexity: O(log(m/B) + B).
+  @inlinable
+  package func line(atPitch y: Int64) -> Int? {
+    guard count > 0 else { return nil }
+    // Before the body: its first line (the descent below assumes that no
+    // blocks end at or before y).
+    guard y >= 0 else { return 0 }
+    // The most blocks whose closed lines end at or before y.
+    var acc = _LineSummary.empty
+    var rows = 0
+    var node = 1
+    var width = _leaves
+    var low = 0
+    while width > 1 {
+      let half = width &>> 1
+      let candidate = acc.then(_summaries[2 &* node &* k &+ rows % k], spacing: spacing)
+      if candidate.lines <= y {
+        acc = candidate
+        rows &+= _counts[2 &* node]
+        node = 2 &* node &+ 1
+        low &+= half
+      } else {
+        node = 2 &* node
+      }
+      width = half
+    }
+    // Block `low` closes the line: walk it.
+    if low < blocks.blockCount {
+      let e = blocks.extents[low]
+      var lane = rows % k
+      for t in 0 ..< e.count {
+        let x = Int64(e[t])
+        if lane == 0 {
+          if acc.tail >= 0 {
+            if acc.lines &+ acc.tail &+ spacing > y { return (rows &+ t) / k &- 1 }
+            acc.lines &+= acc.tail &+ spacing
+          }
+          acc.tail = x
+        } else {
+          acc.tail = Swift.max(acc.tail, x)
+        }
+        lane &+= 1
+        if lane == k { lane = 0 }
+      }
+    }
+    return lineCount &- 1
+  }
+
+  /// Row `i`'s start (pitch from the body's start): its line's start plus
+  /// `alignment` (0...1) of what its line has to spare (SPEC L3).
+  /// - Complexity: O(k + log(m/B) + B).
+  @inlinable
+  package func start(at i: Int, alignment: CGFloat) -> Int64 {
+    precondition(i >= 0 && i < count, "_GridLines: row \(i) out of range 0..<\(count)")
+    let line = i / k
+    let lineStart = lineStart(line)
+    guard alignment > 0 else { return lineStart }
+    return lineStart &+ _FixedPoint.scale(lineExtent(line) &- blocks.extent(at: i), by: alignment)
+  }
+
+  /// Row `i`'s extent, in units.
+  /// - Complexity: O(log(m/B)).
+  @inlinable
+  package func extent(at i: Int) -> Int64 { blocks.extent(at: i) }
+
+  /// Sets row `i`'s extent (units).
+  /// - Complexity: O(k (B + log(m/B))).
+  @inlinable
+  package mutating func setExtent(_ units: Int64, at i: Int) {
+    let (b, slot) = blocks.locate(i)
+    blocks.extents[b][slot] = Int32(truncatingIfNeeded: units)
+    _refresh(block: b)
+  }
+
+  /// Inserts rows (extents in units) at `i`: every later row moves on by
+  /// their number of cells, and only their block's summaries change.
+  /// - Complexity: O(r + k (B + log(m/B))), plus O(k m/B) when a block splits.
+  @inlinable
+  package mutating func insert(_ extents: some Collection<Int64>, at i: Int) {
+    let wasEmpty = blocks.blockCount == 0
+    let (b, reshaped) = blocks.insert(extents: extents, lanes: nil, at: i)
+    if reshaped || wasEmpty || blocks.blockCount > _leaves { _rebuildTree() } else { _refresh(block: b) }
+  }
+
+  /// Removes the rows `range`.
+  /// - Complexity: O(r + k (r/B + 1) (B + log(m/B))), plus O(k m/B) when
+  ///   blocks empty or merge.
+  @inlinable
+  package mutating func remove(_ range: Range<Int>) {
+    guard !range.isEmpty else { return }
+    let (touched, reshaped) = blocks.remove(range)
+    if reshaped {
+      _rebuildTree()
+    } else {
+      for p in touched { _refresh(block: p) }
+    }
+  }
+}

@@ -1,0 +1,247 @@
+// The rows of one grid or masonry section body (SPEC §13), in blocks: the
+// storage `_GridLines` and `_MasonryLanes` share. Each keeps its own tree of
+// block summaries over it and rebuilds that tree when the blocks change
+// shape (a split or a merge).
+
+/// A sequence of rows in blocks of at most `2 * capacity` rows, each row an
+/// extent in units and a lane (0..<256), with a Fenwick tree of the blocks'
+/// row counts: row `i` is found in O(log(m/B) + 1), and an edit touches one
+/// block plus the tree.
+///
+/// A block grows to twice the capacity before it is split into blocks of
+/// `capacity`, and a block that falls below a quarter of it merges with a
+/// neighbour that has room: the shape changes (`insert` and `remove`
+/// return `true`) once in many edits, and the owner rebuilds its summary
+/// tree then, in O(m/B) summaries.
+@usableFromInline
+package struct _LaneBlocks: Sendable, Equatable {
+  /// Each block's extents, in units, by block position.
+  @usableFromInline package var extents: ContiguousArray<ContiguousArray<Int32>>
+  /// Each block's lanes (a grid's stay empty: its lanes follow from the
+  /// index, SPEC L3).
+  @usableFromInline package var lanes: ContiguousArray<ContiguousArray<UInt8>>
+  /// The blocks' row counts, in a Fenwick tree by position.
+  @usableFromInline package var counts: _FenwickTree<Int>
+  /// The number of rows.
+  @usableFromInline package var count: Int
+  /// Rows a block is built with and split into.
+  @usableFromInline package let capacity: Int
+  /// Whether rows keep a lane of their own (masonry).
+  @usableFromInline package let keepsLanes: Bool
+
+  /// The most lanes a section can have: a lane is kept in one byte (DESIGN
+  /// §2). `LaneCount.count` clamps to it.
+  @inlinable @inline(__always)
+  package static var maxLanes: Int { 256 }
+
+  /// Blocks built from `extents` (and `lanes` when `keepsLanes`, one for
+  /// each extent).
+  /// - Complexity: O(m).
+  @inlinable
+  package init(extents source: some Collection<Int64>, lanes laneSource: [Int]?, capacity: Int) {
+    precondition(capacity >= 1, "_LaneBlocks: capacity must be positive")
+    self.capacity = capacity
+    self.keepsLanes = laneSource != nil
+    self.extents = []
+    self.lanes = []
+    self.count = source.count
+    var block = ContiguousArray<Int32>()
+    block.reserveCapacity(capacity)
+    for e in source {
+      block.append(Int32(truncatingIfNeeded: e))
+      if block.count == capacity {
+        extents.append(block)
+        block.removeAll(keepingCapacity: true)
+      }
+    }
+    if !block.isEmpty { extents.append(block) }
+    if let laneSource {
+      precondition(laneSource.count == count, "_LaneBlocks: one lane a row")
+      var start = 0
+      for b in extents {
+        lanes.append(ContiguousArray(laneSource[start ..< start &+ b.count].lazy.map { UInt8(truncatingIfNeeded: $0) }))
+        start &+= b.count
+      }
+    }
+    counts = _FenwickTree()
+    _rebuildCounts()
+  }
+
+  /// The number of blocks.
+  @inlinable @inline(__always)
+  package var blockCount: Int { extents.count }
+
+  /// Rebuilds the count tree from the blocks.
+  /// - Complexity: O(m/B).
+  @inlinable
+  package mutating func _rebuildCounts() {
+    counts.reset(zeros: extents.count)
+    let blocks = extents
+    counts.build { tree in
+      for (p, b) in blocks.enumerated() { tree[p &+ 1] = b.count }
+    }
+  }
+
+  /// The block holding row `i` and its slot there; `i == count` gives the
+  /// end of the last block (or block 0, slot 0 when there is none).
+  /// - Complexity: O(log(m/B)).
+  @inlinable
+  package func locate(_ i: Int) -> (block: Int, slot: Int) {
+    precondition(i >= 0 && i <= count, "_LaneBlocks: row \(i) out of range 0...\(count)")
+    if i == count {
+      return extents.isEmpty ? (0, 0) : (extents.count &- 1, extents[extents.count &- 1].count)
+    }
+    var before = 0
+    let block = counts.descend { c in
+      if before &+ c <= i { before &+= c; return true }
+      return false
+    }
+    return (block, i &- before)
+  }
+
+  /// The rows before block `b`.
+  /// - Complexity: O(log(m/B)).
+  @inlinable @inline(__always)
+  package func rows(before b: Int) -> Int { counts.prefix(b) }
+
+  /// Row `i`'s extent, in units.
+  /// - Complexity: O(log(m/B)).
+  @inlinable
+  package func extent(at i: Int) -> Int64 {
+    let l = locate(i)
+    return Int64(extents[l.block][l.slot])
+  }
+
+  /// Row `i`'s lane (0 when rows keep none).
+  /// - Complexity: O(log(m/B)).
+  @inlinable
+  package func lane(at i: Int) -> Int {
+    guard keepsLanes else { return 0 }
+    let l = locate(i)
+    return Int(lanes[l.block][l.slot])
+  }
+
+  /// Every row's extent, in order.
+  /// - Complexity: O(m).
+  @inlinable
+  package var allExtents: [Int64] {
+    var result: [Int64] = []
+    result.reserveCapacity(count)
+    for b in extents { for e in b { result.append(Int64(e)) } }
+    return result
+  }
+
+  /// Every row's lane, in order.
+  /// - Complexity: O(m).
+  @inlinable
+  package var allLanes: [Int] {
+    var result: [Int] = []
+    result.reserveCapacity(count)
+    for b in lanes { for j in b { result.append(Int(j)) } }
+    return result
+  }
+
+  /// Inserts rows at `i`, all in one block (the block that holds row `i`,
+  /// or the last); splits that block when it passes twice the capacity.
+  /// Returns the block that took them (its position before any split)
+  /// and whether the blocks changed shape.
+  /// - Complexity: O(r + B) for r rows, plus O(m/B) when the shape changes.
+  @inlinable
+  package mutating func insert(extents new: some Collection<Int64>, lanes newLanes: [Int]?, at i: Int)
+    -> (block: Int, reshaped: Bool)
+  {
+    precondition(newLanes == nil || newLanes!.count == new.count, "_LaneBlocks: one lane a row")
+    guard !new.isEmpty else { return (0, false) }
+    if extents.isEmpty {
+      extents.append([])
+      if keepsLanes { lanes.append([]) }
+      counts.reset(zeros: 1)
+    }
+    let (b, slot) = locate(i)
+    extents[b].insert(contentsOf: new.lazy.map { Int32(truncatingIfNeeded: $0) }, at: slot)
+    if keepsLanes {
+      lanes[b].insert(contentsOf: (newLanes ?? []).lazy.map { UInt8(truncatingIfNeeded: $0) }, at: slot)
+    }
+    count &+= new.count
+    if extents[b].count > 2 &* capacity {
+      _split(b)
+      return (b, true)
+    }
+    counts.add(new.count, at: b &+ 1)
+    return (b, false)
+  }
+
+  /// Splits block `b` into blocks of `capacity` rows.
+  @inlinable
+  package mutating func _split(_ b: Int) {
+    let whole = extents[b]
+    var pieces = ContiguousArray<ContiguousArray<Int32>>()
+    var lanePieces = ContiguousArray<ContiguousArray<UInt8>>()
+    var start = 0
+    while start < whole.count {
+      let end = Swift.min(whole.count, start &+ capacity)
+      pieces.append(ContiguousArray(whole[start ..< end]))
+      if keepsLanes { lanePieces.append(ContiguousArray(lanes[b][start ..< end])) }
+      start = end
+    }
+    extents.replaceSubrange(b ... b, with: pieces)
+    if keepsLanes { lanes.replaceSubrange(b ... b, with: lanePieces) }
+    _rebuildCounts()
+  }
+
+  /// Removes the rows `range`. Returns the first and last block position
+  /// whose rows changed (before any reshaping) and whether the blocks
+  /// changed shape (a block emptied or merged).
+  /// - Complexity: O(r + B + (r/B) log(m/B)), plus O(m/B) when the shape
+  ///   changes.
+  @inlinable
+  package mutating func remove(_ range: Range<Int>) -> (blocks: ClosedRange<Int>, reshaped: Bool) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "_LaneBlocks: rows out of range")
+    guard !range.isEmpty else { return (0 ... 0, false) }
+    let first = locate(range.lowerBound)
+    var b = first.block
+    var slot = first.slot
+    var left = range.count
+    var reshaped = false
+    while left > 0 {
+      let before = extents[b].count
+      let take = Swift.min(left, before &- slot)
+      extents[b].removeSubrange(slot ..< slot &+ take)
+      if keepsLanes { lanes[b].removeSubrange(slot ..< slot &+ take) }
+      counts.add(-take, at: b &+ 1)
+      left &-= take
+      // Tidy when a block empties or first falls below a quarter (not at
+      // every removal from a block that is already small).
+      if extents[b].isEmpty || (before >= capacity / 4 && extents[b].count < capacity / 4) { reshaped = true }
+      b &+= 1
+      slot = 0
+    }
+    count &-= range.count
+    let touched = first.block ... b &- 1
+    if reshaped { _tidy() }
+    return (touched, reshaped)
+  }
+
+  /// Drops empty blocks and merges a block below a quarter of the
+  /// capacity into its next neighbour when both fit in one.
+  @inlinable
+  package mutating func _tidy() {
+    var e = ContiguousArray<ContiguousArray<Int32>>()
+    var l = ContiguousArray<ContiguousArray<UInt8>>()
+    e.reserveCapacity(extents.count)
+    for p in extents.indices where !extents[p].isEmpty {
+      if let last = e.last, (last.count < capacity / 4 || extents[p].count < capacity / 4),
+        last.count &+ extents[p].count <= capacity
+      {
+        e[e.count &- 1].append(contentsOf: extents[p])
+        if keepsLanes { l[l.count &- 1].append(contentsOf: lanes[p]) }
+      } else {
+        e.append(extents[p])
+        if keepsLanes { l.append(lanes[p]) }
+      }
+    }
+    extents = e
+    lanes = l
+    _rebuildCounts()
+  }
+}

@@ -1,0 +1,306 @@
+// SPEC L4 and L8 for one masonry section body: each row keeps a lane, and
+// starts where the row before it in its lane ends. Per block, a pitch sum
+// and a row count for each lane, in a Fenwick tree of k-vectors (DESIGN §2).
+
+/// The body of one masonry section (SPEC L4): its rows' extents and lanes
+/// in blocks, and a Fenwick tree over the blocks whose leaves are each
+/// block's pitch (extent plus spacing) and row count per lane.
+///
+/// Positions are in pitch from the body's start: a row starts at the sum
+/// of the pitches of the rows before it in its lane.
+/// - A measurement is one Fenwick update in one lane: O(B + log(m/B)).
+/// - An insert of r rows places them by L4's rule from the lanes' ends
+///   just before the insertion point: O(r k + k (B + log(m/B))).
+/// - A row's start is one prefix in its lane and one block scan:
+///   O(log(m/B) + B).
+@usableFromInline
+package struct _MasonryLanes: Sendable {
+  /// The rows.
+  @usableFromInline package var blocks: _LaneBlocks
+  /// The lanes (1...256).
+  @usableFromInline package let k: Int
+  /// The spacing after each row, in units.
+  @usableFromInline package let spacing: Int64
+  /// The Fenwick tree of each block's pitch per lane: node `i` (1-based)
+  /// at `[i * k, (i + 1) * k)`.
+  @usableFromInline package var _pitches: ContiguousArray<Int64>
+  /// The Fenwick tree of each block's row count per lane, node for node
+  /// beside `_pitches`.
+  @usableFromInline package var _counts: ContiguousArray<Int32>
+  /// Each lane's pitch over the whole body.
+  @usableFromInline package var laneTotals: ContiguousArray<Int64>
+
+  /// A masonry body of `extents` (units) with `k` lanes and `spacing`
+  /// after each row. With `lanes` nil, every row is placed by L4's rule in
+  /// index order (a re-flow); else each row keeps the lane given.
+  /// - Complexity: O(k m).
+  @inlinable
+  package init(extents: some Collection<Int64>, lanes given: [Int]?, lanes k: Int, spacing: Int64,
+               blockCapacity: Int? = nil)
+  {
+    precondition(k >= 1 && k <= _LaneBlocks.maxLanes, "_MasonryLanes: lane count \(k) out of range")
+    self.k = k
+    self.spacing = spacing
+    let lanes: [Int]
+    if let given {
+      precondition(given.allSatisfy { $0 >= 0 && $0 < k }, "_MasonryLanes: a lane out of range")
+      lanes = given
+    } else {
+      var ends = ContiguousArray<Int64>(repeating: 0, count: k)
+      lanes = extents.map { e in
+        let j = Self._laneEndingFirst(ends)
+        ends[j] &+= e &+ spacing
+        return j
+      }
+    }
+    blocks = _LaneBlocks(extents: extents, lanes: lanes, capacity: blockCapacity ?? Swift.max(64, k))
+    _pitches = []
+    _counts = []
+    laneTotals = []
+    _rebuildTree()
+  }
+
+  /// The number of rows.
+  @inlinable @inline(__always)
+  package var count: Int { blocks.count }
+
+  /// The lane L4's rule gives a row after lanes that end at `ends`: the one
+  /// that ends first, the lowest on ties.
+  /// - Complexity: O(k).
+  @inlinable
+  package static func _laneEndingFirst(_ ends: ContiguousArray<Int64>) -> Int {
+    var best = 0
+    for j in 1 ..< ends.count where ends[j] < ends[best] { best = j }
+    return best
+  }
+
+  /// Rebuilds the Fenwick trees and the totals from the blocks.
+  /// - Complexity: O(k m/B + m).
+  @inlinable
+  package mutating func _rebuildTree() {
+    let n = blocks.blockCount
+    let k = self.k
+    let s = spacing
+    _pitches = ContiguousArray(repeating: 0, count: (n &+ 1) &* k)
+    _counts = ContiguousArray(repeating: 0, count: (n &+ 1) &* k)
+    for p in 0 ..< n {
+      let node = p &+ 1
+      let e = blocks.extents[p]
+      let l = blocks.lanes[p]
+      for t in 0 ..< e.count {
+        _pitches[node &* k &+ Int(l[t])] &+= Int64(e[t]) &+ s
+        _counts[node &* k &+ Int(l[t])] &+= 1
+      }
+    }
+    var i = 1
+    while i <= n {
+      let parent = i &+ (i & -i)
+      if parent <= n {
+        for j in 0 ..< k {
+          _pitches[parent &* k &+ j] &+= _pitches[i &* k &+ j]
+          _counts[parent &* k &+ j] &+= _counts[i &* k &+ j]
+        }
+      }
+      i &+= 1
+    }
+    laneTotals = ContiguousArray(repeating: 0, count: k)
+    for p in 0 ..< n {
+      for (e, j) in zip(blocks.extents[p], blocks.lanes[p]) { laneTotals[Int(j)] &+= Int64(e) &+ s }
+    }
+  }
+
+  /// Adds `pitch` and `rows` to lane `j` of block `p`.
+  /// - Complexity: O(log(m/B)).
+  @inlinable
+  package mutating func _add(pitch: Int64, rows: Int32, lane j: Int, block p: Int) {
+    var i = p &+ 1
+    let n = blocks.blockCount
+    let k = self.k
+    while i <= n {
+      _pitches[i &* k &+ j] &+= pitch
+      _counts[i &* k &+ j] &+= rows
+      i &+= i & -i
+    }
+    laneTotals[j] &+= pitch
+  }
+
+  /// The pitch of lane `j` over the first `b` blocks.
+  /// - Complexity: O(log(m/B)).
+  @inlinable
+  package func _lanePitch(_ j: Int, blocks b: Int) -> Int64 {
+    var result: Int64 = 0
+    var i = b
+    while i > 0 {
+      result &+= _pitches[i &* k &+ j]
+      i &= i &- 1
+    }
+    return result
+  }
+
+  /// The body's pitch: its longest lane's.
+  /// - Complexity: O(k).
+  @inlinable
+  package var pitch: Int64 { laneTotals.max() ?? 0 }
+
+  /// Row `i`'s lane.
+  /// - Complexity: O(log(m/B)).
+  @inlinable
+  package func lane(at i: Int) -> Int { blocks.lane(at: i) }
+
+  /// Row `i`'s extent, in units.
+  /// - Complexity: O(log(m/B)).
+  @inlinable
+  package func extent(at i: Int) -> Int64 { blocks.extent(at: i) }
+
+  /// Row `i`'s start (pitch from the body's start): the pitch of the rows
+  /// before it in its lane.
+  /// - Complexity: O(log(m/B) + B).
+  @inlinable
+  package func start(at i: Int) -> Int64 {
+    precondition(i >= 0 && i < count, "_MasonryLanes: row \(i) out of range 0..<\(count)")
+    let (b, slot) = blocks.locate(i)
+    let lanes = blocks.lanes[b]
+    let e = blocks.extents[b]
+    let j = lanes[slot]
+    var y = _lanePitch(Int(j), blocks: b)
+    for t in 0 ..< slot where lanes[t] == j { y &+= Int64(e[t]) &+ spacing }
+    return y
+  }
+
+  /// Each lane's end (pitch) before row `i` (`i == count`: the body's).
+  /// - Complexity: O(k log(m/B) + B).
+  @inlinable
+  package func laneEnds(before i: Int) -> ContiguousArray<Int64> {
+    if i == count { return laneTotals }
+    let (b, slot) = blocks.locate(i)
+    var ends = ContiguousArray<Int64>(repeating: 0, count: k)
+    for j in 0 ..< k { ends[j] = _lanePitch(j, blocks: b) }
+    let lanes = blocks.lanes[b]
+    let e = blocks.extents[b]
+    for t in 0 ..< slot { ends[Int(lanes[t])] &+= Int64(e[t]) &+ spacing }
+    return ends
+  }
+
+  /// Sets row `i`'s extent (units); it keeps its lane (L4).
+  /// - Complexity: O(log(m/B)).
+  @inlinable
+  package mutating func setExtent(_ units: Int64, at i: Int) {
+    let (b, slot) = blocks.locate(i)
+    let old = Int64(blocks.extents[b][slot])
+    blocks.extents[b][slot] = Int32(truncatingIfNeeded: units)
+    _add(pitch: units &- old, rows: 0, lane: Int(blocks.lanes[b][slot]), block: b)
+  }
+
+  /// Inserts rows (extents in units) at `i`. With `lanes` nil they are
+  /// placed by L4's rule from the lanes' ends just before `i`; else they
+  /// keep the lanes given (a moved row keeps its own). The rows after `i`
+  /// keep theirs. Returns the lanes the rows took.
+  /// - Complexity: O(r k + k (B + log(m/B))), plus O(k m/B) when a block
+  ///   splits.
+  @inlinable @discardableResult
+  package mutating func insert(_ extents: some Collection<Int64>, lanes given: [Int]? = nil, at i: Int) -> [Int] {
+    guard !extents.isEmpty else { return [] }
+    let lanes: [Int]
+    if let given {
+      precondition(given.count == extents.count && given.allSatisfy { $0 >= 0 && $0 < k },
+                   "_MasonryLanes: one lane in range a row")
+      lanes = given
+    } else {
+      var ends = laneEnds(before: i)
+      lanes = extents.map { e in
+        let j = Self._laneEndingFirst(ends)
+        ends[j] &+= e &+ spacing
+        return j
+      }
+    }
+    let wasEmpty = blocks.blockCount == 0
+    let (b, reshaped) = blocks.insert(extents: extents, lanes: lanes, at: i)
+    if reshaped || wasEmpty {
+      _rebuildTree()
+    } else {
+      for (e, j) in zip(extents, lanes) { _add(pitch: e &+ spacing, rows: 1, lane: j, block: b) }
+    }
+    return lanes
+  }
+
+  /// Removes the rows `range`.
+  /// - Complexity: O(r + log(m/B) (r + 1)), plus O(k m/B) when blocks
+  ///   empty or merge.
+  @inlinable
+  package mutating func remove(_ range: Range<Int>) {
+    guard !range.isEmpty else { return }
+    // What leaves each lane of each block, before the blocks change.
+    var removed: [(block: Int, lane: Int, pitch: Int64)] = []
+    var (b, slot) = blocks.locate(range.lowerBound)
+    var left = range.count
+    while left > 0 {
+      let e = blocks.extents[b]
+      let l = blocks.lanes[b]
+      let end = Swift.min(e.count, slot &+ left)
+      for t in slot ..< end { removed.append((b, Int(l[t]), Int64(e[t]) &+ spacing)) }
+      left &-= end &- slot
+      b &+= 1
+      slot = 0
+    }
+    let (_, reshaped) = blocks.remove(range)
+    if reshaped {
+      _rebuildTree()
+    } else {
+      for r in removed { _add(pitch: -r.pitch, rows: -1, lane: r.lane, block: r.block) }
+    }
+  }
+
+  /// The first row of lane `j` whose pitch end (start plus extent plus
+  /// spacing) is after `y`, or nil when the lane ends at or before it.
+  /// - Complexity: O(log(m/B) + B).
+  @inlinable
+  package func firstRow(inLane j: Int, pitchEndAfter y: Int64) -> Int? {
+    let n = blocks.blockCount
+    guard n > 0, laneTotals[j] > y else { return nil }
+    // The most blocks whose lane-j pitch is at most y.
+    var position = 0
+    var passed: Int64 = 0
+    var step = 1
+    while step &<< 1 <= n { step &<<= 1 }
+    while step > 0 {
+      let next = position &+ step
+      if next <= n && passed &+ _pitches[next &* k &+ j] <= y {
+        position = next
+        passed &+= _pitches[next &* k &+ j]
+      }
+      step &>>= 1
+    }
+    var b = position
+    var rowsBefore = blocks.rows(before: b)
+    while b < n {
+      let e = blocks.extents[b]
+      let l = blocks.lanes[b]
+      for t in 0 ..< e.count where Int(l[t]) == j {
+        passed &+= Int64(e[t]) &+ spacing
+        if passed > y { return rowsBefore &+ t }
+      }
+      rowsBefore &+= e.count
+      b &+= 1
+    }
+    return nil
+  }
+
+  /// The next row of lane `j` after row `i` (`i == -1`: its first), or nil.
+  /// - Complexity: O(B) a block passed.
+  @inlinable
+  package func nextRow(inLane j: Int, after i: Int) -> Int? {
+    let startRow = i &+ 1
+    guard startRow < count else { return nil }
+    var (b, slot) = blocks.locate(startRow)
+    var rowsBefore = startRow &- slot
+    let lane = UInt8(truncatingIfNeeded: j)
+    while b < blocks.blockCount {
+      let l = blocks.lanes[b]
+      for t in slot ..< l.count where l[t] == lane { return rowsBefore &+ t }
+      rowsBefore &+= l.count
+      b &+= 1
+      slot = 0
+    }
+    return nil
+  }
+}

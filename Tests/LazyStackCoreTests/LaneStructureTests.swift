@@ -1,0 +1,260 @@
+import Foundation
+import XCTest
+@_spi(Testing) @testable import LazyStackCore
+import LazyStackTestSupport
+
+/// The lane structures of SPEC §13 on their own (`_GridLines`,
+/// `_MasonryLanes`), against the rules computed from scratch over plain
+/// arrays: random edits with seeded generators, tiny blocks (so splits and
+/// merges happen within a few edits), every query compared after every
+/// step, the seed and step printed on failure.
+final class LaneStructureTests: XCTestCase {
+  // MARK: The rules, from scratch
+
+  /// SPEC L3 over plain arrays: each line's longest row, and each line's
+  /// start (pitch: the lines before it, each its longest row plus spacing).
+  struct GridModel {
+    var extents: [Int64]
+    let k: Int
+    let spacing: Int64
+
+    var lineCount: Int { (extents.count + k - 1) / k }
+    func lineExtent(_ line: Int) -> Int64 { extents[line * k ..< min(extents.count, line * k + k)].max()! }
+    func lineStart(_ line: Int) -> Int64 { (0 ..< line).reduce(0) { $0 + lineExtent($1) + spacing } }
+    var pitch: Int64 { lineStart(lineCount) }
+    /// The first line whose start plus pitch is after y, else the last.
+    func line(atPitch y: Int64) -> Int? {
+      guard !extents.isEmpty else { return nil }
+      return (0 ..< lineCount).first { lineStart($0) + lineExtent($0) + spacing > y } ?? lineCount - 1
+    }
+    func start(at i: Int, alignment: CGFloat) -> Int64 {
+      let line = i / k
+      return lineStart(line) + _FixedPoint.scale(lineExtent(line) - extents[i], by: alignment)
+    }
+  }
+
+  /// SPEC L4 over plain arrays: each row after the rows before it in its
+  /// lane; new rows to the lane that ends first there.
+  struct MasonryModel {
+    var extents: [Int64]
+    var lanes: [Int]
+    let k: Int
+    let spacing: Int64
+
+    func laneEnds(before i: Int) -> [Int64] {
+      var ends = Array(repeating: Int64(0), count: k)
+      for t in 0 ..< i { ends[lanes[t]] += extents[t] + spacing }
+      return ends
+    }
+    func start(at i: Int) -> Int64 { laneEnds(before: i)[lanes[i]] }
+    var pitch: Int64 { laneEnds(before: extents.count).max() ?? 0 }
+    static func laneEndingFirst(_ ends: [Int64]) -> Int {
+      var best = 0
+      for j in ends.indices where ends[j] < ends[best] { best = j }
+      return best
+    }
+    mutating func insert(_ new: [Int64], at i: Int) -> [Int] {
+      var ends = laneEnds(before: i)
+      let given = new.map { e in
+        let j = Self.laneEndingFirst(ends)
+        ends[j] += e + spacing
+        return j
+      }
+      extents.insert(contentsOf: new, at: i)
+      lanes.insert(contentsOf: given, at: i)
+      return given
+    }
+    func firstRow(inLane j: Int, pitchEndAfter y: Int64) -> Int? {
+      var end: Int64 = 0
+      for i in extents.indices where lanes[i] == j {
+        end += extents[i] + spacing
+        if end > y { return i }
+      }
+      return nil
+    }
+  }
+
+  // MARK: Comparisons
+
+  func compare(_ g: _GridLines, _ m: GridModel, _ context: @autoclosure () -> String,
+               file: StaticString = #filePath, line: UInt = #line) {
+    g._checkInvariants()
+    XCTAssertEqual(g.blocks.allExtents, m.extents, "extents, \(context())", file: file, line: line)
+    XCTAssertEqual(g.pitch, m.pitch, "pitch, \(context())", file: file, line: line)
+    XCTAssertEqual(g.lineCount, m.lineCount, "lines, \(context())", file: file, line: line)
+    for l in 0 ... m.lineCount {
+      XCTAssertEqual(g.lineStart(l), m.lineStart(l), "start of line \(l), \(context())", file: file, line: line)
+      if l < m.lineCount {
+        XCTAssertEqual(g.lineExtent(l), m.lineExtent(l), "extent of line \(l), \(context())", file: file, line: line)
+      }
+    }
+    for i in m.extents.indices {
+      XCTAssertEqual(g.start(at: i, alignment: 0.5), m.start(at: i, alignment: 0.5),
+                     "start of row \(i), \(context())", file: file, line: line)
+    }
+    // Every line boundary, a unit either side, and past both ends.
+    var probes: [Int64] = [-1, 0, m.pitch, m.pitch + 1]
+    for l in 0 ..< m.lineCount {
+      let s = m.lineStart(l)
+      probes += [s - 1, s, s + 1, s + m.lineExtent(l), s + m.lineExtent(l) + m.spacing - 1]
+    }
+    for y in probes {
+      XCTAssertEqual(g.line(atPitch: y), m.line(atPitch: y), "line at \(y), \(context())", file: file, line: line)
+    }
+  }
+
+  func compare(_ s: _MasonryLanes, _ m: MasonryModel, _ context: @autoclosure () -> String,
+               file: StaticString = #filePath, line: UInt = #line) {
+    s._checkInvariants()
+    XCTAssertEqual(s.blocks.allExtents, m.extents, "extents, \(context())", file: file, line: line)
+    XCTAssertEqual(s.blocks.allLanes, m.lanes, "lanes, \(context())", file: file, line: line)
+    XCTAssertEqual(s.pitch, m.pitch, "pitch, \(context())", file: file, line: line)
+    for i in m.extents.indices {
+      XCTAssertEqual(s.start(at: i), m.start(at: i), "start of row \(i), \(context())", file: file, line: line)
+    }
+    for i in stride(from: 0, through: m.extents.count, by: max(1, m.extents.count / 7)) {
+      XCTAssertEqual(Array(s.laneEnds(before: i)), m.laneEnds(before: i), "lane ends before \(i), \(context())",
+                     file: file, line: line)
+    }
+    for j in 0 ..< m.k {
+      var y: Int64 = -1
+      while y <= m.pitch + 1 {
+        XCTAssertEqual(s.firstRow(inLane: j, pitchEndAfter: y), m.firstRow(inLane: j, pitchEndAfter: y),
+                       "lane \(j) at \(y), \(context())", file: file, line: line)
+        y += max(1, m.pitch / 13)
+      }
+      var row = -1
+      var expected = m.lanes.indices.filter { m.lanes[$0] == j }[...]
+      while let next = s.nextRow(inLane: j, after: row) {
+        XCTAssertEqual(next, expected.popFirst(), "next in lane \(j) after \(row), \(context())", file: file, line: line)
+        row = next
+      }
+      XCTAssertTrue(expected.isEmpty, "lane \(j) walked to its end, \(context())", file: file, line: line)
+    }
+  }
+
+  // MARK: Worked examples
+
+  /// SPEC L3: lines of 3; a line as long as its longest row; starts in
+  /// pitch (longest plus spacing).
+  func testL3_gridLinesWorkedExample() {
+    let g = _GridLines(extents: [10, 30, 20, 5, 5, 40, 7], lanes: 3, spacing: 2, blockCapacity: 2)
+    XCTAssertEqual(g.lineCount, 3)
+    XCTAssertEqual([g.lineExtent(0), g.lineExtent(1), g.lineExtent(2)], [30, 40, 7])
+    XCTAssertEqual([g.lineStart(0), g.lineStart(1), g.lineStart(2), g.lineStart(3)], [0, 32, 74, 83])
+    XCTAssertEqual(g.pitch, 83)
+    XCTAssertEqual(g.start(at: 3, alignment: 1), 32 + 35)
+    XCTAssertEqual(g.line(atPitch: 31), 0)
+    XCTAssertEqual(g.line(atPitch: 32), 1)
+    XCTAssertEqual(g.line(atPitch: 1_000), 2)
+  }
+
+  /// SPEC L4: with equal extents the rule is round robin; a tall row holds
+  /// its lane back, so the next rows go to the others; a measurement never
+  /// moves a row to another lane.
+  func testL4_masonryWorkedExample() {
+    var s = _MasonryLanes(extents: [10, 10, 10, 10, 10, 10], lanes: nil, lanes: 3, spacing: 0, blockCapacity: 2)
+    XCTAssertEqual(s.blocks.allLanes, [0, 1, 2, 0, 1, 2])
+    s.setExtent(100, at: 0)
+    XCTAssertEqual(s.blocks.allLanes, [0, 1, 2, 0, 1, 2], "measurements keep lanes")
+    XCTAssertEqual(s.start(at: 3), 100)
+    XCTAssertEqual(s.insert([10, 10, 10], at: 6), [1, 2, 1])
+    XCTAssertEqual(s.pitch, 110)
+  }
+
+  // MARK: Random edits against the rules
+
+  func testGridLinesAgainstTheRules() {
+    for seed in UInt64(1) ... 60 {
+      var rng = SeededRNG(seed: seed)
+      let k = Int.random(in: 1 ... 5, using: &rng)
+      let spacing = Int64.random(in: 0 ... 3, using: &rng)
+      let capacity = Int.random(in: 1 ... 4, using: &rng)
+      let initial = (0 ..< Int.random(in: 0 ... 30, using: &rng)).map { _ in Int64.random(in: 0 ... 50, using: &rng) }
+      var g = _GridLines(extents: initial, lanes: k, spacing: spacing, blockCapacity: capacity)
+      var m = GridModel(extents: initial, k: k, spacing: spacing)
+      compare(g, m, "seed \(seed), built")
+      for step in 0 ..< 40 {
+        let op = Int.random(in: 0 ..< 3, using: &rng)
+        if op == 0 && !m.extents.isEmpty {
+          let i = Int.random(in: 0 ..< m.extents.count, using: &rng)
+          let e = Int64.random(in: 0 ... 60, using: &rng)
+          g.setExtent(e, at: i)
+          m.extents[i] = e
+        } else if op == 1 || m.extents.isEmpty {
+          let i = Int.random(in: 0 ... m.extents.count, using: &rng)
+          let new = (0 ..< Int.random(in: 1 ... 6, using: &rng)).map { _ in Int64.random(in: 0 ... 60, using: &rng) }
+          g.insert(new, at: i)
+          m.extents.insert(contentsOf: new, at: i)
+        } else {
+          let a = Int.random(in: 0 ..< m.extents.count, using: &rng)
+          let b = Int.random(in: a ... min(m.extents.count, a + 7), using: &rng)
+          g.remove(a ..< b)
+          m.extents.removeSubrange(a ..< b)
+        }
+        compare(g, m, "seed \(seed), step \(step)")
+        if testRun?.failureCount ?? 0 > 0 { return }
+      }
+    }
+  }
+
+  func testMasonryLanesAgainstTheRules() {
+    for seed in UInt64(1) ... 60 {
+      var rng = SeededRNG(seed: seed)
+      let k = Int.random(in: 1 ... 5, using: &rng)
+      let spacing = Int64.random(in: 0 ... 3, using: &rng)
+      let capacity = Int.random(in: 1 ... 4, using: &rng)
+      let initial = (0 ..< Int.random(in: 0 ... 30, using: &rng)).map { _ in Int64.random(in: 0 ... 50, using: &rng) }
+      var s = _MasonryLanes(extents: initial, lanes: nil, lanes: k, spacing: spacing, blockCapacity: capacity)
+      var m = MasonryModel(extents: [], lanes: [], k: k, spacing: spacing)
+      _ = m.insert(initial, at: 0)
+      compare(s, m, "seed \(seed), built")
+      for step in 0 ..< 40 {
+        let op = Int.random(in: 0 ..< 4, using: &rng)
+        if op == 0 && !m.extents.isEmpty {
+          let i = Int.random(in: 0 ..< m.extents.count, using: &rng)
+          let e = Int64.random(in: 0 ... 60, using: &rng)
+          s.setExtent(e, at: i)
+          m.extents[i] = e
+        } else if op == 1 || m.extents.isEmpty {
+          let i = Int.random(in: 0 ... m.extents.count, using: &rng)
+          let new = (0 ..< Int.random(in: 1 ... 6, using: &rng)).map { _ in Int64.random(in: 0 ... 60, using: &rng) }
+          let placed = s.insert(new, at: i)
+          XCTAssertEqual(placed, m.insert(new, at: i), "lanes of new rows, seed \(seed), step \(step)")
+        } else if op == 2 {
+          // A move: the rows keep their lanes (L4).
+          let a = Int.random(in: 0 ..< m.extents.count, using: &rng)
+          let b = Int.random(in: a ... min(m.extents.count, a + 3), using: &rng)
+          let extents = Array(m.extents[a ..< b])
+          let lanes = Array(m.lanes[a ..< b])
+          s.remove(a ..< b)
+          m.extents.removeSubrange(a ..< b)
+          m.lanes.removeSubrange(a ..< b)
+          let to = Int.random(in: 0 ... m.extents.count, using: &rng)
+          s.insert(extents, lanes: lanes, at: to)
+          m.extents.insert(contentsOf: extents, at: to)
+          m.lanes.insert(contentsOf: lanes, at: to)
+        } else {
+          let a = Int.random(in: 0 ..< m.extents.count, using: &rng)
+          let b = Int.random(in: a ... min(m.extents.count, a + 7), using: &rng)
+          s.remove(a ..< b)
+          m.extents.removeSubrange(a ..< b)
+          m.lanes.removeSubrange(a ..< b)
+        }
+        compare(s, m, "seed \(seed), step \(step)")
+        if testRun?.failureCount ?? 0 > 0 { return }
+      }
+    }
+  }
+
+  /// The lane count is kept in a byte: 256 at most, a typed error above
+  /// it, and an adaptive count clamped to it (SPEC L2, X5).
+  func testL2_laneCountsAboveTheByteAreRejectedOrClamped() {
+    XCTAssertThrowsError(try GridLayout(lanes: .fixed(257))) { XCTAssertEqual($0 as? LazyStackError, .invalidLaneCount(257)) }
+    XCTAssertNoThrow(try MasonryLayout(lanes: .fixed(256)))
+    XCTAssertEqual(LaneCount.adaptive(minimum: 1).count(crossExtent: 10_000, spacing: 0), 256)
+    let wide = _GridLines(extents: (0 ..< 600).map { Int64($0 % 9) }, lanes: 256, spacing: 1)
+    XCTAssertEqual(wide.lineCount, 3)
+    XCTAssertEqual(wide.lineStart(1), 9)
+  }
+}
