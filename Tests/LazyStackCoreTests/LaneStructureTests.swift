@@ -20,16 +20,26 @@ final class LaneStructureTests: XCTestCase {
 
     var lineCount: Int { (extents.count + k - 1) / k }
     func lineExtent(_ line: Int) -> Int64 { extents[line * k ..< min(extents.count, line * k + k)].max()! }
-    func lineStart(_ line: Int) -> Int64 { (0 ..< line).reduce(0) { $0 + lineExtent($1) + spacing } }
-    var pitch: Int64 { lineStart(lineCount) }
+    /// Every line's start, and the body's pitch last.
+    var lineStarts: [Int64] {
+      var result: [Int64] = [0]
+      for l in 0 ..< lineCount { result.append(result.last! + lineExtent(l) + spacing) }
+      return result
+    }
+    func lineStart(_ line: Int) -> Int64 { lineStarts[line] }
+    var pitch: Int64 { lineStarts.last! }
     /// The first line whose start plus pitch is after y, else the last.
     func line(atPitch y: Int64) -> Int? {
       guard !extents.isEmpty else { return nil }
-      return (0 ..< lineCount).first { lineStart($0) + lineExtent($0) + spacing > y } ?? lineCount - 1
+      let starts = lineStarts
+      return (0 ..< lineCount).first { starts[$0 + 1] > y } ?? lineCount - 1
     }
-    func start(at i: Int, alignment: CGFloat) -> Int64 {
-      let line = i / k
-      return lineStart(line) + _FixedPoint.scale(lineExtent(line) - extents[i], by: alignment)
+    /// Every row's start at `alignment`.
+    func starts(alignment: CGFloat) -> [Int64] {
+      let lines = lineStarts
+      return extents.indices.map { i in
+        lines[i / k] + _FixedPoint.scale(lineExtent(i / k) - extents[i], by: alignment)
+      }
     }
   }
 
@@ -38,8 +48,8 @@ final class LaneStructureTests: XCTestCase {
   struct MasonryModel {
     var extents: [Int64]
     var lanes: [Int]
-    let k: Int
-    let spacing: Int64
+    var k: Int
+    var spacing: Int64
 
     func laneEnds(before i: Int) -> [Int64] {
       var ends = Array(repeating: Int64(0), count: k)
@@ -82,24 +92,45 @@ final class LaneStructureTests: XCTestCase {
     XCTAssertEqual(g.blocks.allExtents, m.extents, "extents, \(context())", file: file, line: line)
     XCTAssertEqual(g.pitch, m.pitch, "pitch, \(context())", file: file, line: line)
     XCTAssertEqual(g.lineCount, m.lineCount, "lines, \(context())", file: file, line: line)
+    let lineStarts = m.lineStarts
     for l in 0 ... m.lineCount {
-      XCTAssertEqual(g.lineStart(l), m.lineStart(l), "start of line \(l), \(context())", file: file, line: line)
+      XCTAssertEqual(g.lineStart(l), lineStarts[l], "start of line \(l), \(context())", file: file, line: line)
       if l < m.lineCount {
         XCTAssertEqual(g.lineExtent(l), m.lineExtent(l), "extent of line \(l), \(context())", file: file, line: line)
       }
     }
+    let starts = m.starts(alignment: 0.5)
     for i in m.extents.indices {
-      XCTAssertEqual(g.start(at: i, alignment: 0.5), m.start(at: i, alignment: 0.5),
-                     "start of row \(i), \(context())", file: file, line: line)
+      XCTAssertEqual(g.start(at: i, alignment: 0.5), starts[i], "start of row \(i), \(context())", file: file, line: line)
     }
     // Every line boundary, a unit either side, and past both ends.
     var probes: [Int64] = [-1, 0, m.pitch, m.pitch + 1]
     for l in 0 ..< m.lineCount {
-      let s = m.lineStart(l)
+      let s = lineStarts[l]
       probes += [s - 1, s, s + 1, s + m.lineExtent(l), s + m.lineExtent(l) + m.spacing - 1]
     }
     for y in probes {
       XCTAssertEqual(g.line(atPitch: y), m.line(atPitch: y), "line at \(y), \(context())", file: file, line: line)
+    }
+    // SPEC G5 on each row's own span, and L5's hit test, at alignment 0.5.
+    for low in probes.prefix(12) {
+      for height: Int64 in [1, 17, 90] {
+        let expected = m.extents.indices.filter { i in
+          let s = starts[i]
+          let e = m.extents[i]
+          return e > 0 ? (s < low + height && s + e > low) : (s >= low && s < low + height)
+        }
+        XCTAssertEqual(g.rows(meeting: low, low + height, alignment: 0.5), expected,
+                       "rows meeting \(low) + \(height), \(context())", file: file, line: line)
+      }
+      for lane in 0 ..< m.k {
+        let expected = m.extents.indices.first { i in
+          let s = starts[i]
+          return i % m.k == lane && s <= low && low < s + m.extents[i]
+        }
+        XCTAssertEqual(g.row(atPitch: low, lane: lane, alignment: 0.5), expected,
+                       "row at \(low) in lane \(lane), \(context())", file: file, line: line)
+      }
     }
   }
 
@@ -130,6 +161,27 @@ final class LaneStructureTests: XCTestCase {
         row = next
       }
       XCTAssertTrue(expected.isEmpty, "lane \(j) walked to its end, \(context())", file: file, line: line)
+    }
+    // SPEC G5 and L5's hit test, lane by lane.
+    var y: Int64 = -3
+    while y <= m.pitch + 3 {
+      for height: Int64 in [1, 25, 120] {
+        let expected = m.extents.indices.filter { i in
+          let s = m.start(at: i)
+          let e = m.extents[i]
+          return e > 0 ? (s < y + height && s + e > y) : (s >= y && s < y + height)
+        }
+        XCTAssertEqual(s.rows(meeting: y, y + height), expected, "rows meeting \(y) + \(height), \(context())",
+                       file: file, line: line)
+      }
+      for lane in 0 ..< m.k {
+        let expected = m.extents.indices.first { i in
+          m.lanes[i] == lane && m.start(at: i) <= y && y < m.start(at: i) + m.extents[i]
+        }
+        XCTAssertEqual(s.row(atPitch: y, lane: lane), expected, "row at \(y) in lane \(lane), \(context())",
+                       file: file, line: line)
+      }
+      y += max(1, m.pitch / 11)
     }
   }
 
@@ -234,6 +286,13 @@ final class LaneStructureTests: XCTestCase {
           s.insert(extents, lanes: lanes, at: to)
           m.extents.insert(contentsOf: extents, at: to)
           m.lanes.insert(contentsOf: lanes, at: to)
+        } else if op == 3 && step % 10 == 9 {
+          // A re-flow to another lane count (L1, L2): every row placed again.
+          let k2 = Int.random(in: 1 ... 5, using: &rng)
+          s = s.reflowed(lanes: k2)
+          var fresh = MasonryModel(extents: [], lanes: [], k: k2, spacing: spacing)
+          _ = fresh.insert(m.extents, at: 0)
+          m = fresh
         } else {
           let a = Int.random(in: 0 ..< m.extents.count, using: &rng)
           let b = Int.random(in: a ... min(m.extents.count, a + 7), using: &rng)

@@ -366,3 +366,73 @@ package struct _GridLines: Sendable {
     }
   }
 }
+
+extension _GridLines {
+  /// Calls `body` with each line from `line` on, in order: its index, its
+  /// start (pitch from the body's start), its longest row and its rows,
+  /// until `body` returns false or the lines end.
+  /// - Complexity: O(log(m/B) + B) to find the first line, then O(k) a line.
+  @inlinable
+  package func forEachLine(from line: Int,
+                           _ body: (_ line: Int, _ start: Int64, _ extent: Int64, _ rows: Range<Int>) -> Bool) {
+    guard line >= 0 && line < lineCount else { return }
+    var start = lineStart(line)
+    var (b, slot) = blocks.locate(line &* k)
+    var l = line
+    while l < lineCount {
+      let first = l &* k
+      let end = Swift.min(count, first &+ k)
+      var longest: Int64 = 0
+      var left = end &- first
+      while left > 0 {
+        let e = blocks.extents[b]
+        let stop = Swift.min(e.count, slot &+ left)
+        for t in slot ..< stop { longest = Swift.max(longest, Int64(e[t])) }
+        left &-= stop &- slot
+        slot = stop
+        if slot == e.count {
+          b &+= 1
+          slot = 0
+        }
+      }
+      if !body(l, start, longest, first ..< end) { return }
+      start &+= longest &+ spacing
+      l &+= 1
+    }
+  }
+
+  /// The rows that meet `[low, high)` (pitch from the body's start), in
+  /// index order, by SPEC G5's rule on each row's own span (a row shorter
+  /// than its line, aligned in it, may miss a window its line meets).
+  /// - Complexity: O(log(m/B) + B + k v) for v lines met.
+  @inlinable
+  package func rows(meeting low: Int64, _ high: Int64, alignment: CGFloat) -> [Int] {
+    // From the first line that ends at or after `low`: an empty row that
+    // starts at `low` meets the window, and so may a line of empty rows.
+    guard low < high, let first = line(atPitch: low &- 1) else { return [] }
+    var result: [Int] = []
+    forEachLine(from: first) { _, start, longest, rows in
+      if start >= high { return false }
+      for i in rows {
+        let e = blocks.extent(at: i)
+        let s = start &+ _FixedPoint.scale(longest &- e, by: alignment)
+        if e > 0 ? (s < high && s &+ e > low) : (s >= low && s < high) { result.append(i) }
+      }
+      return true
+    }
+    return result
+  }
+
+  /// The row of lane `lane` whose span holds `y` (pitch from the body's
+  /// start), or nil: SPEC L5's hit test within the body.
+  /// - Complexity: O(k + log(m/B) + B).
+  @inlinable
+  package func row(atPitch y: Int64, lane: Int, alignment: CGFloat) -> Int? {
+    guard lane >= 0 && lane < k, let line = line(atPitch: y) else { return nil }
+    let i = line &* k &+ lane
+    guard i < count else { return nil }
+    let s = start(at: i, alignment: alignment)
+    let e = extent(at: i)
+    return s <= y && y < s &+ e ? i : nil
+  }
+}

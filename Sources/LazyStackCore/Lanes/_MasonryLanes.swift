@@ -304,3 +304,50 @@ package struct _MasonryLanes: Sendable {
     return nil
   }
 }
+
+extension _MasonryLanes {
+  /// The rows that meet `[low, high)` (pitch from the body's start), in
+  /// index order, by SPEC G5's rule: lane by lane from the first row whose
+  /// pitch end is after `low`, then merged.
+  /// - Complexity: O(k (log(m/B) + B) + v log k) for v rows met, plus the
+  ///   rows of other lanes passed between them.
+  @inlinable
+  package func rows(meeting low: Int64, _ high: Int64) -> [Int] {
+    guard low < high else { return [] }
+    var result: [Int] = []
+    for j in 0 ..< k {
+      // From the first row that ends at or after `low` (an empty row at
+      // `low` meets the window).
+      guard var i = firstRow(inLane: j, pitchEndAfter: low &- 1) else { continue }
+      var s = start(at: i)
+      while true {
+        let e = extent(at: i)
+        if s >= high { break }
+        if e > 0 ? (s &+ e > low) : (s >= low) { result.append(i) }
+        s &+= e &+ spacing
+        guard let next = nextRow(inLane: j, after: i) else { break }
+        i = next
+      }
+    }
+    result.sort()
+    return result
+  }
+
+  /// The row of lane `lane` whose span holds `y` (pitch from the body's
+  /// start), or nil: SPEC L5's hit test within the body.
+  /// - Complexity: O(log(m/B) + B).
+  @inlinable
+  package func row(atPitch y: Int64, lane: Int) -> Int? {
+    guard lane >= 0 && lane < k, let i = firstRow(inLane: lane, pitchEndAfter: y) else { return nil }
+    let s = start(at: i)
+    return s <= y && y < s &+ extent(at: i) ? i : nil
+  }
+
+  /// The same rows and extents re-flowed into `lanes` lanes by L4's rule
+  /// (SPEC L1, L2): every row placed again, in index order.
+  /// - Complexity: O(k m).
+  @inlinable
+  package func reflowed(lanes newK: Int) -> _MasonryLanes {
+    _MasonryLanes(extents: blocks.allExtents, lanes: nil, lanes: newK, spacing: spacing, blockCapacity: blocks.capacity)
+  }
+}
