@@ -39,7 +39,7 @@ extension LazyStackReference {
   }
 
   /// Whether any section can have lanes (else every path is the list's).
-  var hasLanes: Bool { defaultSectionLayout != .list || layoutByHeader.values.contains { $0 != .list } }
+  package var hasLanes: Bool { defaultSectionLayout != .list || layoutByHeader.values.contains { $0 != .list } }
 
   /// The layout-wide section layout (SPEC L1): every section whose header
   /// has none of its own. Setting it re-flows those sections; the kept row

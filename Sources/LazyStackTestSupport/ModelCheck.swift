@@ -68,6 +68,13 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
   case scrollToDistance(Int, CGFloat, UnitPoint?)
   /// `restore(_:)` of this snapshot into both (C2, C3): a decoded one, say.
   case restoreSnapshot(LayoutSnapshot<Int>)
+  /// `sectionLayout = ...` (SPEC L1).
+  case sectionLayout(SectionLayout)
+  /// `setSectionLayout(_:forHeader:)` (L1).
+  case headerLayout(Int, SectionLayout?)
+  /// A viewport of this size with lanes on: widths change, so adaptive
+  /// lane counts do (L2).
+  case laneViewport(CGSize)
 
   public var description: String {
     switch self {
@@ -110,6 +117,9 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
     case .saveSnapshot: "saveSnapshot"
     case .restoreSaved: "restoreSaved"
     case .scrollToDistance(let id, let d, let a): "scrollTo(id: \(id), distance: \(d), anchor: \(a.map { "(\($0.x),\($0.y))" } ?? "nil"))"
+    case .sectionLayout(let l): "sectionLayout = \(l)"
+    case .headerLayout(let id, let l): "setSectionLayout(\(l.map { "\($0)" } ?? "nil"), forHeader: \(id))"
+    case .laneViewport(let s): "viewport(\(s.width)x\(s.height))"
     }
   }
 }
@@ -143,8 +153,36 @@ public struct OperationGenerator: Sendable {
   /// policies (SPEC §14); off, seeds replay as before, like
   /// `includeSections`.
   public var includeKinds: Bool = false
+  /// Whether to give sections grid and masonry layouts and change the
+  /// viewport's width (SPEC §13); off, seeds replay as before, like
+  /// `includeSections`.
+  public var includeLanes: Bool = false
   /// The operations left in the open batch, or nil.
   var batchLeft: Int?
+
+  /// A random section layout (SPEC L1–L4), now and then a list.
+  public mutating func sectionLayout() -> SectionLayout {
+    let count: LaneCount = Bool.random(using: &rng)
+      ? .fixed(Int.random(in: 1 ... 4, using: &rng)) : .adaptive(minimum: CGFloat(Int.random(in: 60 ... 200, using: &rng)))
+    let spacing = CGFloat([0, 0, 4, 10].randomElement(using: &rng)!)
+    switch Int.random(in: 0 ..< 5, using: &rng) {
+    case 0: return .list
+    case 1, 2: return .grid(try! GridLayout(lanes: count, laneSpacing: spacing, alignment: [0, 0.5, 1].randomElement(using: &rng)!))
+    default: return .masonry(try! MasonryLayout(lanes: count, laneSpacing: spacing))
+    }
+  }
+
+  /// A lane operation (SPEC §13), or nil (most of the time) for any other.
+  mutating func lanes(ids: [Int]) -> LayoutOperation? {
+    switch Int.random(in: 0 ..< 24, using: &rng) {
+    case 0: return .sectionLayout(sectionLayout())
+    case 1, 2: return .headerLayout(pickID(from: ids), Int.random(in: 0 ..< 4, using: &rng) == 0 ? nil : sectionLayout())
+    case 3:
+      let h = Int.random(in: 0 ..< 12, using: &rng) == 0 ? 0 : CGFloat(Int.random(in: 1 ... 1200, using: &rng))
+      return .laneViewport(CGSize(width: CGFloat(Int.random(in: 0 ... 700, using: &rng)), height: h))
+    default: return nil
+    }
+  }
 
   public init(seed: UInt64, firstNewID: Int = 1_000_000, includeEdits: Bool = true, maxRows: Int = 300,
               includeSections: Bool = false, includeMotion: Bool = false, includeOrderedIDs: Bool = false) {
@@ -279,6 +317,7 @@ public struct OperationGenerator: Sendable {
     }
     if includeMotion, let op = motion(ids: ids, contentExtent: contentExtent) { return op }
     if includeKinds, let op = kinds(ids: ids) { return op }
+    if includeLanes, let op = lanes(ids: ids) { return op }
     if includeSections {
       switch Int.random(in: 0 ..< 16, using: &rng) {
       case 0, 1:
@@ -516,6 +555,16 @@ public struct ModelPair: Sendable {
         b = reference.targetContentOffset(forReleaseAt: point, velocity: vector, snap: .paging)
       }
       if a != b { return "snap targets differ: core \(a), reference \(b)" }
+    case .sectionLayout(let l):
+      core.sectionLayout = l
+      reference.sectionLayout = l
+    case .headerLayout(let id, let l):
+      let a = core.setSectionLayout(l, forHeader: id)
+      let b = reference.setSectionLayout(l, forHeader: id)
+      if a != b { return "setSectionLayout results differ: core \(a), reference \(b)" }
+    case .laneViewport(let s):
+      core.viewportSize = s
+      reference.viewportSize = s
     case .setRole(let id, let role):
       let a = core.setRole(role, for: id)
       let b = reference.setRole(role, for: id)
@@ -643,7 +692,8 @@ public struct ModelPair: Sendable {
     var watched: Bool
     switch op {
     case .viewport, .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .scrollAnchor,
-         .animated, .advance, .endInteraction, .beginInteraction, .restoreSaved, .scrollToDistance, .restoreSnapshot:
+         .animated, .advance, .endInteraction, .beginInteraction, .restoreSaved, .scrollToDistance, .restoreSnapshot,
+         .laneViewport:
       watched = false
     default:
       watched = reference.anchorRowIntersectsViewport == true
@@ -683,7 +733,8 @@ public struct ModelPair: Sendable {
   func isContentChange(_ op: LayoutOperation) -> Bool {
     switch op {
     case .viewport, .userScroll, .scrollToID, .scrollToEdge, .scrollToOffset, .automaticPosition, .scrollAnchor,
-         .animated, .advance, .endInteraction, .beginInteraction, .restoreSaved, .scrollToDistance, .restoreSnapshot:
+         .animated, .advance, .endInteraction, .beginInteraction, .restoreSaved, .scrollToDistance, .restoreSnapshot,
+         .laneViewport:
       return false
     default:
       return true
@@ -753,6 +804,23 @@ public struct ModelPair: Sendable {
       let a = core.index(atOffset: y)
       let b = reference.index(atOffset: y)
       if a != b { return "index(atOffset: \(y)): \(String(describing: a)) vs \(String(describing: b))" }
+    }
+    if core.sectionLayout != reference.sectionLayout { return "sectionLayout: \(core.sectionLayout) vs \(reference.sectionLayout)" }
+    if reference.hasLanes || core._laysOutLanes {
+      if core.visibleRows != reference.visibleRows { return "visibleRows: \(core.visibleRows) vs \(reference.visibleRows)" }
+      for i in 0 ..< core.count {
+        if core.lane(at: i) != reference.lane(at: i) { return "lane(at: \(i)): \(core.lane(at: i)) vs \(reference.lane(at: i))" }
+        if core.sectionLayout(at: i) != reference.sectionLayout(at: i) { return "sectionLayout(at: \(i)) differs" }
+      }
+      let width = core.axis == .vertical ? core.contentSize.width : core.contentSize.height
+      for y in probes {
+        for x in [0, width / 3, width * 0.8] {
+          let point = core.axis == .vertical ? CGPoint(x: x, y: y) : CGPoint(x: y, y: x)
+          let a = core.index(at: point)
+          let b = reference.index(at: point)
+          if a != b { return "index(at: \(point)): \(String(describing: a)) vs \(String(describing: b))" }
+        }
+      }
     }
     return nil
   }

@@ -436,3 +436,18 @@ extension _GridLines {
     return s <= y && y < s &+ e ? i : nil
   }
 }
+
+extension _GridLines {
+  /// The last row of lane `lane` with an extent above zero, or nil.
+  /// - Complexity: O(log(m/B)) a line passed, from the end.
+  @inlinable
+  package func lastNonEmptyRow(inLane lane: Int) -> Int? {
+    guard lane < k, count > lane else { return nil }
+    var i = (count &- 1 &- lane) / k &* k &+ lane
+    while i >= 0 {
+      if extent(at: i) > 0 { return i }
+      i &-= k
+    }
+    return nil
+  }
+}

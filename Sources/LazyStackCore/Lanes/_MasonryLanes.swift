@@ -351,3 +351,26 @@ extension _MasonryLanes {
     _MasonryLanes(extents: blocks.allExtents, lanes: nil, lanes: newK, spacing: spacing, blockCapacity: blocks.capacity)
   }
 }
+
+extension _MasonryLanes {
+  /// The last row of lane `j` with an extent above zero, or nil.
+  /// - Complexity: O(B) a block passed, from the end.
+  @inlinable
+  package func lastNonEmptyRow(inLane j: Int) -> Int? {
+    var b = blocks.blockCount &- 1
+    var rowsBefore = count
+    let lane = UInt8(truncatingIfNeeded: j)
+    while b >= 0 {
+      let l = blocks.lanes[b]
+      let e = blocks.extents[b]
+      rowsBefore &-= l.count
+      var t = l.count &- 1
+      while t >= 0 {
+        if l[t] == lane && e[t] > 0 { return rowsBefore &+ t }
+        t &-= 1
+      }
+      b &-= 1
+    }
+    return nil
+  }
+}

@@ -49,8 +49,21 @@ extension LazyStackLayout {
   @inlinable
   public func frame(at index: Int) -> CGRect {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+    if _slowPath(_lanes != nil) { return _laneFrame(at: index) }
     let span = _tree.span(index)
     return _rect(start: span.start, extent: span.extent)
+  }
+
+  /// `frame(at:)` with lanes: the row's start and its lane's cross-axis
+  /// start and width (SPEC L2–L4).
+  @inlinable @inline(never)
+  internal func _laneFrame(at index: Int) -> CGRect {
+    let lanes = _lanes.unsafelyUnwrapped
+    let rect = _rect(start: lanes.start(of: index, in: _tree), extent: _tree.extent(at: index))
+    guard let cross = lanes.cross(of: index) else { return rect }
+    return axis == .vertical
+      ? CGRect(x: cross.start, y: rect.minY, width: cross.width, height: rect.height)
+      : CGRect(x: rect.minX, y: cross.start, width: rect.width, height: cross.width)
   }
 
   /// The frame of the row with the given id, or `nil` if there is none.
@@ -93,6 +106,7 @@ extension LazyStackLayout {
   /// `index(atOffset:)` in units, in unshifted content coordinates.
   @inlinable
   internal func _row(atUnits y: Int64) -> Int {
+    if _slowPath(_lanes != nil) { return _lanes.unsafelyUnwrapped.index(atPitch: y &- _leadingInset, in: _tree) }
     let nonEmpty = _tree.nonEmptyCount
     if nonEmpty == 0 {
       return Swift.min(_firstStart(atOrAfter: y), count &- 1)
@@ -156,7 +170,8 @@ extension LazyStackLayout {
   /// `visibleIndices`, or `count`.
   @inlinable
   internal func _firstVisible(from low: Int64) -> Int {
-    _firstVisibleSpan(from: low)?.first ?? count
+    if _slowPath(_lanes != nil) { return _lanes.unsafelyUnwrapped.firstRow(from: low &- _leadingInset, in: _tree) }
+    return _firstVisibleSpan(from: low)?.first ?? count
   }
 
   /// `_firstVisible`, with the row the search found (the first row that
@@ -183,9 +198,22 @@ extension LazyStackLayout {
   /// The rows visible in `[low, high)` (unshifted content units).
   @inlinable
   internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
+    if _slowPath(_lanes != nil) { return _laneRows(intersecting: low, high) }
     // The end is walked to from the row the first search found.
     guard let (first, hit) = _firstVisibleSpan(from: low) else { return count ..< count }
     let end = _tree.rowsStarting(before: high &- _leadingInset, walkingFrom: hit)
     return end > first ? first ..< end : first ..< first
+  }
+
+  /// `_rows(intersecting:_:)` with lanes: the smallest range holding every
+  /// row that meets the window (SPEC L5), else an empty range where the
+  /// first visible row would be.
+  @inlinable @inline(never)
+  internal func _laneRows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
+    let lanes = _lanes.unsafelyUnwrapped
+    let meeting = lanes.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
+    if let first = meeting.first, let last = meeting.last { return first ..< last &+ 1 }
+    let first = lanes.firstRow(from: low &- _leadingInset, in: _tree)
+    return first ..< first
   }
 }

@@ -126,6 +126,7 @@ extension LazyStackLayout {
   ///   1,024 passes, however small the rows are next to their estimate).
   @inlinable
   public mutating func measureVisibleRows(_ extent: (Int, ID) -> CGFloat) {
+    if _slowPath(_lanes != nil) { return _measureVisibleRowsInLanes(extent) }
     var seen = 0 ..< 0  // rows asked, or found measured, in the last pass
     for _ in 0 ..< 1024 {
       let visible = visibleIndices

@@ -90,7 +90,7 @@ extension LazyStackLayout {
       index = _placeRow(atUnits: y)
     }
     let y = _offset &+ _FixedPoint.scale(_viewportUnits, by: fraction)
-    let start = _leadingInset &+ _tree.pitchPrefix(index)
+    let start = _leadingInset &+ _span(index).start
     let anchor = axis == .vertical ? UnitPoint(x: 0.5, y: fraction) : UnitPoint(x: fraction, y: 0.5)
     return LayoutSnapshot<ID>.Place(id: _tree.id(at: index), distance: _FixedPoint.points(y &- start), anchor: anchor)
   }
@@ -100,7 +100,10 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   internal func _placeRow(atUnits y: Int64) -> Int {
-    _tree.firstRow(withPitchPrefixAfterAbove: y &- _leadingInset) ?? (count &- 1)
+    if let lanes = _lanes {
+      return Swift.min(lanes.firstRow(from: y &- _leadingInset, byPitch: true, in: _tree), count &- 1)
+    }
+    return _tree.firstRow(withPitchPrefixAfterAbove: y &- _leadingInset) ?? (count &- 1)
   }
 
   /// Lands the row with `id` so that the viewport's anchor point lies
@@ -123,7 +126,7 @@ extension LazyStackLayout {
       scrollTo(id: id, distance: distance, anchor: anchor)
       return _resumeBatch(log)
     }
-    guard let row = _tree.rowInfo(of: id) else {
+    guard let row = _tree.rowInfo(of: id).map(_placed) else {
       _lastPositionResult = .unknownID(String(describing: id))
       return
     }

@@ -92,6 +92,7 @@ extension LazyStackLayout {
   @discardableResult
   public mutating func setRole(_ role: RowRole, for id: ID) -> Bool {
     guard let location = _tree._locate(id: id) else { return false }
+    if _slowPath(_lanes != nil), _lanes.unsafelyUnwrapped.hasLanes { return _setRoleInLanes(role, at: location) }
     let old = _tree.setRole(role._code, at: location)
     if _slowPath(_batch != nil) && old != role._code { _log(.role(index: location.before.count &+ location.slot, old: old)) }
     _motion.resolved = false  // an animation's target under its pinned header (H6, M4)
@@ -139,15 +140,14 @@ extension LazyStackLayout {
     let visible = _rows(intersecting: low, low &+ viewport)
     guard !visible.isEmpty else { return [] }
     // Frames in unshifted units (relative to the content's start), shifted on output.
-    func start(_ i: Int) -> Int64 { _leadingInset &+ _tree.pitchPrefix(i) }
+    func start(_ i: Int) -> Int64 { _leadingInset &+ (_lanes?.start(of: i, in: _tree) ?? _tree.pitchPrefix(i)) }
     var result: [PinnedRow] = []
     if _pinnedViews.contains(.sectionHeaders) {
       let section = _tree.section(containing: visible.lowerBound)
       let h = section.lowerBound
       if _tree.role(at: h) == ExtentTree<ID>._headerRole {
-        let header = _tree.span(h)
-        let last = _tree.span(section.upperBound &- 1)
-        let end = _leadingInset &+ last.start &+ last.extent
+        let header = _span(h)
+        let end = _leadingInset &+ _sectionEnd(section)
         let natural = _leadingInset &+ header.start
         let place = Swift.max(natural, Swift.min(low, end &- header.extent))
         result.append(PinnedRow(index: h, frame: _rect(start: place &- _leadingInset, extent: header.extent)))
@@ -157,7 +157,7 @@ extension LazyStackLayout {
       let section = _tree.section(containing: visible.upperBound &- 1)
       let f = section.upperBound &- 1
       if _tree.role(at: f) == ExtentTree<ID>._footerRole {
-        let footer = _tree.span(f)
+        let footer = _span(f)
         let natural = _leadingInset &+ footer.start
         let first = start(section.lowerBound)
         let place = Swift.min(natural, Swift.max(low &+ viewport &- footer.extent, first))

@@ -130,7 +130,10 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   internal mutating func _settle(from before: _Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
-    if _slowPath(_batch != nil) { return _deferSettle(cause: cause) }  // U1: once, when the batch ends
+    if _slowPath(_batch != nil) {  // U1: once, when the batch ends
+      if _slowPath(_lanes != nil) { _rebuildLanes() }  // SPEC §13: rows, extents or roles changed
+      return _deferSettle(cause: cause)
+    }
     return _settleNow(from: before, cause: cause)
   }
 
@@ -139,6 +142,7 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   internal mutating func _settleNow(from before: _Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
+    if _slowPath(_lanes != nil) { _rebuildLanes() }  // SPEC §13: rows, extents or roles changed
     let sizeFraction = _sizeChangesFraction
     // SPEC D4: a `.bottom` size-changes anchor pins to the end while it is visible.
     let pinned = sizeFraction >= 1 && _hasLaidOut && _endWasVisible(before)
@@ -159,7 +163,7 @@ extension LazyStackLayout {
     case .point:
       target = before.offset
     case .row(let id, let fraction, var delta):
-      guard let row = _tree.rowInfo(of: id, hint: _seen.position) else {
+      guard let row = _tree.rowInfo(of: id, hint: _seen.position).map(_placed) else {
         target = before.offset
         break
       }
@@ -211,6 +215,7 @@ extension LazyStackLayout {
     }
     let before = _capture()
     _viewport = CGSize(width: clean(size.width), height: clean(size.height))
+    if _slowPath(_lanes != nil) { _rebuildLanes() }  // L2: an adaptive lane count follows the width
     if !_hasLaidOut && _viewportUnits > 0 {
       // SPEC S7, D2: the very first layout.
       _hasLaidOut = true

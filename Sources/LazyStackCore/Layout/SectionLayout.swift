@@ -1,13 +1,11 @@
 import Foundation
 
-// Lanes (SPEC §13): the layouts a section can have. Package-wide while the
-// layout does not take them yet (the reference model implements §13 and
-// its rule tests run against it); public, under these DESIGN §1 names,
-// once `LazyStackLayout` lays out lanes.
+// Lanes (SPEC §13): the layouts a section can have, under their DESIGN §1
+// names. `LazyStackLayout` takes them through package API until its lanes
+// are complete (see `LazyStackLayout+Lanes.swift`).
 
 /// How many lanes a grid or masonry section has (SPEC L2).
-@usableFromInline
-package enum LaneCount: Hashable, Sendable {
+public enum LaneCount: Hashable, Sendable {
   /// Exactly this many lanes (1 to 256: a row's lane is kept in a byte).
   case fixed(Int)
   /// As many lanes of at least this cross extent as fit:
@@ -20,7 +18,7 @@ package enum LaneCount: Hashable, Sendable {
   /// less the cross insets) with lane spacing `spacing` (SPEC L2).
   /// - Complexity: O(1).
   @inlinable
-  package func count(crossExtent: CGFloat, spacing: CGFloat) -> Int {
+  public func count(crossExtent: CGFloat, spacing: CGFloat) -> Int {
     switch self {
     case .fixed(let k):
       return k
@@ -37,7 +35,7 @@ package enum LaneCount: Hashable, Sendable {
   /// - Throws: `LazyStackError.invalidLaneCount`, `.invalidExtent`.
   /// - Complexity: O(1).
   @inlinable
-  package func validate() throws(LazyStackError) {
+  public func validate() throws(LazyStackError) {
     switch self {
     case .fixed(let k):
       if k < 1 || k > _LaneBlocks.maxLanes { throw .invalidLaneCount(k) }
@@ -50,15 +48,14 @@ package enum LaneCount: Hashable, Sendable {
 /// A grid section: rows fill lines of k lanes in index order; a line is as
 /// long as its longest row, and each row sits in its line at `alignment`
 /// (SPEC L2, L3).
-@usableFromInline
-package struct GridLayout: Hashable, Sendable {
+public struct GridLayout: Hashable, Sendable {
   /// The lanes.
-  @usableFromInline package let lanes: LaneCount
+  public let lanes: LaneCount
   /// The cross-axis space between lanes, in points.
-  @usableFromInline package let laneSpacing: CGFloat
+  public let laneSpacing: CGFloat
   /// Where a row shorter than its line sits in it: 0 at the line's start
   /// (the default), 0.5 centred, 1 at its end.
-  @usableFromInline package let alignment: CGFloat
+  public let alignment: CGFloat
 
   /// A grid layout; bad values are typed errors (SPEC L2): a lane count
   /// below 1, a non-finite or non-positive adaptive minimum, a non-finite
@@ -66,7 +63,7 @@ package struct GridLayout: Hashable, Sendable {
   /// - Throws: `LazyStackError.invalidLaneCount`, `.invalidExtent`.
   /// - Complexity: O(1).
   @inlinable
-  package init(lanes: LaneCount, laneSpacing: CGFloat = 0, alignment: CGFloat = 0) throws(LazyStackError) {
+  public init(lanes: LaneCount, laneSpacing: CGFloat = 0, alignment: CGFloat = 0) throws(LazyStackError) {
     try lanes.validate()
     guard laneSpacing.isFinite && laneSpacing >= 0 else { throw .invalidExtent(laneSpacing, what: "lane spacing") }
     guard alignment.isFinite && alignment >= 0 && alignment <= 1 else {
@@ -81,19 +78,18 @@ package struct GridLayout: Hashable, Sendable {
 /// A masonry section: each row has a lane, given when it enters the layout
 /// (the lane that ends first there) and when its section re-flows, and
 /// starts where the row before it in its lane ends (SPEC L2, L4).
-@usableFromInline
-package struct MasonryLayout: Hashable, Sendable {
+public struct MasonryLayout: Hashable, Sendable {
   /// The lanes.
-  @usableFromInline package let lanes: LaneCount
+  public let lanes: LaneCount
   /// The cross-axis space between lanes, in points.
-  @usableFromInline package let laneSpacing: CGFloat
+  public let laneSpacing: CGFloat
 
   /// A masonry layout; bad values are typed errors (SPEC L2), as for
   /// `GridLayout`.
   /// - Throws: `LazyStackError.invalidLaneCount`, `.invalidExtent`.
   /// - Complexity: O(1).
   @inlinable
-  package init(lanes: LaneCount, laneSpacing: CGFloat = 0) throws(LazyStackError) {
+  public init(lanes: LaneCount, laneSpacing: CGFloat = 0) throws(LazyStackError) {
     try lanes.validate()
     guard laneSpacing.isFinite && laneSpacing >= 0 else { throw .invalidExtent(laneSpacing, what: "lane spacing") }
     self.lanes = lanes
@@ -102,8 +98,7 @@ package struct MasonryLayout: Hashable, Sendable {
 }
 
 /// The layout of a section (SPEC L1): one row per line, a grid, or masonry.
-@usableFromInline
-package enum SectionLayout: Hashable, Sendable {
+public enum SectionLayout: Hashable, Sendable {
   /// One row per line (SPEC §1).
   case list
   /// Lines of k lanes (L3).
@@ -114,7 +109,7 @@ package enum SectionLayout: Hashable, Sendable {
   /// The lanes and their spacing, nil for a list.
   /// - Complexity: O(1).
   @inlinable
-  package var lanes: (count: LaneCount, spacing: CGFloat)? {
+  public var lanes: (count: LaneCount, spacing: CGFloat)? {
     switch self {
     case .list: nil
     case .grid(let g): (g.lanes, g.laneSpacing)

@@ -282,7 +282,7 @@ extension LazyStackLayout {
   internal func _resolvedTargetOffset() -> Int64? {
     switch _motion.target {
     case .row(let id, let fraction, let delta):
-      guard let row = _tree.rowInfo(of: id) else { return nil }
+      guard let row = _tree.rowInfo(of: id).map(_placed) else { return nil }
       // R3, R4, H6. `_programmaticTarget` alone gives the same value, but
       // this branch keeps the common path small: without it the paired
       // benchmark read pinned_rows +7.5 % at 1e4 (code placement in `_settle`).
@@ -336,7 +336,7 @@ extension LazyStackLayout {
     _offset = _motion.targetOffset
     switch _motion.target {
     case .row(let id, let fraction, let delta):
-      if let row = _tree.rowInfo(of: id) { _anchor(to: row, fraction: fraction, delta: delta) }  // R6 goes on
+      if let row = _tree.rowInfo(of: id).map(_placed) { _anchor(to: row, fraction: fraction, delta: delta) }  // R6 goes on
     case .edge(let edge): _anchor = .edge(edge)
     case .point: _anchor = .point
     case .content, .rowStart: _track()
@@ -399,6 +399,18 @@ extension LazyStackLayout {
     let fraction = threshold.isNaN ? 0 : Swift.min(Swift.max(threshold, 0), 1)
     let low = _offset &- _alignmentShift
     let high = low &+ viewport
+    if _slowPath(_lanes != nil) {
+      // With lanes (SPEC L5): the rows that meet the viewport, each by its own frame.
+      return _lanes.unsafelyUnwrapped.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
+        .filter { i in
+          let (start, extent) = _span(i)
+          if extent == 0 { return true }
+          let top = _leadingInset &+ start
+          let seen = Swift.min(top &+ extent, high) &- Swift.max(top, low)
+          return Double(seen) >= fraction * Double(extent)
+        }
+        .map { _tree.id(at: $0) }
+    }
     let rows = _rows(intersecting: low, high)
     var result: [ID] = []
     result.reserveCapacity(rows.count)

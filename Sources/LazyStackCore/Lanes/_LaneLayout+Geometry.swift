@@ -1,0 +1,231 @@
+import Foundation
+
+// Where rows are with lanes (SPEC L3–L5), in the extent tree's coordinates:
+// pitch from the leading inset. A lane section's body starts at its list
+// start plus the corrections of the lane sections before it; every other
+// row at its list start plus the corrections of the sections before it.
+
+extension _LaneLayout {
+  /// The number of lane sections whose body starts at or before row `i`.
+  /// - Complexity: O(log s).
+  @inlinable
+  package func _sections(startingAtOrBefore i: Int) -> Int {
+    var low = 0
+    var high = sections.count
+    while low < high {
+      let mid = (low &+ high) &>> 1
+      if sections[mid].bodyStart <= i { low = mid &+ 1 } else { high = mid }
+    }
+    return low
+  }
+
+  /// The lane section whose body holds row `i`, or nil.
+  /// - Complexity: O(log s).
+  @inlinable
+  package func section(holding i: Int) -> Int? {
+    let p = _sections(startingAtOrBefore: i)
+    guard p > 0, i < sections[p &- 1].body.upperBound else { return nil }
+    return p &- 1
+  }
+
+  /// Where section `p`'s body starts.
+  /// - Complexity: O(log n + log s).
+  @inlinable
+  package func bodyStart(_ p: Int, in tree: ExtentTree<ID>) -> Int64 {
+    tree.pitchPrefix(sections[p].bodyStart) &+ correction(before: p)
+  }
+
+  /// Row `i`'s start: its frame's main-axis start (L3, L4).
+  /// - Complexity: O(log n + k + B).
+  @inlinable
+  package func start(of i: Int, in tree: ExtentTree<ID>) -> Int64 {
+    let p = _sections(startingAtOrBefore: i)
+    if p > 0, i < sections[p &- 1].body.upperBound {
+      let s = sections[p &- 1]
+      let local = i &- s.bodyStart
+      let inBody: Int64
+      switch s.run {
+      case .grid(let g, let alignment): inBody = g.start(at: local, alignment: alignment)
+      case .masonry(let m): inBody = m.start(at: local)
+      }
+      return bodyStart(p &- 1, in: tree) &+ inBody
+    }
+    return tree.pitchPrefix(i) &+ correction(before: p)
+  }
+
+  /// The start view-aligned snapping aligns row `i` by (L7): its grid
+  /// line's start, else its own.
+  /// - Complexity: O(log n + k + B).
+  @inlinable
+  package func snapStart(of i: Int, in tree: ExtentTree<ID>) -> Int64 {
+    if let p = section(holding: i), case .grid(let g, _) = sections[p].run {
+      return bodyStart(p, in: tree) &+ g.lineStart((i &- sections[p].bodyStart) / g.k)
+    }
+    return start(of: i, in: tree)
+  }
+
+  /// Row `i`'s lane: 0 outside lane bodies (headers, footers, lists).
+  /// - Complexity: O(log s + log n).
+  @inlinable
+  package func lane(of i: Int) -> Int {
+    guard let p = section(holding: i) else { return 0 }
+    switch sections[p].run {
+    case .grid(let g, _): return (i &- sections[p].bodyStart) % g.k
+    case .masonry(let m): return m.lane(at: i &- sections[p].bodyStart)
+    }
+  }
+
+  /// Row `i`'s cross-axis start and width (L2), or nil for a row that
+  /// spans the cross axis.
+  /// - Complexity: O(log s + log n).
+  @inlinable
+  package func cross(of i: Int) -> (start: CGFloat, width: CGFloat)? {
+    guard let p = section(holding: i), let (_, laneSpacing) = sections[p].layout.lanes else { return nil }
+    let k = sections[p].run.lanes
+    let width = Swift.max(0, (crossExtent - CGFloat(k &- 1) * laneSpacing) / CGFloat(k))
+    return (crossLead + CGFloat(lane(of: i)) * (width + laneSpacing), width)
+  }
+
+  /// The pitch of every row: the list's plus every correction.
+  /// - Complexity: O(log s).
+  @inlinable
+  package func totalPitch(in tree: ExtentTree<ID>) -> Int64 {
+    tree.totalPitch &+ totalCorrection
+  }
+
+  /// The first lane section whose body ends after `y`, or `sections.count`.
+  /// - Complexity: O(log s (log n + log s)).
+  @inlinable
+  package func _firstSection(endingAfter y: Int64, in tree: ExtentTree<ID>) -> Int {
+    var low = 0
+    var high = sections.count
+    while low < high {
+      let mid = (low &+ high) &>> 1
+      if bodyStart(mid, in: tree) &+ sections[mid].run.pitch > y { high = mid } else { low = mid &+ 1 }
+    }
+    return low
+  }
+
+  /// The rows of the list rows `range` (between lane bodies, shifted by
+  /// `shift`) that meet `[low, high)` (SPEC G5), appended in order.
+  @inlinable
+  package func _listRows(_ range: Range<Int>, shift: Int64, meeting low: Int64, _ high: Int64,
+                         in tree: ExtentTree<ID>, into result: inout [Int]) {
+    guard !range.isEmpty else { return }
+    let l = low &- shift
+    let h = high &- shift
+    // The first row that ends at or after `l` (an empty row at `l` meets).
+    let first = Swift.max(range.lowerBound,
+                          tree.firstRow(withPitchPrefixAfterAbove: l &- 1 &+ tree.spacing) ?? tree.count)
+    let end = Swift.min(range.upperBound, tree.rowsStarting(before: h))
+    guard first < end else { return }
+    var i = first
+    tree.forEachRow(in: first ..< end) { _, s, e in
+      if e > 0 ? (s < h && s &+ e > l) : (s >= l && s < h) { result.append(i) }
+      i &+= 1
+    }
+  }
+
+  /// The rows that meet `[low, high)` (SPEC G5 on each row's own frame),
+  /// in index order: L5's `visibleRows`.
+  /// - Complexity: O((s' + 1)(log n + k B) + v) for v rows met across s'
+  ///   lane sections.
+  @inlinable
+  package func rows(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>) -> [Int] {
+    var result: [Int] = []
+    guard low < high, tree.count > 0 else { return result }
+    // From the first section whose body ends at or after `low`.
+    var p = _firstSection(endingAfter: low &- 1, in: tree)
+    var listStart = p > 0 ? sections[p &- 1].body.upperBound : 0
+    while true {
+      let shift = correction(before: p)
+      let listEnd = p < sections.count ? sections[p].bodyStart : tree.count
+      _listRows(listStart ..< listEnd, shift: shift, meeting: low, high, in: tree, into: &result)
+      guard p < sections.count else { break }
+      let g = bodyStart(p, in: tree)
+      if g >= high { break }
+      let s = sections[p]
+      let local: [Int]
+      switch s.run {
+      case .grid(let grid, let alignment): local = grid.rows(meeting: low &- g, high &- g, alignment: alignment)
+      case .masonry(let m): local = m.rows(meeting: low &- g, high &- g)
+      }
+      for r in local { result.append(s.bodyStart &+ r) }
+      listStart = s.body.upperBound
+      p &+= 1
+    }
+    return result
+  }
+}
+
+extension _LaneLayout {
+  /// The first row, in index order, that is visible from `low` down: a
+  /// non-empty row that ends after it or an empty row that starts at or
+  /// after it; with `byPitch`, the first whose end plus spacing is after
+  /// `low`. `tree.count` when there is none.
+  /// - Complexity: O(s' (log n + k B)) for the s' lane sections passed.
+  @inlinable
+  package func firstRow(from low: Int64, byPitch: Bool = false, in tree: ExtentTree<ID>) -> Int {
+    let spacing = tree.spacing
+    func visible(_ s: Int64, _ e: Int64) -> Bool {
+      byPitch ? s &+ e &+ spacing > low : (e > 0 ? s &+ e > low : s >= low)
+    }
+    var p = _firstSection(endingAfter: low &- 1, in: tree)
+    while true {
+      let shift = correction(before: p)
+      let range = _listRange(before: p, count: tree.count)
+      if !range.isEmpty {
+        let l = low &- shift
+        // The first row whose pitch ends after `l`, or that ends at or after it.
+        if let hit = tree._firstRowSpan(withPitchPrefixAfterAbove: byPitch ? l : l &- 1 &+ spacing),
+           hit.row < range.upperBound {
+          let first = Swift.max(hit.row, range.lowerBound)
+          // The search may land on a non-empty row that ends exactly at `low`.
+          var i = first
+          var answer: Int?
+          tree.forEachRow(in: first ..< Swift.min(range.upperBound, first &+ 2)) { _, s, e in
+            if answer == nil && (byPitch ? s &+ e &+ spacing > l : (e > 0 ? s &+ e > l : s >= l)) { answer = i }
+            i &+= 1
+          }
+          if let answer { return answer }
+        }
+      }
+      guard p < sections.count else { return tree.count }
+      let g = bodyStart(p, in: tree)
+      let s = sections[p]
+      var best: Int?
+      switch s.run {
+      case .grid(let grid, let alignment):
+        if let line = grid.line(atPitch: low &- g &- 1) {
+          grid.forEachLine(from: line) { _, start, longest, rows in
+            for i in rows {
+              let e = grid.extent(at: i)
+              if visible(g &+ start &+ _FixedPoint.scale(longest &- e, by: alignment), e) {
+                best = i
+                return false
+              }
+            }
+            return true  // the lines after it start after `low`: one of them has the row
+          }
+        }
+      case .masonry(let m):
+        for j in 0 ..< m.k {
+          guard var i = m.firstRow(inLane: j, pitchEndAfter: low &- g &- 1) else { continue }
+          var start = m.start(at: i)
+          while best.map({ i < $0 }) ?? true {
+            let e = m.extent(at: i)
+            if visible(g &+ start, e) {
+              best = i
+              break
+            }
+            start &+= e &+ m.spacing
+            guard let next = m.nextRow(inLane: j, after: i) else { break }
+            i = next
+          }
+        }
+      }
+      if let best { return s.bodyStart &+ best }
+      p &+= 1
+    }
+  }
+}

@@ -1,0 +1,267 @@
+import Foundation
+
+// SPEC §13 in the layout: section layouts (L1), and where a row is once its
+// section has lanes. `_lanes` is nil while every section is a list, so a
+// list pays one test of a field for lanes on the paths that read a row's
+// place.
+//
+// Package API while the layout's lanes are incomplete (the stability
+// rules of L6 beyond S1, snapping L7, motion, transitions and places are
+// not yet lane-aware); public under these DESIGN §1 names once they are.
+
+extension LazyStackLayout {
+  /// The layout-wide section layout (SPEC L1): every section whose header
+  /// has none of its own. Setting it re-flows those sections; the kept row
+  /// keeps its place on screen.
+  /// - Complexity: O(n) for a change (a re-flow), O(1) to read.
+  package var sectionLayout: SectionLayout {
+    get { _lanes?.defaultLayout ?? .list }
+    set {
+      guard newValue != sectionLayout else { return }
+      _changeLaneLayouts { $0.defaultLayout = newValue }
+    }
+  }
+
+  /// Gives the section of header `id` its own layout, or with nil the
+  /// layout-wide one again (SPEC L1); it follows the id, as roles do (H1),
+  /// and applies while the row is a header. Returns false for an id that
+  /// is not a row.
+  /// - Complexity: O(n) for a change (a re-flow).
+  @discardableResult
+  package mutating func setSectionLayout(_ layout: SectionLayout?, forHeader id: ID) -> Bool {
+    guard _tree.contains(id) else { return false }
+    guard _lanes?.layoutByHeader[id] != layout else { return true }
+    _changeLaneLayouts { $0.layoutByHeader[id] = layout }
+    return true
+  }
+
+  /// The layout in force for row `index`'s section (SPEC L1).
+  /// - Precondition: `0 <= index < count`.
+  /// - Complexity: O(log n + B).
+  package func sectionLayout(at index: Int) -> SectionLayout {
+    precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+    guard let lanes = _lanes else { return .list }
+    let rows = _tree.section(containing: index)
+    let header = _tree.role(at: rows.lowerBound) == ExtentTree<ID>._headerRole ? _tree.id(at: rows.lowerBound) : nil
+    return lanes.layout(forHeader: header)
+  }
+
+  /// Row `index`'s lane: its column (vertical) or row (horizontal) in a
+  /// grid or masonry section; 0 in a list and for headers and footers.
+  /// - Precondition: `0 <= index < count`.
+  /// - Complexity: O(log n).
+  package func lane(at index: Int) -> Int {
+    precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+    return _lanes?.lane(of: index) ?? 0
+  }
+
+  /// Exactly the rows that intersect the viewport, overscan included, in
+  /// index order (SPEC L5): `visibleIndices` is the smallest range holding
+  /// them (in masonry it may hold rows that are off screen).
+  /// - Complexity: O(log n + B + v) in a list; with lanes O(k (log n + B) + v)
+  ///   for v rows on screen.
+  package var visibleRows: [Int] {
+    let range = visibleIndices
+    guard let lanes = _lanes, !range.isEmpty else { return Array(range) }
+    let (low, high) = _visibleWindow
+    let meeting = lanes.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
+    guard let first = meeting.first, let last = meeting.last else { return Array(range) }
+    // Rows added by overscan in rows lie outside the meeting ones.
+    return Array(range.lowerBound ..< first) + meeting + Array((last &+ 1) ..< range.upperBound)
+  }
+
+  /// The row whose frame contains `point` (content coordinates), or nil:
+  /// in spacing, past a lane's end, on an empty row (SPEC L5, hit testing
+  /// for taps and drops).
+  /// - Complexity: O(log n + B); with lanes O(k (log n + B)).
+  package func index(at point: CGPoint) -> Int? {
+    guard count > 0, !point.x.isNaN, !point.y.isNaN else { return nil }
+    let (main, cross) = axis == .vertical ? (point.y, point.x) : (point.x, point.y)
+    let y = _FixedPoint.units(main) &- _alignmentShift &- _leadingInset
+    let candidate: Int?
+    if let lanes = _lanes {
+      candidate = lanes.row(at: y, cross: cross, in: _tree)
+    } else {
+      let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: y &+ _tree.spacing)
+      candidate = hit.flatMap { $0.extent > 0 && $0.start <= y && y < $0.start &+ $0.extent ? $0.row : nil }
+    }
+    guard let i = candidate else { return nil }
+    return frame(at: i).contains(point) ? i : nil
+  }
+
+  /// The viewport window `visibleIndices` reads, overscan in points
+  /// included, in unshifted content units.
+  @inlinable
+  internal var _visibleWindow: (low: Int64, high: Int64) {
+    var before: Int64 = 0
+    var after: Int64 = 0
+    if case .points(let p) = overscan.before, p.isFinite, p > 0 { before = _FixedPoint.units(p) }
+    if case .points(let p) = overscan.after, p.isFinite, p > 0 { after = _FixedPoint.units(p) }
+    let low = _offset &- _alignmentShift &- before
+    return (low, low &+ _viewportUnits &+ before &+ after)
+  }
+
+  /// The cross extent lanes share (SPEC L2): the viewport's, less the
+  /// cross insets; and where lane 0 starts.
+  @inlinable
+  internal var _laneCross: (extent: CGFloat, lead: CGFloat) {
+    let (lead, trail) = axis == .vertical ? (insets.leading, insets.trailing) : (insets.top, insets.bottom)
+    return (Swift.max(0, _viewportCross - lead - trail), lead)
+  }
+
+  /// Changes the section layouts, re-flows and stabilizes (SPEC L1).
+  @usableFromInline
+  internal mutating func _changeLaneLayouts(_ change: (inout _LaneLayout<ID>) -> Void) {
+    let before = _capture()
+    var lanes = _lanes ?? _LaneLayout(tree: ExtentTree(_emptyLike: _tree), defaultLayout: .list, layoutByHeader: [:],
+                                      crossExtent: _laneCross.extent, crossLead: _laneCross.lead)
+    change(&lanes)
+    _lanes = lanes
+    _rebuildLanes()
+    _settle(from: before, cause: .snapshot)
+  }
+
+  /// Lays the lane sections out again from the tree (after any change of
+  /// rows, extents, roles, layouts or the viewport's cross extent): masonry
+  /// rows keep their lanes (L4); a section whose layout or lane count
+  /// changed re-flows. Drops `_lanes` when no section layout is set.
+  /// - Complexity: O(n) while any section has lanes; O(1) otherwise.
+  @usableFromInline
+  internal mutating func _rebuildLanes() {
+    guard let old = _lanes else { return }
+    // Layouts follow header ids: a removed row's goes with it (L1, H1).
+    let layouts = old.layoutByHeader.filter { _tree.contains($0.key) }
+    let fresh = _LaneLayout(tree: _tree, defaultLayout: old.defaultLayout, layoutByHeader: layouts,
+                            crossExtent: _laneCross.extent, crossLead: _laneCross.lead, keeping: old.lanesByID)
+    // Kept while any header has a layout of its own (a `.list` one too:
+    // it outlasts a later layout-wide change).
+    _lanes = fresh.defaultLayout != .list || !fresh.layoutByHeader.isEmpty ? fresh : nil
+  }
+
+  /// `row` with its start where lanes put it (its list start otherwise).
+  @inlinable @inline(__always)
+  internal func _placed(_ row: ExtentTree<ID>._RowInfo) -> ExtentTree<ID>._RowInfo {
+    guard let lanes = _lanes else { return row }
+    var placed = row
+    placed.start = lanes.start(of: row.index, in: _tree)
+    return placed
+  }
+}
+
+extension LazyStackLayout {
+  /// `setRole` with lanes: sections change, so rows may move; the kept row
+  /// keeps its place on screen (SPEC L1, L6).
+  @usableFromInline @inline(never)
+  internal mutating func _setRoleInLanes(_ role: RowRole, at location: ExtentTree<ID>._Location) -> Bool {
+    let before = _capture()
+    let old = _tree.setRole(role._code, at: location)
+    if _batch != nil && old != role._code { _log(.role(index: location.before.count &+ location.slot, old: old)) }
+    _motion.resolved = false
+    _settle(from: before, cause: .snapshot)
+    _checkInvariants()
+    return true
+  }
+}
+
+extension LazyStackLayout {
+  /// T1 with lanes (SPEC L6): the row at the anchor point (L5) if it
+  /// meets the viewport, else the row meeting it nearest to the point
+  /// along the main axis (the lower index on ties); with the rows that
+  /// meet the viewport. `nil` when none does.
+  /// - Complexity: O(k (log n + B) + v log n) for v rows on screen.
+  @usableFromInline @inline(never)
+  internal func _trackedRowInLanes(_ window: _TrackingWindow)
+    -> (tracked: ExtentTree<ID>._RowInfo, meeting: [ExtentTree<ID>._RowInfo])?
+  {
+    let lanes = _lanes.unsafelyUnwrapped
+    let meeting = lanes.rows(meeting: window.low, window.high, in: _tree).map { _placed(_tree.rowInfo(at: $0)) }
+    guard !meeting.isEmpty else { return nil }
+    let at = lanes.index(atPitch: window.point, in: _tree)
+    if let hit = meeting.first(where: { $0.index == at }) { return (hit, meeting) }
+    var best = meeting[0]
+    for row in meeting.dropFirst() where _distance(row, to: window.point) < _distance(best, to: window.point) {
+      best = row
+    }
+    return (best, meeting)
+  }
+
+  /// How far `row` is from `point` along the main axis (0 inside it).
+  @inlinable @inline(__always)
+  internal func _distance(_ row: ExtentTree<ID>._RowInfo, to point: Int64) -> Int64 {
+    point < row.start ? row.start &- point : Swift.max(0, point &- (row.start &+ row.extent))
+  }
+
+  /// `_track` with lanes (SPEC T1, T3, L6): the kept row is the tracked
+  /// row when it is measured, else the measured row on screen nearest to
+  /// the anchor point (the lower index on ties), else the tracked row.
+  /// - Complexity: O(k (log n + B) + v log n) for v rows on screen.
+  @usableFromInline @inline(never)
+  internal mutating func _trackInLanes(_ window: _TrackingWindow, updatingPosition: Bool) {
+    guard let (tracked, meeting) = _trackedRowInLanes(window) else {
+      _anchor = .automatic
+      if updatingPosition { _position = ScrollPosition(_target: .automatic, isPositionedByUser: true) }
+      return
+    }
+    var kept = tracked
+    if tracked.stored < 0 {
+      var best: ExtentTree<ID>._RowInfo?
+      for row in meeting where row.stored >= 0 {
+        if best.map({ _distance(row, to: window.point) < _distance($0, to: window.point) }) ?? true { best = row }
+      }
+      if let best { kept = best }
+    }
+    _keep(kept, tracked: tracked.id, in: window, updatingPosition: updatingPosition)
+  }
+}
+
+extension LazyStackLayout {
+  /// Row `i`'s start (where lanes put it) and extent, in the tree's
+  /// coordinates.
+  /// - Complexity: O(log n + B); with lanes O(log n + k + B).
+  @inlinable @inline(__always)
+  internal func _span(_ i: Int) -> (start: Int64, extent: Int64) {
+    guard let lanes = _lanes else { return _tree.span(i) }
+    return (lanes.start(of: i, in: _tree), _tree.extent(at: i))
+  }
+
+  /// Where the rows of `section` end, in the tree's coordinates: its last
+  /// row's end in a list; the longest lane's (or line's) end when it ends
+  /// with a lane body (SPEC L4, H4).
+  /// - Complexity: O(log n + B); with lanes O(log n + k + B).
+  @inlinable
+  internal func _sectionEnd(_ section: Range<Int>) -> Int64 {
+    let last = section.upperBound &- 1
+    if let lanes = _lanes, let p = lanes.section(holding: last), lanes.sections[p].run.count > 0 {
+      let bodyEnd = lanes.bodyStart(p, in: _tree) &+ lanes.sections[p].run.pitch &- _tree.spacing
+      return Swift.max(bodyEnd, section.lowerBound < lanes.sections[p].bodyStart
+                         ? _span(section.lowerBound).start &+ _tree.extent(at: section.lowerBound) : bodyEnd)
+    }
+    let span = _span(last)
+    return span.start &+ span.extent
+  }
+}
+
+extension LazyStackLayout {
+  /// Whether any section has lanes (the model checks compare lane
+  /// queries then).
+  /// - Complexity: O(1).
+  package var _laysOutLanes: Bool { _lanes != nil }
+}
+
+extension LazyStackLayout {
+  /// `measureVisibleRows` with lanes: each pass asks the unmeasured rows
+  /// that are on screen (`visibleRows`, SPEC L5), until a pass applies
+  /// nothing (at most 1,024 passes).
+  @usableFromInline @inline(never)
+  internal mutating func _measureVisibleRowsInLanes(_ extent: (Int, ID) -> CGFloat) {
+    for _ in 0 ..< 1024 {
+      var applied = false
+      for index in visibleRows {
+        let row = _tree._row(at: _tree._locate(index))
+        guard row.stored < 0 else { continue }
+        if setMeasuredExtent(extent(index, row.id), for: row.id).isApplied { applied = true }
+      }
+      if !applied { return }
+    }
+  }
+}
