@@ -15,10 +15,6 @@ final class LaneModelCheckTests: CheckedTestCase {
   /// batches, kinds and snapshots with lanes) are left out.
   func covered(_ op: LayoutOperation) -> Bool {
     switch op {
-    case .snap, .animated, .endInteraction, .beginInteraction, .advance, .beginBatch, .endBatch,
-         .setKind, .kindEstimate, .kindPolicy, .ownEstimate, .saveSnapshot, .restoreSaved, .restoreSnapshot,
-         .scrollToDistance:
-      return false
     default:
       return true
     }
@@ -27,18 +23,22 @@ final class LaneModelCheckTests: CheckedTestCase {
   func run(seeds: ClosedRange<UInt64>, steps: Int, maxRows: Int = 60) {
     for seed in seeds {
       var rng = SeededRNG(seed: seed ^ 0x1a7e)
-      var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: true)
+      var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: true,
+                                         includeMotion: true)
       generator.includeLanes = true
+      generator.includeBatches = true
+      generator.includeKinds = true
       let initial = Array(0 ..< Int.random(in: 0 ... maxRows / 2, using: &rng))
+      let axis: Axis = seed % 3 == 0 ? .horizontal : .vertical
       var pair = try! ModelPair(ids: initial, estimate: CGFloat(Int.random(in: 10 ... 80, using: &rng)),
-                                spacing: CGFloat(Int.random(in: 0 ... 2, using: &rng)) * 4,
+                                spacing: CGFloat(Int.random(in: 0 ... 2, using: &rng)) * 4, axis: axis,
                                 insets: EdgeInsets(all: CGFloat(Int.random(in: 0 ... 2, using: &rng)) * 4),
                                 blockCapacity: Int.random(in: 4 ... 12, using: &rng))
       var opening = [LayoutOperation.laneViewport(CGSize(width: 400, height: 300)),
                      .sectionLayout(generator.sectionLayout())]
       var step = 0
       while step < steps {
-        let extent = pair.reference.contentSize.height
+        let extent = axis == .vertical ? pair.reference.contentSize.height : pair.reference.contentSize.width
         let op = opening.isEmpty ? generator.next(ids: pair.reference.ids, contentExtent: extent) : opening.removeFirst()
         guard covered(op) else { continue }
         let problem = pair.step(op) ?? pair.difference(probes: (0 ..< 3).map { _ in
@@ -61,6 +61,9 @@ final class LaneModelCheckTests: CheckedTestCase {
   }
 
   func testLanesAgainstTheReference() {
-    run(seeds: 1 ... 40, steps: 120)
+    let env = ProcessInfo.processInfo.environment
+    let first = UInt64(env["LANE_SEED"] ?? "") ?? 1
+    let seeds = UInt64(env["LANE_SEEDS"] ?? "") ?? 40
+    run(seeds: first ... first + seeds - 1, steps: Int(env["LANE_STEPS"] ?? "") ?? 120)
   }
 }

@@ -229,3 +229,35 @@ extension _LaneLayout {
     }
   }
 }
+
+extension _LaneLayout {
+  /// Every row's start view-aligned snapping aligns to (L7: a grid row's
+  /// line start, any other row's own start), in row order.
+  /// - Complexity: O(n + s log n).
+  @inlinable
+  package func snapStarts(in tree: ExtentTree<ID>) -> [Int64] {
+    var result: [Int64] = []
+    result.reserveCapacity(tree.count)
+    for p in 0 ... sections.count {
+      let range = _listRange(before: p, count: tree.count)
+      let shift = correction(before: p)
+      if !range.isEmpty { tree.forEachRow(in: range) { _, s, _ in result.append(s &+ shift) } }
+      guard p < sections.count else { break }
+      let g = bodyStart(p, in: tree)
+      switch sections[p].run {
+      case .grid(let grid, _):
+        grid.forEachLine(from: 0) { _, start, _, rows in
+          for _ in rows { result.append(g &+ start) }
+          return true
+        }
+      case .masonry(let m):
+        var ends = ContiguousArray<Int64>(repeating: g, count: m.k)
+        for (e, j) in zip(m.blocks.allExtents, m.blocks.allLanes) {
+          result.append(ends[j])
+          ends[j] &+= e &+ m.spacing
+        }
+      }
+    }
+    return result
+  }
+}

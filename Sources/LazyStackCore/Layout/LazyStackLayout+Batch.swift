@@ -187,7 +187,10 @@ extension LazyStackLayout {
       log.shown.append((id, frame))
     }
     var saved = self
-    saved._tree = ExtentTree(_emptyLike: _tree)
+    // With lanes the state at the start answers where a row was (its
+    // frame depends on its whole section); a list traces rows back
+    // through the log instead, and keeps no copy of the tree.
+    if _lanes == nil { saved._tree = ExtentTree(_emptyLike: _tree) }
     log.saved = saved
     _batch = log
   }
@@ -201,8 +204,8 @@ extension LazyStackLayout {
     let origin = contentOffset
     var pinned: [Int: CGRect] = [:]
     for row in pinnedRows { pinned[row.index] = row.frame }
-    var indices = Array(visibleIndices)
-    for index in pinned.keys where !(visibleIndices ~= index) { indices.append(index) }
+    var indices = _lanes == nil ? Array(visibleIndices) : visibleRows  // L5: with lanes, the rows on screen
+    for index in pinned.keys where !indices.contains(index) { indices.append(index) }
     indices.sort()
     return indices.map { index in
       let frame = pinned[index] ?? frame(at: index)
@@ -228,6 +231,9 @@ extension LazyStackLayout {
       let before: CGRect?
       if let k = log.shownIndex[id] {
         before = log.shown[k].frame
+      } else if log.saved?._lanes != nil {  // lanes at the start: the state then says where it was
+        let start = log.startContentOffset
+        before = log.saved?.frame(of: id)?.offsetBy(dx: -start.x, dy: -start.y)
       } else {
         before = _oldTrace(of: id, from: _trace(at: _tree._locate(index), in: _tree).0, log: log)
           .map { _oldFrame($0, log: log) }
@@ -456,6 +462,7 @@ extension LazyStackLayout {
   @inlinable
   @inline(never)
   internal mutating func _deferSettle(cause: ScrollCorrection.Cause) -> ScrollCorrection {
+    if _slowPath(_lanes != nil) { _rebuildLanes() }  // SPEC §13: rows, extents or roles changed
     _offset = _clamp(_offset)
     if cause != .none { _batchLog().cause = cause }
     _checkInvariants()

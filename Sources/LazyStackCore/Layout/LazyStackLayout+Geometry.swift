@@ -162,6 +162,15 @@ extension LazyStackLayout {
   @inlinable
   internal var _emptyVisibleRange: Range<Int> {
     guard count > 0 else { return 0 ..< 0 }
+    if _slowPath(_lanes != nil) {
+      // With lanes a row that spans the empty viewport's edge comes first
+      // (in a list it is the first row that ends after it anyway).
+      let low = _offset &- _alignmentShift &- _leadingInset
+      let lanes = _lanes.unsafelyUnwrapped
+      if let spanning = lanes.rows(meeting: low, low &+ 1, in: _tree).first(where: { lanes.start(of: $0, in: _tree) < low }) {
+        return spanning ..< spanning
+      }
+    }
     let first = _firstVisible(from: _offset &- _alignmentShift)
     return first ..< first
   }

@@ -60,6 +60,7 @@ extension LazyStackLayout {
   /// them (in masonry it may hold rows that are off screen).
   /// - Complexity: O(log n + B + v) in a list; with lanes O(k (log n + B) + v)
   ///   for v rows on screen.
+  @usableFromInline
   package var visibleRows: [Int] {
     let range = visibleIndices
     guard let lanes = _lanes, !range.isEmpty else { return Array(range) }
@@ -74,6 +75,7 @@ extension LazyStackLayout {
   /// in spacing, past a lane's end, on an empty row (SPEC L5, hit testing
   /// for taps and drops).
   /// - Complexity: O(log n + B); with lanes O(k (log n + B)).
+  @usableFromInline
   package func index(at point: CGPoint) -> Int? {
     guard count > 0, !point.x.isNaN, !point.y.isNaN else { return nil }
     let (main, cross) = axis == .vertical ? (point.y, point.x) : (point.x, point.y)

@@ -130,10 +130,7 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   internal mutating func _settle(from before: _Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
-    if _slowPath(_batch != nil) {  // U1: once, when the batch ends
-      if _slowPath(_lanes != nil) { _rebuildLanes() }  // SPEC §13: rows, extents or roles changed
-      return _deferSettle(cause: cause)
-    }
+    if _slowPath(_batch != nil) { return _deferSettle(cause: cause) }  // U1: once, when the batch ends
     return _settleNow(from: before, cause: cause)
   }
 

@@ -293,6 +293,7 @@ extension LazyStackLayout {
     case .rowStart(let id):
       // A removed row hands the target back to its last offset (`_motionDidSettle`).
       guard let index = _tree.index(of: id) else { return _clamp(_motion.targetOffset) }
+      if let lanes = _lanes { return _clamp(_leadingInset &+ lanes.snapStart(of: index, in: _tree)) }  // L7
       return _clamp(_rowStartUnits(at: index))
     }
   }
@@ -304,6 +305,12 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable @inline(never)
   internal func _rowStartTarget(at offset: Int64) -> _MotionTarget {
+    if let lanes = _lanes {
+      // L7: the last row whose snapping start is `offset`.
+      let starts = lanes.snapStarts(in: _tree)
+      guard let i = starts.lastIndex(of: offset &- _leadingInset) else { return .content(offset) }
+      return .rowStart(_tree.id(at: i))
+    }
     let bracket = _bracket(atOrBefore: offset)
     return bracket.index >= 0 && bracket.start == offset ? .rowStart(_tree.id(at: bracket.index)) : .content(offset)
   }

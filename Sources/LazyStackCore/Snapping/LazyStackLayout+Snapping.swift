@@ -70,6 +70,12 @@ extension LazyStackLayout {
     projected = _FixedPoint.points(_FixedPoint.units(Swift.min(Swift.max(0, projected), maximum)))
     let origin = vertical ? CGPoint(x: releaseCross, y: projected) : CGPoint(x: projected, y: releaseCross)
     // The built-in behaviours, without building a context.
+    if _slowPath(_lanes != nil), let viewAligned = behavior as? ViewAlignedScrollTargetBehavior {
+      let main = _FixedPoint.points(viewAligned._resolve(
+        projected: _FixedPoint.units(projected), release: _FixedPoint.units(releaseMain), velocity: v,
+        containerExtent: _viewportUnits, maximum: _maxOffset, axis: axis, geometry: _laneSnapGeometry()))
+      return vertical ? CGPoint(x: releaseCross, y: main) : CGPoint(x: main, y: releaseCross)
+    }
     if let viewAligned = behavior as? ViewAlignedScrollTargetBehavior {
       let main = _FixedPoint.points(viewAligned._resolve(
         projected: _FixedPoint.units(projected), release: _FixedPoint.units(releaseMain), velocity: v,
@@ -86,7 +92,8 @@ extension LazyStackLayout {
     var target = original
     let context = ScrollTargetBehaviorContext(
       originalTarget: original, velocity: velocity, contentSize: contentSize, containerSize: _viewport,
-      releaseOffset: release, axis: axis, maxOffset: maximum, geometry: self)
+      releaseOffset: release, axis: axis, maxOffset: maximum,
+      geometry: _lanes == nil ? self as any _SnappingGeometry : _laneSnapGeometry())
     behavior.updateTarget(&target, context: context)
     var main = vertical ? target.rect.origin.y : target.rect.origin.x
     var cross = vertical ? target.rect.origin.x : target.rect.origin.y
@@ -113,5 +120,20 @@ extension LazyStackLayout {
   @inlinable
   public func retargetedContentOffset(behavior: some ScrollTargetBehavior) -> CGPoint {
     targetContentOffset(forReleaseAt: contentOffset, velocity: CGVector(dx: 0, dy: 0), behavior: behavior)
+  }
+}
+
+extension LazyStackLayout {
+  /// The distinct starts view-aligned snapping aligns to with lanes
+  /// (SPEC L7), in content units.
+  /// - Complexity: O(n log n).
+  @usableFromInline @inline(never)
+  internal func _laneSnapGeometry() -> _LaneSnapGeometry {
+    guard let lanes = _lanes else { return _LaneSnapGeometry(starts: []) }
+    let sorted = lanes.snapStarts(in: _tree).map { _leadingInset &+ $0 }.sorted()
+    var distinct: [Int64] = []
+    distinct.reserveCapacity(sorted.count)
+    for s in sorted where distinct.last != s { distinct.append(s) }
+    return _LaneSnapGeometry(starts: distinct)
   }
 }
