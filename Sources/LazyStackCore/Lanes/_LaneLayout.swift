@@ -116,6 +116,10 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
   /// (L4: a row keeps its lane through measurements, edits and
   /// snapshots, until its section re-flows).
   @usableFromInline package var lanesByID: [ID: _KeptLane]
+  /// Whether an edit since the last stabilization already brought the
+  /// sections up to date in place (SPEC L8), so the next stabilization
+  /// need not lay them out again; consumed by it.
+  @usableFromInline package var current: Bool = false
 
   /// Whether any section can have lanes.
   @inlinable

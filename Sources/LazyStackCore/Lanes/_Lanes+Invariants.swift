@@ -48,3 +48,33 @@ extension _MasonryLanes {
     precondition(blocks.allLanes.allSatisfy { $0 < k }, "_MasonryLanes: a lane out of range")
   }
 }
+
+extension _LaneLayout {
+  /// Traps unless every section, body, correction and kept lane equals
+  /// `fresh`'s (the same layout laid out again from the tree), and each
+  /// body's own structure is sound.
+  /// - Complexity: O(k m) for m rows in lane bodies.
+  package func _checkInvariants(equals fresh: _LaneLayout) {
+    precondition(sections.count == fresh.sections.count,
+                 "_LaneLayout: \(sections.count) lane sections, laid out afresh \(fresh.sections.count)")
+    for (p, (a, b)) in zip(sections, fresh.sections).enumerated() {
+      precondition(a.header == b.header && a.layout == b.layout, "_LaneLayout: section \(p)'s header or layout")
+      precondition(a.bodyStart == b.bodyStart, "_LaneLayout: section \(p) body at \(a.bodyStart), afresh \(b.bodyStart)")
+      precondition(a.listPitch == b.listPitch, "_LaneLayout: section \(p) list pitch \(a.listPitch) vs \(b.listPitch)")
+      switch (a.run, b.run) {
+      case (.grid(let g, let x), .grid(let h, let y)):
+        g._checkInvariants()
+        precondition(x == y && g.k == h.k && g.blocks.allExtents == h.blocks.allExtents, "_LaneLayout: grid \(p)")
+      case (.masonry(let m), .masonry(let n)):
+        m._checkInvariants()
+        precondition(m.k == n.k && m.blocks.allExtents == n.blocks.allExtents, "_LaneLayout: masonry \(p) extents")
+        precondition(m.blocks.allLanes == n.blocks.allLanes, "_LaneLayout: masonry \(p) lanes")
+      default:
+        preconditionFailure("_LaneLayout: section \(p)'s body is of another layout")
+      }
+      precondition(correction(before: p &+ 1) &- correction(before: p) == a.correction,
+                   "_LaneLayout: correction tree at section \(p)")
+    }
+    precondition(lanesByID == fresh.lanesByID, "_LaneLayout: kept lanes")
+  }
+}

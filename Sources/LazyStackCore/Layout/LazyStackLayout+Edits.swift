@@ -18,9 +18,11 @@ extension LazyStackLayout {
     precondition(index >= 0 && index <= count, "Insertion index \(index) out of range 0...\(count)")
     let before = _capture()
     let oldCount = count
+    let estimate = _tree.estimate
     try _tree.insert(ids, at: index)
     if _slowPath(_batch != nil) { _logInsertion(at: index, count: count &- oldCount) }
     _refreshEstimate()
+    if _slowPath(_lanes != nil) { _lanesDidInsert(Array(ids), at: index, estimate: estimate) }
     let correction = _settle(from: before, cause: .edit)
     if _slowPath(_pendingRestore != nil) { return _resumeRestore(after: correction) }  // C3
     return correction
@@ -81,8 +83,18 @@ extension LazyStackLayout {
     let before = _capture()
     _replaceRemovedAnchor(removing: indices, reinserted: [])
     if _slowPath(_batch != nil) { _logRemoval(indices) }
+    var laneIDs: [ID] = []
+    var plain = true
+    if _slowPath(_lanes != nil) {
+      for i in indices {
+        laneIDs.append(_tree.id(at: i))
+        if _tree.role(at: i) != ExtentTree<ID>._plainRole { plain = false }
+      }
+    }
+    let estimate = _tree.estimate
     _tree.remove(sortedIndices: indices)
     _refreshEstimate()
+    if _slowPath(_lanes != nil) { _lanesDidRemove(indices, ids: laneIDs, plain: plain, estimate: estimate) }
     return _settle(from: before, cause: .edit)
   }
 

@@ -131,6 +131,10 @@ extension LazyStackLayout {
   @usableFromInline
   internal mutating func _rebuildLanes() {
     guard let old = _lanes else { return }
+    if old.current {  // brought up to date in place by the edit (L8)
+      _lanes!.current = false
+      return
+    }
     // Layouts follow header ids: a removed row's goes with it (L1, H1).
     let layouts = old.layoutByHeader.filter { _tree.contains($0.key) }
     let fresh = _LaneLayout(tree: _tree, defaultLayout: old.defaultLayout, layoutByHeader: layouts,
@@ -265,5 +269,47 @@ extension LazyStackLayout {
       }
       if !applied { return }
     }
+  }
+}
+
+extension LazyStackLayout {
+  // SPEC L8: the edits that change the lane sections in place. Each runs
+  // right after its change to the tree and marks the sections current, so
+  // the stabilization that follows does not lay them out again; an edit
+  // these do not cover (or one that also changed an estimate, or a tree
+  // with kinds) leaves them stale, and the stabilization rebuilds them.
+
+  /// Whether an in-place update can follow a change that left the
+  /// estimate at `estimate`: the estimate did not move (under
+  /// `.meanOfMeasured` a measurement moves every estimated row) and there
+  /// are no kinds.
+  @inlinable @inline(__always)
+  internal func _lanesCanFollow(estimate: Int64) -> Bool {
+    _tree.estimate == estimate && _tree._kinds == nil
+  }
+
+  /// Row `index`'s extent went from `old` (units) to what the tree has now.
+  @usableFromInline @inline(never)
+  internal mutating func _lanesDidMeasure(_ index: Int, from old: Int64, estimate: Int64) {
+    guard _lanes != nil, _lanesCanFollow(estimate: estimate) else { return }
+    let new = _tree.extent(at: index)
+    _lanes!.setExtent(new, old: old, at: index)
+    _lanes!.current = true
+  }
+
+  /// `ids` were just inserted at `index`, estimated.
+  @usableFromInline @inline(never)
+  internal mutating func _lanesDidInsert(_ ids: [ID], at index: Int, estimate: Int64) {
+    guard _lanes != nil, _lanesCanFollow(estimate: estimate) else { return }
+    _lanes!.current = _lanes!.insert(ids: ids, extents: Array(repeating: _tree.estimate, count: ids.count),
+                                     spacing: _tree.spacing, at: index)
+  }
+
+  /// The rows at `indices` with `ids` were just removed; `plain` says none
+  /// was a header or a footer.
+  @usableFromInline @inline(never)
+  internal mutating func _lanesDidRemove(_ indices: [Int], ids: [ID], plain: Bool, estimate: Int64) {
+    guard _lanes != nil, plain, _lanesCanFollow(estimate: estimate) else { return }
+    _lanes!.current = _lanes!.remove(sortedIndices: indices, ids: ids, spacing: _tree.spacing)
   }
 }

@@ -23,8 +23,11 @@ extension LazyStackLayout {
     let stored = Int32(truncatingIfNeeded: units)
     if _tree._storedExtent(at: location) == stored { return .unchanged }
     let before = _capture()
+    let laneOld = _slowPath(_lanes != nil) ? _tree._extent(ofStored: _tree._storedExtent(at: location)) : 0
+    let estimate = _tree.estimate
     _tree._setStored(stored, at: location)
     _refreshEstimate()
+    if _slowPath(_lanes != nil) { _lanesDidMeasure(location.before.count &+ location.slot, from: laneOld, estimate: estimate) }
     return .applied(correction: _settleNow(from: before, cause: .measurement))
   }
 
