@@ -238,3 +238,18 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     }
   }
 }
+
+/// A layout's lane sections behind one reference (`LazyStackLayout` keeps
+/// them here, copied on write), so a list without lanes carries one nil
+/// word for them.
+@usableFromInline
+package final class _LaneBox<ID: Hashable & Sendable>: @unchecked Sendable {
+  /// The sections. Written only through a uniquely referenced box
+  /// (`LazyStackLayout._writableLanes`).
+  @exclusivity(unchecked) @usableFromInline package var value: _LaneLayout<ID>
+
+  @inlinable
+  package init(_ value: _LaneLayout<ID>) {
+    self.value = value
+  }
+}

@@ -190,7 +190,7 @@ extension LazyStackLayout {
     // With lanes the state at the start answers where a row was (its
     // frame depends on its whole section); a list traces rows back
     // through the log instead, and keeps no copy of the tree.
-    if _lanes == nil { saved._tree = ExtentTree(_emptyLike: _tree) }
+    if _laneBox == nil { saved._tree = ExtentTree(_emptyLike: _tree) }
     log.saved = saved
     _batch = log
   }
@@ -204,7 +204,7 @@ extension LazyStackLayout {
     let origin = contentOffset
     var pinned: [Int: CGRect] = [:]
     for row in pinnedRows { pinned[row.index] = row.frame }
-    var indices = _lanes == nil ? Array(visibleIndices) : visibleRows  // L5: with lanes, the rows on screen
+    var indices = _laneBox == nil ? Array(visibleIndices) : visibleRows  // L5: with lanes, the rows on screen
     for index in pinned.keys where !indices.contains(index) { indices.append(index) }
     indices.sort()
     return indices.map { index in
@@ -231,7 +231,7 @@ extension LazyStackLayout {
       let before: CGRect?
       if let k = log.shownIndex[id] {
         before = log.shown[k].frame
-      } else if log.saved?._lanes != nil {  // lanes at the start: the state then says where it was
+      } else if log.saved?._laneBox != nil {  // lanes at the start: the state then says where it was
         let start = log.startContentOffset
         before = log.saved?.frame(of: id)?.offsetBy(dx: -start.x, dy: -start.y)
       } else {
@@ -462,7 +462,7 @@ extension LazyStackLayout {
   @inlinable
   @inline(never)
   internal mutating func _deferSettle(cause: ScrollCorrection.Cause) -> ScrollCorrection {
-    if _slowPath(_lanes != nil) { _rebuildLanes() }  // SPEC §13: rows, extents or roles changed
+    if _slowPath(_laneBox != nil) { _rebuildLanes() }  // SPEC §13: rows, extents or roles changed
     _offset = _clamp(_offset)
     if cause != .none { _batchLog().cause = cause }
     _checkInvariants()

@@ -22,7 +22,7 @@ extension LazyStackLayout {
     try _tree.insert(ids, at: index)
     if _slowPath(_batch != nil) { _logInsertion(at: index, count: count &- oldCount) }
     _refreshEstimate()
-    if _slowPath(_lanes != nil) { _lanesDidInsert(Array(ids), at: index, estimate: estimate) }
+    if _slowPath(_laneBox != nil) { _lanesDidInsert(Array(ids), at: index, estimate: estimate) }
     let correction = _settle(from: before, cause: .edit)
     if _slowPath(_pendingRestore != nil) { return _resumeRestore(after: correction) }  // C3
     return correction
@@ -85,7 +85,7 @@ extension LazyStackLayout {
     if _slowPath(_batch != nil) { _logRemoval(indices) }
     var laneIDs: [ID] = []
     var plain = true
-    if _slowPath(_lanes != nil) {
+    if _slowPath(_laneBox != nil) {
       for i in indices {
         laneIDs.append(_tree.id(at: i))
         if _tree.role(at: i) != ExtentTree<ID>._plainRole { plain = false }
@@ -94,7 +94,7 @@ extension LazyStackLayout {
     let estimate = _tree.estimate
     _tree.remove(sortedIndices: indices)
     _refreshEstimate()
-    if _slowPath(_lanes != nil) { _lanesDidRemove(indices, ids: laneIDs, plain: plain, estimate: estimate) }
+    if _slowPath(_laneBox != nil) { _lanesDidRemove(indices, ids: laneIDs, plain: plain, estimate: estimate) }
     return _settle(from: before, cause: .edit)
   }
 

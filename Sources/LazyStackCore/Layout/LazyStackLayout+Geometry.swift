@@ -49,7 +49,7 @@ extension LazyStackLayout {
   @inlinable
   public func frame(at index: Int) -> CGRect {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
-    if _slowPath(_lanes != nil) { return _laneFrame(at: index) }
+    if _slowPath(_laneBox != nil) { return _laneFrame(at: index) }
     let span = _tree.span(index)
     return _rect(start: span.start, extent: span.extent)
   }
@@ -58,7 +58,7 @@ extension LazyStackLayout {
   /// start and width (SPEC L2–L4).
   @inlinable @inline(never)
   internal func _laneFrame(at index: Int) -> CGRect {
-    let lanes = _lanes.unsafelyUnwrapped
+    let lanes = _laneBox.unsafelyUnwrapped.value
     let rect = _rect(start: lanes.start(of: index, in: _tree), extent: _tree.extent(at: index))
     guard let cross = lanes.cross(of: index) else { return rect }
     return axis == .vertical
@@ -106,7 +106,7 @@ extension LazyStackLayout {
   /// `index(atOffset:)` in units, in unshifted content coordinates.
   @inlinable
   internal func _row(atUnits y: Int64) -> Int {
-    if _slowPath(_lanes != nil) { return _lanes.unsafelyUnwrapped.index(atPitch: y &- _leadingInset, in: _tree) }
+    if _slowPath(_laneBox != nil) { return _laneBox.unsafelyUnwrapped.value.index(atPitch: y &- _leadingInset, in: _tree) }
     let nonEmpty = _tree.nonEmptyCount
     if nonEmpty == 0 {
       return Swift.min(_firstStart(atOrAfter: y), count &- 1)
@@ -162,11 +162,11 @@ extension LazyStackLayout {
   @inlinable
   internal var _emptyVisibleRange: Range<Int> {
     guard count > 0 else { return 0 ..< 0 }
-    if _slowPath(_lanes != nil) {
+    if _slowPath(_laneBox != nil) {
       // With lanes a row that spans the empty viewport's edge comes first
       // (in a list it is the first row that ends after it anyway).
       let low = _offset &- _alignmentShift &- _leadingInset
-      let lanes = _lanes.unsafelyUnwrapped
+      let lanes = _laneBox.unsafelyUnwrapped.value
       if let spanning = lanes.rows(meeting: low, low &+ 1, in: _tree).first(where: { lanes.start(of: $0, in: _tree) < low }) {
         return spanning ..< spanning
       }
@@ -179,7 +179,7 @@ extension LazyStackLayout {
   /// `visibleIndices`, or `count`.
   @inlinable
   internal func _firstVisible(from low: Int64) -> Int {
-    if _slowPath(_lanes != nil) { return _lanes.unsafelyUnwrapped.firstRow(from: low &- _leadingInset, in: _tree) }
+    if _slowPath(_laneBox != nil) { return _laneBox.unsafelyUnwrapped.value.firstRow(from: low &- _leadingInset, in: _tree) }
     return _firstVisibleSpan(from: low)?.first ?? count
   }
 
@@ -207,7 +207,7 @@ extension LazyStackLayout {
   /// The rows visible in `[low, high)` (unshifted content units).
   @inlinable
   internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
-    if _slowPath(_lanes != nil) { return _laneRows(intersecting: low, high) }
+    if _slowPath(_laneBox != nil) { return _laneRows(intersecting: low, high) }
     // The end is walked to from the row the first search found.
     guard let (first, hit) = _firstVisibleSpan(from: low) else { return count ..< count }
     let end = _tree.rowsStarting(before: high &- _leadingInset, walkingFrom: hit)
@@ -219,7 +219,7 @@ extension LazyStackLayout {
   /// first visible row would be.
   @inlinable @inline(never)
   internal func _laneRows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
-    let lanes = _lanes.unsafelyUnwrapped
+    let lanes = _laneBox.unsafelyUnwrapped.value
     let meeting = lanes.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
     if let first = meeting.first, let last = meeting.last { return first ..< last &+ 1 }
     let first = lanes.firstRow(from: low &- _leadingInset, in: _tree)

@@ -28,7 +28,7 @@ extension LazyStackLayout {
     }
     precondition(_motion.phase._isMoving || _motion.phase == .idle || _motion.phase == .interacting,
                  "phase \(_motion.phase) is never entered")
-    if let lanes = _lanes, _tree.count <= 20_000 {
+    if let lanes = _laneBox?.value, _tree.count <= 20_000 {
       // The sections as edits left them in place equal the ones laid out afresh.
       let fresh = _LaneLayout(tree: _tree, defaultLayout: lanes.defaultLayout, layoutByHeader: lanes.layoutByHeader,
                               crossExtent: _laneCross.extent, crossLead: _laneCross.lead, keeping: lanes.lanesByID)

@@ -1,7 +1,7 @@
 import Foundation
 
 // SPEC §13 in the layout: section layouts (L1), and where a row is once its
-// section has lanes. `_lanes` is nil while every section is a list, so a
+// section has lanes. `_laneBox` is nil while every section is a list, so a
 // list pays one test of a field for lanes on the paths that read a row's
 // place.
 //
@@ -15,7 +15,7 @@ extension LazyStackLayout {
   /// keeps its place on screen.
   /// - Complexity: O(n) for a change (a re-flow), O(1) to read.
   package var sectionLayout: SectionLayout {
-    get { _lanes?.defaultLayout ?? .list }
+    get { _laneBox?.value.defaultLayout ?? .list }
     set {
       guard newValue != sectionLayout else { return }
       _changeLaneLayouts { $0.defaultLayout = newValue }
@@ -30,7 +30,7 @@ extension LazyStackLayout {
   @discardableResult
   package mutating func setSectionLayout(_ layout: SectionLayout?, forHeader id: ID) -> Bool {
     guard _tree.contains(id) else { return false }
-    guard _lanes?.layoutByHeader[id] != layout else { return true }
+    guard _laneBox?.value.layoutByHeader[id] != layout else { return true }
     _changeLaneLayouts { $0.layoutByHeader[id] = layout }
     return true
   }
@@ -40,7 +40,7 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   package func sectionLayout(at index: Int) -> SectionLayout {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
-    guard let lanes = _lanes else { return .list }
+    guard let lanes = _laneBox?.value else { return .list }
     let rows = _tree.section(containing: index)
     let header = _tree.role(at: rows.lowerBound) == ExtentTree<ID>._headerRole ? _tree.id(at: rows.lowerBound) : nil
     return lanes.layout(forHeader: header)
@@ -52,7 +52,7 @@ extension LazyStackLayout {
   /// - Complexity: O(log n).
   package func lane(at index: Int) -> Int {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
-    return _lanes?.lane(of: index) ?? 0
+    return _laneBox?.value.lane(of: index) ?? 0
   }
 
   /// Exactly the rows that intersect the viewport, overscan included, in
@@ -63,7 +63,7 @@ extension LazyStackLayout {
   @usableFromInline
   package var visibleRows: [Int] {
     let range = visibleIndices
-    guard let lanes = _lanes, !range.isEmpty else { return Array(range) }
+    guard let lanes = _laneBox?.value, !range.isEmpty else { return Array(range) }
     let (low, high) = _visibleWindow
     let meeting = lanes.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
     guard let first = meeting.first, let last = meeting.last else { return Array(range) }
@@ -81,7 +81,7 @@ extension LazyStackLayout {
     let (main, cross) = axis == .vertical ? (point.y, point.x) : (point.x, point.y)
     let y = _FixedPoint.units(main) &- _alignmentShift &- _leadingInset
     let candidate: Int?
-    if let lanes = _lanes {
+    if let lanes = _laneBox?.value {
       candidate = lanes.row(at: y, cross: cross, in: _tree)
     } else {
       let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: y &+ _tree.spacing)
@@ -115,10 +115,10 @@ extension LazyStackLayout {
   @usableFromInline
   internal mutating func _changeLaneLayouts(_ change: (inout _LaneLayout<ID>) -> Void) {
     let before = _capture()
-    var lanes = _lanes ?? _LaneLayout(tree: ExtentTree(_emptyLike: _tree), defaultLayout: .list, layoutByHeader: [:],
+    var lanes = _laneBox?.value ?? _LaneLayout(tree: ExtentTree(_emptyLike: _tree), defaultLayout: .list, layoutByHeader: [:],
                                       crossExtent: _laneCross.extent, crossLead: _laneCross.lead)
     change(&lanes)
-    _lanes = lanes
+    _laneBox = _LaneBox(lanes)
     _rebuildLanes()
     _settle(from: before, cause: .snapshot)
   }
@@ -130,9 +130,9 @@ extension LazyStackLayout {
   /// - Complexity: O(n) while any section has lanes; O(1) otherwise.
   @usableFromInline
   internal mutating func _rebuildLanes() {
-    guard let old = _lanes else { return }
+    guard let old = _laneBox?.value else { return }
     if old.current {  // brought up to date in place by the edit (L8)
-      _lanes!.current = false
+      _writableLanes().value.current = false
       return
     }
     // Layouts follow header ids: a removed row's goes with it (L1, H1).
@@ -141,16 +141,36 @@ extension LazyStackLayout {
                             crossExtent: _laneCross.extent, crossLead: _laneCross.lead, keeping: old.lanesByID)
     // Kept while any header has a layout of its own (a `.list` one too:
     // it outlasts a later layout-wide change).
-    _lanes = fresh.defaultLayout != .list || !fresh.layoutByHeader.isEmpty ? fresh : nil
+    _laneBox = fresh.defaultLayout != .list || !fresh.layoutByHeader.isEmpty ? _LaneBox(fresh) : nil
   }
 
   /// `row` with its start where lanes put it (its list start otherwise).
   @inlinable @inline(__always)
   internal func _placed(_ row: ExtentTree<ID>._RowInfo) -> ExtentTree<ID>._RowInfo {
-    guard let lanes = _lanes else { return row }
+    guard _slowPath(_laneBox != nil) else { return row }
+    return _placedInLanes(row)
+  }
+
+  /// `_placed` of a row that may not exist.
+  @inlinable @inline(__always)
+  internal func _placedIfAny(_ row: ExtentTree<ID>._RowInfo?) -> ExtentTree<ID>._RowInfo? {
+    guard let row else { return nil }
+    return _placed(row)
+  }
+
+  /// `_placed` with lanes.
+  @usableFromInline @inline(never)
+  internal func _placedInLanes(_ row: ExtentTree<ID>._RowInfo) -> ExtentTree<ID>._RowInfo {
     var placed = row
-    placed.start = lanes.start(of: row.index, in: _tree)
+    placed.start = _laneBox.unsafelyUnwrapped.value.start(of: row.index, in: _tree)
     return placed
+  }
+
+  /// The lane sections, unique to this layout, for a write (copy on write).
+  @usableFromInline
+  internal mutating func _writableLanes() -> _LaneBox<ID> {
+    if !isKnownUniquelyReferenced(&_laneBox) { _laneBox = _LaneBox(_laneBox.unsafelyUnwrapped.value) }
+    return _laneBox.unsafelyUnwrapped
   }
 }
 
@@ -179,7 +199,7 @@ extension LazyStackLayout {
   internal func _trackedRowInLanes(_ window: _TrackingWindow)
     -> (tracked: ExtentTree<ID>._RowInfo, meeting: [ExtentTree<ID>._RowInfo])?
   {
-    let lanes = _lanes.unsafelyUnwrapped
+    let lanes = _laneBox.unsafelyUnwrapped.value
     let meeting = lanes.rows(meeting: window.low, window.high, in: _tree).map { _placed(_tree.rowInfo(at: $0)) }
     guard !meeting.isEmpty else { return nil }
     let at = lanes.index(atPitch: window.point, in: _tree)
@@ -226,7 +246,7 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B); with lanes O(log n + k + B).
   @inlinable @inline(__always)
   internal func _span(_ i: Int) -> (start: Int64, extent: Int64) {
-    guard let lanes = _lanes else { return _tree.span(i) }
+    guard let lanes = _laneBox?.value else { return _tree.span(i) }
     return (lanes.start(of: i, in: _tree), _tree.extent(at: i))
   }
 
@@ -237,7 +257,7 @@ extension LazyStackLayout {
   @inlinable
   internal func _sectionEnd(_ section: Range<Int>) -> Int64 {
     let last = section.upperBound &- 1
-    if let lanes = _lanes, let p = lanes.section(holding: last), lanes.sections[p].run.count > 0 {
+    if let lanes = _laneBox?.value, let p = lanes.section(holding: last), lanes.sections[p].run.count > 0 {
       let bodyEnd = lanes.bodyStart(p, in: _tree) &+ lanes.sections[p].run.pitch &- _tree.spacing
       return Swift.max(bodyEnd, section.lowerBound < lanes.sections[p].bodyStart
                          ? _span(section.lowerBound).start &+ _tree.extent(at: section.lowerBound) : bodyEnd)
@@ -251,7 +271,7 @@ extension LazyStackLayout {
   /// Whether any section has lanes (the model checks compare lane
   /// queries then).
   /// - Complexity: O(1).
-  package var _laysOutLanes: Bool { _lanes != nil }
+  package var _laysOutLanes: Bool { _laneBox != nil }
 }
 
 extension LazyStackLayout {
@@ -291,17 +311,19 @@ extension LazyStackLayout {
   /// Row `index`'s extent went from `old` (units) to what the tree has now.
   @usableFromInline @inline(never)
   internal mutating func _lanesDidMeasure(_ index: Int, from old: Int64, estimate: Int64) {
-    guard _lanes != nil, _lanesCanFollow(estimate: estimate) else { return }
+    guard _laneBox != nil, _lanesCanFollow(estimate: estimate) else { return }
     let new = _tree.extent(at: index)
-    _lanes!.setExtent(new, old: old, at: index)
-    _lanes!.current = true
+    let box = _writableLanes()
+    box.value.setExtent(new, old: old, at: index)
+    box.value.current = true
   }
 
   /// `ids` were just inserted at `index`, estimated.
   @usableFromInline @inline(never)
   internal mutating func _lanesDidInsert(_ ids: [ID], at index: Int, estimate: Int64) {
-    guard _lanes != nil, _lanesCanFollow(estimate: estimate) else { return }
-    _lanes!.current = _lanes!.insert(ids: ids, extents: Array(repeating: _tree.estimate, count: ids.count),
+    guard _laneBox != nil, _lanesCanFollow(estimate: estimate) else { return }
+    let box = _writableLanes()
+    box.value.current = box.value.insert(ids: ids, extents: Array(repeating: _tree.estimate, count: ids.count),
                                      spacing: _tree.spacing, at: index)
   }
 
@@ -309,7 +331,8 @@ extension LazyStackLayout {
   /// was a header or a footer.
   @usableFromInline @inline(never)
   internal mutating func _lanesDidRemove(_ indices: [Int], ids: [ID], plain: Bool, estimate: Int64) {
-    guard _lanes != nil, plain, _lanesCanFollow(estimate: estimate) else { return }
-    _lanes!.current = _lanes!.remove(sortedIndices: indices, ids: ids, spacing: _tree.spacing)
+    guard _laneBox != nil, plain, _lanesCanFollow(estimate: estimate) else { return }
+    let box = _writableLanes()
+    box.value.current = box.value.remove(sortedIndices: indices, ids: ids, spacing: _tree.spacing)
   }
 }

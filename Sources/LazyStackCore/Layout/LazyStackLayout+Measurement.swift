@@ -23,11 +23,11 @@ extension LazyStackLayout {
     let stored = Int32(truncatingIfNeeded: units)
     if _tree._storedExtent(at: location) == stored { return .unchanged }
     let before = _capture()
-    let laneOld = _slowPath(_lanes != nil) ? _tree._extent(ofStored: _tree._storedExtent(at: location)) : 0
+    let laneOld = _slowPath(_laneBox != nil) ? _tree._extent(ofStored: _tree._storedExtent(at: location)) : 0
     let estimate = _tree.estimate
     _tree._setStored(stored, at: location)
     _refreshEstimate()
-    if _slowPath(_lanes != nil) { _lanesDidMeasure(location.before.count &+ location.slot, from: laneOld, estimate: estimate) }
+    if _slowPath(_laneBox != nil) { _lanesDidMeasure(location.before.count &+ location.slot, from: laneOld, estimate: estimate) }
     return .applied(correction: _settleNow(from: before, cause: .measurement))
   }
 
@@ -129,7 +129,7 @@ extension LazyStackLayout {
   ///   1,024 passes, however small the rows are next to their estimate).
   @inlinable
   public mutating func measureVisibleRows(_ extent: (Int, ID) -> CGFloat) {
-    if _slowPath(_lanes != nil) { return _measureVisibleRowsInLanes(extent) }
+    if _slowPath(_laneBox != nil) { return _measureVisibleRowsInLanes(extent) }
     var seen = 0 ..< 0  // rows asked, or found measured, in the last pass
     for _ in 0 ..< 1024 {
       let visible = visibleIndices

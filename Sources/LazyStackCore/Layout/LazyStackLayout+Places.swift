@@ -90,7 +90,7 @@ extension LazyStackLayout {
       index = _placeRow(atUnits: y)
     }
     let y = _offset &+ _FixedPoint.scale(_viewportUnits, by: fraction)
-    let start = _leadingInset &+ _span(index).start
+    let start = _leadingInset &+ (_laneBox == nil ? _tree.pitchPrefix(index) : _span(index).start)
     let anchor = axis == .vertical ? UnitPoint(x: 0.5, y: fraction) : UnitPoint(x: fraction, y: 0.5)
     return LayoutSnapshot<ID>.Place(id: _tree.id(at: index), distance: _FixedPoint.points(y &- start), anchor: anchor)
   }
@@ -100,7 +100,7 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   internal func _placeRow(atUnits y: Int64) -> Int {
-    if let lanes = _lanes {
+    if let lanes = _laneBox?.value {
       return Swift.min(lanes.firstRow(from: y &- _leadingInset, byPitch: true, in: _tree), count &- 1)
     }
     return _tree.firstRow(withPitchPrefixAfterAbove: y &- _leadingInset) ?? (count &- 1)
@@ -126,7 +126,7 @@ extension LazyStackLayout {
       scrollTo(id: id, distance: distance, anchor: anchor)
       return _resumeBatch(log)
     }
-    guard let row = _tree.rowInfo(of: id).map(_placed) else {
+    guard let row = _placedIfAny(_tree.rowInfo(of: id)) else {
       _lastPositionResult = .unknownID(String(describing: id))
       return
     }

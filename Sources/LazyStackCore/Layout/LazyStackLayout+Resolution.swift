@@ -70,7 +70,7 @@ extension LazyStackLayout {
         _clampCrossOffset()
       }
     case .id(let anyID, let anchor):
-      guard let id = anyID as? ID, let row = _tree.rowInfo(of: id).map(_placed) else {
+      guard let id = anyID as? ID, let row = _placedIfAny(_tree.rowInfo(of: id)) else {
         _lastPositionResult = .unknownID(String(describing: anyID))
         return  // SPEC R5: `_position` still holds the previous position.
       }

@@ -139,7 +139,7 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   internal mutating func _settleNow(from before: _Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
-    if _slowPath(_lanes != nil) { _rebuildLanes() }  // SPEC §13: rows, extents or roles changed
+    if _slowPath(_laneBox != nil) { _rebuildLanes() }  // SPEC §13: rows, extents or roles changed
     let sizeFraction = _sizeChangesFraction
     // SPEC D4: a `.bottom` size-changes anchor pins to the end while it is visible.
     let pinned = sizeFraction >= 1 && _hasLaidOut && _endWasVisible(before)
@@ -160,7 +160,7 @@ extension LazyStackLayout {
     case .point:
       target = before.offset
     case .row(let id, let fraction, var delta):
-      guard let row = _tree.rowInfo(of: id, hint: _seen.position).map(_placed) else {
+      guard let row = _placedIfAny(_tree.rowInfo(of: id, hint: _seen.position)) else {
         target = before.offset
         break
       }
@@ -212,7 +212,7 @@ extension LazyStackLayout {
     }
     let before = _capture()
     _viewport = CGSize(width: clean(size.width), height: clean(size.height))
-    if _slowPath(_lanes != nil) { _rebuildLanes() }  // L2: an adaptive lane count follows the width
+    if _slowPath(_laneBox != nil) { _rebuildLanes() }  // L2: an adaptive lane count follows the width
     if !_hasLaidOut && _viewportUnits > 0 {
       // SPEC S7, D2: the very first layout.
       _hasLaidOut = true

@@ -112,7 +112,7 @@ extension LazyStackLayout {
       if updatingPosition { _position = ScrollPosition(_target: .automatic, isPositionedByUser: true) }
       return
     }
-    if _slowPath(_lanes != nil) { return _trackInLanes(window, updatingPosition: updatingPosition) }
+    if _slowPath(_laneBox != nil) { return _trackInLanes(window, updatingPosition: updatingPosition) }
     var tracked: ExtentTree<ID>._RowInfo?
     if let span = _trackedRowSpan(in: window) {
       let row = _tree.rowInfo(found: span)
@@ -170,7 +170,7 @@ extension LazyStackLayout {
   @inlinable
   internal var _derivedUserPosition: ScrollPosition {
     guard let window = _trackingWindow else { return ScrollPosition(_target: .automatic, isPositionedByUser: true) }
-    if _slowPath(_lanes != nil) {
+    if _slowPath(_laneBox != nil) {
       let tracked = _trackedRowInLanes(window)?.tracked
       return ScrollPosition(_target: tracked.map { .id($0.id, anchor: nil) } ?? .automatic, isPositionedByUser: true)
     }

@@ -129,8 +129,9 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// A restore waiting for its row to arrive (SPEC C3), or `nil`.
   @usableFromInline internal var _pendingRestore: _PendingRestore<ID>?
   /// The grid and masonry sections (SPEC §13), or `nil` while every
-  /// section is a list.
-  @usableFromInline internal var _lanes: _LaneLayout<ID>?
+  /// section is a list: one reference, so a list's copies, calls and
+  /// tests of it cost one word.
+  @usableFromInline internal var _laneBox: _LaneBox<ID>?
 
   /// The correction the last stabilization applied (SPEC S11): every
   /// measurement, estimate change, snapshot, edit, viewport change and
@@ -210,7 +211,7 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     _motion = _Motion()
     _batch = nil
     _pendingRestore = nil
-    _lanes = nil
+    _laneBox = nil
     _checkInvariants()
   }
 
@@ -270,14 +271,14 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// The main-axis content extent in units: insets, extents and spacing (G2).
   @inlinable @inline(__always)
   internal var _contentUnits: Int64 {
-    if _slowPath(_lanes != nil) { return _laneContentUnits }
+    if _slowPath(_laneBox != nil) { return _laneContentUnits }
     return _leadingInset &+ _tree.totalExtent &+ _trailingInset
   }
 
   /// `_contentUnits` with lanes (SPEC L3, L4): the corrections added.
   @inlinable @inline(never)
   internal var _laneContentUnits: Int64 {
-    guard count > 0, let lanes = _lanes else { return _leadingInset &+ _trailingInset }
+    guard count > 0, let lanes = _laneBox?.value else { return _leadingInset &+ _trailingInset }
     return _leadingInset &+ lanes.totalPitch(in: _tree) &- _tree.spacing &+ _trailingInset
   }
 

@@ -282,7 +282,7 @@ extension LazyStackLayout {
   internal func _resolvedTargetOffset() -> Int64? {
     switch _motion.target {
     case .row(let id, let fraction, let delta):
-      guard let row = _tree.rowInfo(of: id).map(_placed) else { return nil }
+      guard let row = _placedIfAny(_tree.rowInfo(of: id)) else { return nil }
       // R3, R4, H6. `_programmaticTarget` alone gives the same value, but
       // this branch keeps the common path small: without it the paired
       // benchmark read pinned_rows +7.5 % at 1e4 (code placement in `_settle`).
@@ -293,7 +293,7 @@ extension LazyStackLayout {
     case .rowStart(let id):
       // A removed row hands the target back to its last offset (`_motionDidSettle`).
       guard let index = _tree.index(of: id) else { return _clamp(_motion.targetOffset) }
-      if let lanes = _lanes { return _clamp(_leadingInset &+ lanes.snapStart(of: index, in: _tree)) }  // L7
+      if let lanes = _laneBox?.value { return _clamp(_leadingInset &+ lanes.snapStart(of: index, in: _tree)) }  // L7
       return _clamp(_rowStartUnits(at: index))
     }
   }
@@ -305,7 +305,7 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable @inline(never)
   internal func _rowStartTarget(at offset: Int64) -> _MotionTarget {
-    if let lanes = _lanes {
+    if let lanes = _laneBox?.value {
       // L7: the last row whose snapping start is `offset`.
       let starts = lanes.snapStarts(in: _tree)
       guard let i = starts.lastIndex(of: offset &- _leadingInset) else { return .content(offset) }
@@ -343,7 +343,7 @@ extension LazyStackLayout {
     _offset = _motion.targetOffset
     switch _motion.target {
     case .row(let id, let fraction, let delta):
-      if let row = _tree.rowInfo(of: id).map(_placed) { _anchor(to: row, fraction: fraction, delta: delta) }  // R6 goes on
+      if let row = _placedIfAny(_tree.rowInfo(of: id)) { _anchor(to: row, fraction: fraction, delta: delta) }  // R6 goes on
     case .edge(let edge): _anchor = .edge(edge)
     case .point: _anchor = .point
     case .content, .rowStart: _track()
@@ -406,9 +406,9 @@ extension LazyStackLayout {
     let fraction = threshold.isNaN ? 0 : Swift.min(Swift.max(threshold, 0), 1)
     let low = _offset &- _alignmentShift
     let high = low &+ viewport
-    if _slowPath(_lanes != nil) {
+    if _slowPath(_laneBox != nil) {
       // With lanes (SPEC L5): the rows that meet the viewport, each by its own frame.
-      return _lanes.unsafelyUnwrapped.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
+      return _laneBox.unsafelyUnwrapped.value.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
         .filter { i in
           let (start, extent) = _span(i)
           if extent == 0 { return true }
