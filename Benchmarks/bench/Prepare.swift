@@ -16,6 +16,9 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   switch name {
   case "build", "build_indexed", "build_range", "build_shuffled": return prepareBuild(S.self, n, name, &rng)
   case "memory", "memory_ordered": return prepareMemory(S.self, n, name, &rng)
+  case "grid_measure", "grid_insert", "grid_scroll", "masonry_measure", "masonry_insert", "masonry_scroll":
+    return prepareLanes(S.self, n, name, &rng)
+  case "reflow": return prepareReflow(S.self, n, name, &rng)
   default: break
   }
   let box = Box(prepared(S.self, n, &rng))
@@ -408,4 +411,95 @@ func prepareSnapping<S: BenchSubject>(_ box: Box<S>, _ name: String, _ rng: inou
                        : layout.viewAlignedTarget(release: releases[k], velocity: velocities[k]))
     }
   })
+}
+
+/// grid_* and masonry_* (SPEC §13): n rows in one section of 4 lanes, 10 %
+/// of them measured at 20–200 pt (every row for grid_insert), the viewport
+/// in the middle. `measure` times a real measurement of a random row, then
+/// what a UI reads next (contentSize, visibleRows); `insert` one new row at
+/// a random index (in a grid every later cell moves to the next lane), then
+/// the same reads; `scroll` a small user scroll, then visibleRows and the
+/// tracked id.
+func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let masonry = name.hasPrefix("masonry")
+  let layout: SectionLayout = masonry ? .masonry(try! MasonryLayout(lanes: .fixed(4)))
+    : .grid(try! GridLayout(lanes: .fixed(4)))
+  var subject = try! S(count: n, estimate: 44)
+  subject.viewportSize = viewport
+  subject.scrollAnchor = benchAnchor()
+  subject.sectionLayout = layout
+  if name == "grid_insert" {
+    var extents = Array(repeating: CGFloat(0), count: n)
+    for i in 0 ..< n { extents[i] = CGFloat(Int.random(in: 20 ... 200, using: &rng)) }
+    subject._measureAllRows { extents[$0] }
+  } else {
+    for _ in 0 ..< n / 10 {
+      _ = subject.setMeasuredExtent(CGFloat(Int.random(in: 20 ... 200, using: &rng)), for: Int.random(in: 0 ..< n, using: &rng))
+    }
+  }
+  subject.userScroll(to: CGPoint(x: 0, y: subject.contentSize.height / 2))
+  let box = Box(subject)
+  let tally = Tally(name)
+  if name.hasSuffix("_measure") {
+    let measure = realMeasurements(box.value, n, &rng)
+    return Prepared(operation: {
+      box.with { layout in
+        let result = measure(&layout)
+        tally.record(changed: result.isApplied)
+        blackHole(layout.contentSize)
+        blackHole(layout.visibleRows)
+      }
+    }, tally: tally)
+  }
+  if name.hasSuffix("_insert") {
+    let indices = table { Int.random(in: 0 ..< n, using: &rng) }
+    let next = Box(n)
+    let cursor = Cursor()
+    return Prepared(operation: {
+      next.value &+= 1
+      let id = next.value
+      box.with { layout in
+        let count = layout.count
+        blackHole(try! layout.insert([id], at: indices[cursor.next()]))
+        tally.record(changed: layout.count == count + 1)
+        blackHole(layout.contentSize)
+        blackHole(layout.visibleRows)
+      }
+    }, tally: tally)
+  }
+  let scroll = smallScrolls(S.self, from: box.value.contentOffset.y, height: box.value.contentSize.height, &rng)
+  let cursor = Cursor()
+  return Prepared(operation: {
+    box.with { layout in
+      let moved = scroll(&layout, cursor.next())
+      blackHole(layout.visibleRows)
+      blackHole(layout.trackedID)
+      tally.record(changed: moved)
+    }
+  }, tally: tally)
+}
+
+/// reflow (SPEC L1, L2): a masonry section of n measured rows (10 %) goes
+/// from 4 lanes to 5 and back, one change a call, the kept row in place.
+func prepareReflow<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let four = SectionLayout.masonry(try! MasonryLayout(lanes: .fixed(4)))
+  let five = SectionLayout.masonry(try! MasonryLayout(lanes: .fixed(5)))
+  var subject = try! S(count: n, estimate: 44)
+  subject.viewportSize = viewport
+  subject.scrollAnchor = benchAnchor()
+  subject.sectionLayout = four
+  for _ in 0 ..< n / 10 {
+    _ = subject.setMeasuredExtent(CGFloat(Int.random(in: 20 ... 200, using: &rng)), for: Int.random(in: 0 ..< n, using: &rng))
+  }
+  subject.userScroll(to: CGPoint(x: 0, y: subject.contentSize.height / 2))
+  let box = Box(subject)
+  let tally = Tally(name)
+  return Prepared(operation: {
+    box.with { layout in
+      let target = layout.sectionLayout == four ? five : four
+      layout.sectionLayout = target
+      tally.record(changed: layout.sectionLayout == target)
+      blackHole(layout.visibleRows)
+    }
+  }, tally: tally)
 }

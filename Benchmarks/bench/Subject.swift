@@ -54,6 +54,10 @@ protocol BenchSubject {
   mutating func setEstimatedExtent(_ extent: CGFloat, forKind kind: UInt8) throws -> ScrollCorrection
   func snapshot() -> LayoutSnapshot<Int>
   mutating func restore(_ snapshot: LayoutSnapshot<Int>)
+  /// The layout-wide section layout (SPEC L1).
+  var sectionLayout: SectionLayout { get set }
+  /// The rows on screen (SPEC L5).
+  var visibleRows: [Int] { get }
 }
 
 extension LazyStackLayout: BenchSubject where ID == Int {

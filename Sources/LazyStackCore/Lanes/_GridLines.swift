@@ -51,6 +51,22 @@ package struct _LineSummary: Sendable, Equatable {
   }
 }
 
+/// A row found by a lane query: its index and its start and extent (pitch
+/// coordinates of the structure that found it).
+@usableFromInline @frozen
+package struct _LaneSpan: Sendable, Equatable {
+  @usableFromInline package var row: Int
+  @usableFromInline package var start: Int64
+  @usableFromInline package var extent: Int64
+
+  @inlinable @inline(__always)
+  package init(row: Int, start: Int64, extent: Int64) {
+    self.row = row
+    self.start = start
+    self.extent = extent
+  }
+}
+
 /// The body of one grid section (SPEC L3): its rows' extents in blocks and,
 /// over the blocks, a segment tree that keeps for each node and each of the
 /// k phases its run's `_LineSummary` (DESIGN §2's hint, L8).
@@ -375,29 +391,47 @@ extension _GridLines {
   @inlinable
   package func forEachLine(from line: Int,
                            _ body: (_ line: Int, _ start: Int64, _ extent: Int64, _ rows: Range<Int>) -> Bool) {
+    forEachLine(from: line) { l, start, longest, rows, _ in body(l, start, longest, rows) }
+  }
+
+  /// `forEachLine`, with the extents of each line's rows (valid during
+  /// the call).
+  @inlinable
+  package func forEachLine(from line: Int,
+                           _ body: (_ line: Int, _ start: Int64, _ extent: Int64, _ rows: Range<Int>,
+                                    _ extents: UnsafeBufferPointer<Int64>) -> Bool) {
     guard line >= 0 && line < lineCount else { return }
     var start = lineStart(line)
     var (b, slot) = blocks.locate(line &* k)
     var l = line
-    while l < lineCount {
-      let first = l &* k
-      let end = Swift.min(count, first &+ k)
-      var longest: Int64 = 0
-      var left = end &- first
-      while left > 0 {
-        let e = blocks.extents[b]
-        let stop = Swift.min(e.count, slot &+ left)
-        for t in slot ..< stop { longest = Swift.max(longest, Int64(e[t])) }
-        left &-= stop &- slot
-        slot = stop
-        if slot == e.count {
-          b &+= 1
-          slot = 0
+    withUnsafeTemporaryAllocation(of: Int64.self, capacity: k) { buffer in
+      while l < lineCount {
+        let first = l &* k
+        let end = Swift.min(count, first &+ k)
+        var longest: Int64 = 0
+        var left = end &- first
+        var filled = 0
+        while left > 0 {
+          blocks.extents[b].withUnsafeBufferPointer { e in
+            let stop = Swift.min(e.count, slot &+ left)
+            for t in slot ..< stop {
+              let x = Int64(e[t])
+              buffer[filled] = x
+              filled &+= 1
+              longest = Swift.max(longest, x)
+            }
+            left &-= stop &- slot
+            slot = stop
+            if slot == e.count {
+              b &+= 1
+              slot = 0
+            }
+          }
         }
+        if !body(l, start, longest, first ..< end, UnsafeBufferPointer(rebasing: buffer[0 ..< filled])) { return }
+        start &+= longest &+ spacing
+        l &+= 1
       }
-      if !body(l, start, longest, first ..< end) { return }
-      start &+= longest &+ spacing
-      l &+= 1
     }
   }
 
@@ -407,16 +441,22 @@ extension _GridLines {
   /// - Complexity: O(log(m/B) + B + k v) for v lines met.
   @inlinable
   package func rows(meeting low: Int64, _ high: Int64, alignment: CGFloat) -> [Int] {
+    spans(meeting: low, high, alignment: alignment).map(\.row)
+  }
+
+  /// `rows(meeting:_:alignment:)` with each row's start and extent.
+  @inlinable
+  package func spans(meeting low: Int64, _ high: Int64, alignment: CGFloat) -> [_LaneSpan] {
     // From the first line that ends at or after `low`: an empty row that
     // starts at `low` meets the window, and so may a line of empty rows.
     guard low < high, let first = line(atPitch: low &- 1) else { return [] }
-    var result: [Int] = []
-    forEachLine(from: first) { _, start, longest, rows in
+    var result: [_LaneSpan] = []
+    forEachLine(from: first) { _, start, longest, rows, extents in
       if start >= high { return false }
-      for i in rows {
-        let e = blocks.extent(at: i)
-        let s = start &+ _FixedPoint.scale(longest &- e, by: alignment)
-        if e > 0 ? (s < high && s &+ e > low) : (s >= low && s < high) { result.append(i) }
+      for (t, i) in rows.enumerated() {
+        let e = extents[t]
+        let s = alignment == 0 ? start : start &+ _FixedPoint.scale(longest &- e, by: alignment)
+        if e > 0 ? (s < high && s &+ e > low) : (s >= low && s < high) { result.append(_LaneSpan(row: i, start: s, extent: e)) }
       }
       return true
     }

@@ -19,16 +19,7 @@ extension _LaneLayout {
     guard let p = section(holding: i), new != old else { return }
     let local = i &- sections[p].bodyStart
     let before = sections[p].correction
-    switch sections[p].run {
-    case .grid(var g, let alignment):
-      sections[p].run = .masonry(_MasonryLanes._placeholder)  // g uniquely referenced while it changes
-      g.setExtent(new, at: local)
-      sections[p].run = .grid(g, alignment: alignment)
-    case .masonry(var m):
-      sections[p].run = .masonry(_MasonryLanes._placeholder)
-      m.setExtent(new, at: local)
-      sections[p].run = .masonry(m)
-    }
+    _changeRun(p, grid: { $0.setExtent(new, at: local) }, masonry: { $0.setExtent(new, at: local) })
     sections[p].listPitch &+= new &- old
     _correct(p, by: sections[p].correction &- before)
   }
@@ -50,18 +41,12 @@ extension _LaneLayout {
       let p = q &- 1
       let local = i &- sections[p].bodyStart
       let before = sections[p].correction
-      switch sections[p].run {
-      case .grid(var g, let alignment):
-        sections[p].run = .masonry(_MasonryLanes._placeholder)
-        g.insert(extents, at: local)
-        sections[p].run = .grid(g, alignment: alignment)
-      case .masonry(var m):
-        sections[p].run = .masonry(_MasonryLanes._placeholder)
-        let lanes = m.insert(extents, at: local)
-        for (id, lane) in zip(ids, lanes) {
+      var placed: [Int] = []
+      _changeRun(p, grid: { $0.insert(extents, at: local) }, masonry: { placed = $0.insert(extents, at: local) })
+      if case .masonry(let m) = sections[p].run {
+        for (id, lane) in zip(ids, placed) {
           lanesByID[id] = _KeptLane(lane: lane, layout: sections[p].layout, lanes: m.k)
         }
-        sections[p].run = .masonry(m)
       }
       var pitch: Int64 = 0
       for e in extents { pitch &+= e &+ spacing }
@@ -99,22 +84,17 @@ extension _LaneLayout {
       for l in locals {
         if let last = runs.last, last.upperBound == l { runs[runs.count &- 1] = last.lowerBound ..< l &+ 1 } else { runs.append(l ..< l &+ 1) }
       }
-      switch sections[p].run {
-      case .grid(var g, let alignment):
-        sections[p].run = .masonry(_MasonryLanes._placeholder)
+      _changeRun(p, grid: { g in
         for range in runs.reversed() {
           for l in range { pitch &+= g.extent(at: l) &+ spacing }
           g.remove(range)
         }
-        sections[p].run = .grid(g, alignment: alignment)
-      case .masonry(var m):
-        sections[p].run = .masonry(_MasonryLanes._placeholder)
+      }, masonry: { m in
         for range in runs.reversed() {
           for l in range { pitch &+= m.extent(at: l) &+ spacing }
           m.remove(range)
         }
-        sections[p].run = .masonry(m)
-      }
+      })
       sections[p].listPitch &-= pitch
       _correct(p, by: sections[p].correction &- before)
       if sections[p].header == nil && sections[p].run.count == 0 { return false }
@@ -126,6 +106,25 @@ extension _LaneLayout {
       sections[p].bodyStart &-= k
     }
     return true
+  }
+}
+
+extension _LaneLayout {
+  /// Changes section `p`'s body in place: it is taken out of the section
+  /// first, so its storage is uniquely referenced while it changes (no
+  /// copy on write of a whole body).
+  @inlinable
+  package mutating func _changeRun(_ p: Int, grid: (inout _GridLines) -> Void, masonry: (inout _MasonryLanes) -> Void) {
+    var taken = _LaneRun.masonry(_MasonryLanes._placeholder)
+    swap(&taken, &sections[p].run)
+    switch consume taken {
+    case .grid(var g, let alignment):
+      grid(&g)
+      sections[p].run = .grid(g, alignment: alignment)
+    case .masonry(var m):
+      masonry(&m)
+      sections[p].run = .masonry(m)
+    }
   }
 }
 

@@ -110,7 +110,7 @@ extension _LaneLayout {
   /// `shift`) that meet `[low, high)` (SPEC G5), appended in order.
   @inlinable
   package func _listRows(_ range: Range<Int>, shift: Int64, meeting low: Int64, _ high: Int64,
-                         in tree: ExtentTree<ID>, into result: inout [Int]) {
+                         in tree: ExtentTree<ID>, into result: inout [_LaneSpan]) {
     guard !range.isEmpty else { return }
     let l = low &- shift
     let h = high &- shift
@@ -121,7 +121,7 @@ extension _LaneLayout {
     guard first < end else { return }
     var i = first
     tree.forEachRow(in: first ..< end) { _, s, e in
-      if e > 0 ? (s < h && s &+ e > l) : (s >= l && s < h) { result.append(i) }
+      if e > 0 ? (s < h && s &+ e > l) : (s >= l && s < h) { result.append(_LaneSpan(row: i, start: s &+ shift, extent: e)) }
       i &+= 1
     }
   }
@@ -132,7 +132,14 @@ extension _LaneLayout {
   ///   lane sections.
   @inlinable
   package func rows(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>) -> [Int] {
-    var result: [Int] = []
+    spans(meeting: low, high, in: tree).map(\.row)
+  }
+
+  /// `rows(meeting:_:in:)` with each row's start (the tree's coordinates)
+  /// and extent.
+  @inlinable
+  package func spans(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>) -> [_LaneSpan] {
+    var result: [_LaneSpan] = []
     guard low < high, tree.count > 0 else { return result }
     // From the first section whose body ends at or after `low`.
     var p = _firstSection(endingAfter: low &- 1, in: tree)
@@ -144,14 +151,14 @@ extension _LaneLayout {
       guard p < sections.count else { break }
       let g = bodyStart(p, in: tree)
       if g >= high { break }
-      let s = sections[p]
-      let local: [Int]
-      switch s.run {
-      case .grid(let grid, let alignment): local = grid.rows(meeting: low &- g, high &- g, alignment: alignment)
-      case .masonry(let m): local = m.rows(meeting: low &- g, high &- g)
+      let local: [_LaneSpan]
+      switch sections[p].run {
+      case .grid(let grid, let alignment): local = grid.spans(meeting: low &- g, high &- g, alignment: alignment)
+      case .masonry(let m): local = m.spans(meeting: low &- g, high &- g)
       }
-      for r in local { result.append(s.bodyStart &+ r) }
-      listStart = s.body.upperBound
+      let base = sections[p].bodyStart
+      for r in local { result.append(_LaneSpan(row: base &+ r.row, start: g &+ r.start, extent: r.extent)) }
+      listStart = sections[p].body.upperBound
       p &+= 1
     }
     return result

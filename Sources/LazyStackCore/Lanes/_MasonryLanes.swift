@@ -313,23 +313,37 @@ extension _MasonryLanes {
   ///   rows of other lanes passed between them.
   @inlinable
   package func rows(meeting low: Int64, _ high: Int64) -> [Int] {
+    spans(meeting: low, high).map(\.row)
+  }
+
+  /// `rows(meeting:_:)` with each row's start and extent.
+  @inlinable
+  package func spans(meeting low: Int64, _ high: Int64) -> [_LaneSpan] {
     guard low < high else { return [] }
-    var result: [Int] = []
+    var result: [_LaneSpan] = []
     for j in 0 ..< k {
       // From the first row that ends at or after `low` (an empty row at
-      // `low` meets the window).
-      guard var i = firstRow(inLane: j, pitchEndAfter: low &- 1) else { continue }
-      var s = start(at: i)
-      while true {
-        let e = extent(at: i)
-        if s >= high { break }
-        if e > 0 ? (s &+ e > low) : (s >= low) { result.append(i) }
-        s &+= e &+ spacing
-        guard let next = nextRow(inLane: j, after: i) else { break }
-        i = next
+      // `low` meets the window), walking the lane through its blocks.
+      guard let first = firstRow(inLane: j, pitchEndAfter: low &- 1) else { continue }
+      var s = start(at: first)
+      var (b, slot) = blocks.locate(first)
+      var rowsBefore = first &- slot
+      let lane = UInt8(truncatingIfNeeded: j)
+      walk: while b < blocks.blockCount {
+        let l = blocks.lanes[b]
+        let x = blocks.extents[b]
+        for t in slot ..< l.count where l[t] == lane {
+          if s >= high { break walk }
+          let e = Int64(x[t])
+          if e > 0 ? (s &+ e > low) : (s >= low) { result.append(_LaneSpan(row: rowsBefore &+ t, start: s, extent: e)) }
+          s &+= e &+ spacing
+        }
+        rowsBefore &+= l.count
+        b &+= 1
+        slot = 0
       }
     }
-    result.sort()
+    result.sort { $0.row < $1.row }
     return result
   }
 

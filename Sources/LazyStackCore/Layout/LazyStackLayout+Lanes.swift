@@ -14,6 +14,7 @@ extension LazyStackLayout {
   /// has none of its own. Setting it re-flows those sections; the kept row
   /// keeps its place on screen.
   /// - Complexity: O(n) for a change (a re-flow), O(1) to read.
+  @inlinable
   package var sectionLayout: SectionLayout {
     get { _laneBox?.value.defaultLayout ?? .list }
     set {
@@ -27,7 +28,7 @@ extension LazyStackLayout {
   /// and applies while the row is a header. Returns false for an id that
   /// is not a row.
   /// - Complexity: O(n) for a change (a re-flow).
-  @discardableResult
+  @inlinable @discardableResult
   package mutating func setSectionLayout(_ layout: SectionLayout?, forHeader id: ID) -> Bool {
     guard _tree.contains(id) else { return false }
     guard _laneBox?.value.layoutByHeader[id] != layout else { return true }
@@ -38,6 +39,7 @@ extension LazyStackLayout {
   /// The layout in force for row `index`'s section (SPEC L1).
   /// - Precondition: `0 <= index < count`.
   /// - Complexity: O(log n + B).
+  @inlinable
   package func sectionLayout(at index: Int) -> SectionLayout {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     guard let lanes = _laneBox?.value else { return .list }
@@ -50,6 +52,7 @@ extension LazyStackLayout {
   /// grid or masonry section; 0 in a list and for headers and footers.
   /// - Precondition: `0 <= index < count`.
   /// - Complexity: O(log n).
+  @inlinable
   package func lane(at index: Int) -> Int {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     return _laneBox?.value.lane(of: index) ?? 0
@@ -60,22 +63,26 @@ extension LazyStackLayout {
   /// them (in masonry it may hold rows that are off screen).
   /// - Complexity: O(log n + B + v) in a list; with lanes O(k (log n + B) + v)
   ///   for v rows on screen.
-  @usableFromInline
+  @inlinable
   package var visibleRows: [Int] {
-    let range = visibleIndices
-    guard let lanes = _laneBox?.value, !range.isEmpty else { return Array(range) }
+    guard _laneBox != nil, count > 0, _viewportUnits > 0 else { return Array(visibleIndices) }
     let (low, high) = _visibleWindow
-    let meeting = lanes.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
-    guard let first = meeting.first, let last = meeting.last else { return Array(range) }
-    // Rows added by overscan in rows lie outside the meeting ones.
-    return Array(range.lowerBound ..< first) + meeting + Array((last &+ 1) ..< range.upperBound)
+    let meeting = _laneBox.unsafelyUnwrapped.value.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
+    guard let first = meeting.first, let last = meeting.last else { return [] }
+    // Rows added by overscan in rows (as `visibleIndices` adds them) lie outside the meeting ones.
+    var before = first
+    var after = last &+ 1
+    if case .rows(let k) = overscan.before, k > 0 { before = Swift.max(0, first &- k) }
+    if case .rows(let k) = overscan.after, k > 0 { after = Swift.min(count, after &+ (k > count ? count : k)) }
+    if before == first && after == last &+ 1 { return meeting }
+    return Array(before ..< first) + meeting + Array((last &+ 1) ..< after)
   }
 
   /// The row whose frame contains `point` (content coordinates), or nil:
   /// in spacing, past a lane's end, on an empty row (SPEC L5, hit testing
   /// for taps and drops).
   /// - Complexity: O(log n + B); with lanes O(k (log n + B)).
-  @usableFromInline
+  @inlinable
   package func index(at point: CGPoint) -> Int? {
     guard count > 0, !point.x.isNaN, !point.y.isNaN else { return nil }
     let (main, cross) = axis == .vertical ? (point.y, point.x) : (point.x, point.y)
@@ -112,7 +119,7 @@ extension LazyStackLayout {
   }
 
   /// Changes the section layouts, re-flows and stabilizes (SPEC L1).
-  @usableFromInline
+  @inlinable
   internal mutating func _changeLaneLayouts(_ change: (inout _LaneLayout<ID>) -> Void) {
     let before = _capture()
     var lanes = _laneBox?.value ?? _LaneLayout(tree: ExtentTree(_emptyLike: _tree), defaultLayout: .list, layoutByHeader: [:],
@@ -128,7 +135,7 @@ extension LazyStackLayout {
   /// rows keep their lanes (L4); a section whose layout or lane count
   /// changed re-flows. Drops `_lanes` when no section layout is set.
   /// - Complexity: O(n) while any section has lanes; O(1) otherwise.
-  @usableFromInline
+  @inlinable
   internal mutating func _rebuildLanes() {
     guard let old = _laneBox?.value else { return }
     if old.current {  // brought up to date in place by the edit (L8)
@@ -159,7 +166,7 @@ extension LazyStackLayout {
   }
 
   /// `_placed` with lanes.
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   internal func _placedInLanes(_ row: ExtentTree<ID>._RowInfo) -> ExtentTree<ID>._RowInfo {
     var placed = row
     placed.start = _laneBox.unsafelyUnwrapped.value.start(of: row.index, in: _tree)
@@ -167,7 +174,7 @@ extension LazyStackLayout {
   }
 
   /// The lane sections, unique to this layout, for a write (copy on write).
-  @usableFromInline
+  @inlinable
   internal mutating func _writableLanes() -> _LaneBox<ID> {
     if !isKnownUniquelyReferenced(&_laneBox) { _laneBox = _LaneBox(_laneBox.unsafelyUnwrapped.value) }
     return _laneBox.unsafelyUnwrapped
@@ -177,7 +184,7 @@ extension LazyStackLayout {
 extension LazyStackLayout {
   /// `setRole` with lanes: sections change, so rows may move; the kept row
   /// keeps its place on screen (SPEC L1, L6).
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   internal mutating func _setRoleInLanes(_ role: RowRole, at location: ExtentTree<ID>._Location) -> Bool {
     let before = _capture()
     let old = _tree.setRole(role._code, at: location)
@@ -193,17 +200,15 @@ extension LazyStackLayout {
   /// T1 with lanes (SPEC L6): the row at the anchor point (L5) if it
   /// meets the viewport, else the row meeting it nearest to the point
   /// along the main axis (the lower index on ties); with the rows that
-  /// meet the viewport. `nil` when none does.
-  /// - Complexity: O(k (log n + B) + v log n) for v rows on screen.
-  @usableFromInline @inline(never)
-  internal func _trackedRowInLanes(_ window: _TrackingWindow)
-    -> (tracked: ExtentTree<ID>._RowInfo, meeting: [ExtentTree<ID>._RowInfo])?
-  {
+  /// meet the viewport (index order). `nil` when none does.
+  /// - Complexity: O(k (log n + B) + v) for v rows on screen.
+  @inlinable @inline(never)
+  internal func _trackedRowInLanes(_ window: _TrackingWindow) -> (tracked: _LaneSpan, meeting: [_LaneSpan])? {
     let lanes = _laneBox.unsafelyUnwrapped.value
-    let meeting = lanes.rows(meeting: window.low, window.high, in: _tree).map { _placed(_tree.rowInfo(at: $0)) }
+    let meeting = lanes.spans(meeting: window.low, window.high, in: _tree)
     guard !meeting.isEmpty else { return nil }
     let at = lanes.index(atPitch: window.point, in: _tree)
-    if let hit = meeting.first(where: { $0.index == at }) { return (hit, meeting) }
+    if let hit = meeting.first(where: { $0.row == at }) { return (hit, meeting) }
     var best = meeting[0]
     for row in meeting.dropFirst() where _distance(row, to: window.point) < _distance(best, to: window.point) {
       best = row
@@ -213,57 +218,47 @@ extension LazyStackLayout {
 
   /// How far `row` is from `point` along the main axis (0 inside it).
   @inlinable @inline(__always)
-  internal func _distance(_ row: ExtentTree<ID>._RowInfo, to point: Int64) -> Int64 {
+  internal func _distance(_ row: _LaneSpan, to point: Int64) -> Int64 {
     point < row.start ? row.start &- point : Swift.max(0, point &- (row.start &+ row.extent))
+  }
+
+  /// `row` as the tree describes it, with its start where lanes put it.
+  @inlinable
+  internal func _rowInfo(_ row: _LaneSpan) -> ExtentTree<ID>._RowInfo {
+    var info = _tree.rowInfo(at: row.row)
+    info.start = row.start
+    return info
   }
 
   /// `_track` with lanes (SPEC T1, T3, L6): the kept row is the tracked
   /// row when it is measured, else the measured row on screen nearest to
   /// the anchor point (the lower index on ties), else the tracked row.
-  /// - Complexity: O(k (log n + B) + v log n) for v rows on screen.
-  @usableFromInline @inline(never)
+  /// - Complexity: O(k (log n + B) + v log v + c log n) for v rows on
+  ///   screen, of which c are looked at before a measured one.
+  @inlinable @inline(never)
   internal mutating func _trackInLanes(_ window: _TrackingWindow, updatingPosition: Bool) {
     guard let (tracked, meeting) = _trackedRowInLanes(window) else {
       _anchor = .automatic
       if updatingPosition { _position = ScrollPosition(_target: .automatic, isPositionedByUser: true) }
       return
     }
-    var kept = tracked
-    if tracked.stored < 0 {
-      var best: ExtentTree<ID>._RowInfo?
-      for row in meeting where row.stored >= 0 {
-        if best.map({ _distance(row, to: window.point) < _distance($0, to: window.point) }) ?? true { best = row }
+    let trackedInfo = _rowInfo(tracked)
+    var kept = trackedInfo
+    if trackedInfo.stored < 0 {
+      // The rows on screen nearest first (ties: the lower index); the first measured one.
+      let order = meeting.sorted { a, b in
+        let (da, db) = (_distance(a, to: window.point), _distance(b, to: window.point))
+        return da != db ? da < db : a.row < b.row
       }
-      if let best { kept = best }
+      for row in order where row.row != tracked.row {
+        let info = _rowInfo(row)
+        if info.stored >= 0 {
+          kept = info
+          break
+        }
+      }
     }
-    _keep(kept, tracked: tracked.id, in: window, updatingPosition: updatingPosition)
-  }
-}
-
-extension LazyStackLayout {
-  /// Row `i`'s start (where lanes put it) and extent, in the tree's
-  /// coordinates.
-  /// - Complexity: O(log n + B); with lanes O(log n + k + B).
-  @inlinable @inline(__always)
-  internal func _span(_ i: Int) -> (start: Int64, extent: Int64) {
-    guard let lanes = _laneBox?.value else { return _tree.span(i) }
-    return (lanes.start(of: i, in: _tree), _tree.extent(at: i))
-  }
-
-  /// Where the rows of `section` end, in the tree's coordinates: its last
-  /// row's end in a list; the longest lane's (or line's) end when it ends
-  /// with a lane body (SPEC L4, H4).
-  /// - Complexity: O(log n + B); with lanes O(log n + k + B).
-  @inlinable
-  internal func _sectionEnd(_ section: Range<Int>) -> Int64 {
-    let last = section.upperBound &- 1
-    if let lanes = _laneBox?.value, let p = lanes.section(holding: last), lanes.sections[p].run.count > 0 {
-      let bodyEnd = lanes.bodyStart(p, in: _tree) &+ lanes.sections[p].run.pitch &- _tree.spacing
-      return Swift.max(bodyEnd, section.lowerBound < lanes.sections[p].bodyStart
-                         ? _span(section.lowerBound).start &+ _tree.extent(at: section.lowerBound) : bodyEnd)
-    }
-    let span = _span(last)
-    return span.start &+ span.extent
+    _keep(kept, tracked: trackedInfo.id, in: window, updatingPosition: updatingPosition)
   }
 }
 
@@ -271,6 +266,7 @@ extension LazyStackLayout {
   /// Whether any section has lanes (the model checks compare lane
   /// queries then).
   /// - Complexity: O(1).
+  @inlinable
   package var _laysOutLanes: Bool { _laneBox != nil }
 }
 
@@ -278,7 +274,7 @@ extension LazyStackLayout {
   /// `measureVisibleRows` with lanes: each pass asks the unmeasured rows
   /// that are on screen (`visibleRows`, SPEC L5), until a pass applies
   /// nothing (at most 1,024 passes).
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   internal mutating func _measureVisibleRowsInLanes(_ extent: (Int, ID) -> CGFloat) {
     for _ in 0 ..< 1024 {
       var applied = false
@@ -309,7 +305,7 @@ extension LazyStackLayout {
   }
 
   /// Row `index`'s extent went from `old` (units) to what the tree has now.
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   internal mutating func _lanesDidMeasure(_ index: Int, from old: Int64, estimate: Int64) {
     guard _laneBox != nil, _lanesCanFollow(estimate: estimate) else { return }
     let new = _tree.extent(at: index)
@@ -319,7 +315,7 @@ extension LazyStackLayout {
   }
 
   /// `ids` were just inserted at `index`, estimated.
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   internal mutating func _lanesDidInsert(_ ids: [ID], at index: Int, estimate: Int64) {
     guard _laneBox != nil, _lanesCanFollow(estimate: estimate) else { return }
     let box = _writableLanes()
@@ -329,10 +325,37 @@ extension LazyStackLayout {
 
   /// The rows at `indices` with `ids` were just removed; `plain` says none
   /// was a header or a footer.
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   internal mutating func _lanesDidRemove(_ indices: [Int], ids: [ID], plain: Bool, estimate: Int64) {
     guard _laneBox != nil, plain, _lanesCanFollow(estimate: estimate) else { return }
     let box = _writableLanes()
     box.value.current = box.value.remove(sortedIndices: indices, ids: ids, spacing: _tree.spacing)
+  }
+}
+
+extension LazyStackLayout {
+  /// Row `i`'s start (where lanes put it) and extent, in the tree's
+  /// coordinates.
+  /// - Complexity: O(log n + B); with lanes O(log n + k + B).
+  @inlinable @inline(__always)
+  internal func _span(_ i: Int) -> (start: Int64, extent: Int64) {
+    guard let lanes = _laneBox?.value else { return _tree.span(i) }
+    return (lanes.start(of: i, in: _tree), _tree.extent(at: i))
+  }
+
+  /// Where the rows of `section` end, in the tree's coordinates: its last
+  /// row's end in a list; the longest lane's (or line's) end when it ends
+  /// with a lane body (SPEC L4, H4).
+  /// - Complexity: O(log n + B); with lanes O(log n + k + B).
+  @inlinable
+  internal func _sectionEnd(_ section: Range<Int>) -> Int64 {
+    let last = section.upperBound &- 1
+    if let lanes = _laneBox?.value, let p = lanes.section(holding: last), lanes.sections[p].run.count > 0 {
+      let bodyEnd = lanes.bodyStart(p, in: _tree) &+ lanes.sections[p].run.pitch &- _tree.spacing
+      return Swift.max(bodyEnd, section.lowerBound < lanes.sections[p].bodyStart
+                         ? _span(section.lowerBound).start &+ _tree.extent(at: section.lowerBound) : bodyEnd)
+    }
+    let span = _span(last)
+    return span.start &+ span.extent
   }
 }

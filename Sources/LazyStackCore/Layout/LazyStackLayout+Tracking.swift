@@ -171,8 +171,8 @@ extension LazyStackLayout {
   internal var _derivedUserPosition: ScrollPosition {
     guard let window = _trackingWindow else { return ScrollPosition(_target: .automatic, isPositionedByUser: true) }
     if _slowPath(_laneBox != nil) {
-      let tracked = _trackedRowInLanes(window)?.tracked
-      return ScrollPosition(_target: tracked.map { .id($0.id, anchor: nil) } ?? .automatic, isPositionedByUser: true)
+      let tracked = _trackedRowInLanes(window).map { _tree.id(at: $0.tracked.row) }
+      return ScrollPosition(_target: tracked.map { .id($0, anchor: nil) } ?? .automatic, isPositionedByUser: true)
     }
     if let span = _trackedRowSpan(in: window) {
       return ScrollPosition(_target: .id(_tree.rowInfo(found: span).id, anchor: nil), isPositionedByUser: true)

@@ -127,7 +127,7 @@ extension LazyStackLayout {
   /// The distinct starts view-aligned snapping aligns to with lanes
   /// (SPEC L7), in content units.
   /// - Complexity: O(n log n).
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   internal func _laneSnapGeometry() -> _LaneSnapGeometry {
     guard let lanes = _laneBox?.value else { return _LaneSnapGeometry(starts: []) }
     let sorted = lanes.snapStarts(in: _tree).map { _leadingInset &+ $0 }.sorted()
