@@ -97,7 +97,7 @@ extension _LaneLayout {
       })
       sections[p].listPitch &-= pitch
       _correct(p, by: sections[p].correction &- before)
-      if sections[p].header == nil && sections[p].run.count == 0 { return false }
+      if sections[p].header == nil && sections[p].body.count == 0 { return false }
     }
     // Body starts move back by the rows removed before them.
     var k = 0
@@ -110,28 +110,14 @@ extension _LaneLayout {
 }
 
 extension _LaneLayout {
-  /// Changes section `p`'s body in place: it is taken out of the section
-  /// first, so its storage is uniquely referenced while it changes (no
-  /// copy on write of a whole body).
+  /// Changes section `p`'s body in place (its storage uniquely referenced
+  /// while it changes: no copy on write of a whole body).
   @inlinable
   package mutating func _changeRun(_ p: Int, grid: (inout _GridLines) -> Void, masonry: (inout _MasonryLanes) -> Void) {
-    var taken = _LaneRun.masonry(_MasonryLanes._placeholder)
-    swap(&taken, &sections[p].run)
-    switch consume taken {
-    case .grid(var g, let alignment):
-      grid(&g)
-      sections[p].run = .grid(g, alignment: alignment)
-    case .masonry(var m):
-      masonry(&m)
-      sections[p].run = .masonry(m)
+    if sections[p].grid != nil {
+      grid(&sections[p].grid!)
+    } else {
+      masonry(&sections[p].masonry!)
     }
   }
-}
-
-extension _MasonryLanes {
-  /// An empty body that stands in a section while its own is changed in
-  /// place (so the enum does not hold a second reference to its storage).
-  @usableFromInline
-  package static let _placeholder = _MasonryLanes(extents: EmptyCollection(), lanes: [], lanes: 1, spacing: 0,
-                                                  blockCapacity: 1)
 }

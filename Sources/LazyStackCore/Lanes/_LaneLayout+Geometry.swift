@@ -41,14 +41,11 @@ extension _LaneLayout {
   package func start(of i: Int, in tree: ExtentTree<ID>) -> Int64 {
     let p = _sections(startingAtOrBefore: i)
     if p > 0, i < sections[p &- 1].body.upperBound {
-      let s = sections[p &- 1]
-      let local = i &- s.bodyStart
-      let inBody: Int64
-      switch s.run {
-      case .grid(let g, let alignment): inBody = g.start(at: local, alignment: alignment)
-      case .masonry(let m): inBody = m.start(at: local)
-      }
-      return bodyStart(p &- 1, in: tree) &+ inBody
+      let q = p &- 1
+      let local = i &- sections[q].bodyStart
+      let inBody = sections[q].grid?.start(at: local, alignment: sections[q].alignment)
+        ?? sections[q].masonry.unsafelyUnwrapped.start(at: local)
+      return bodyStart(q, in: tree) &+ inBody
     }
     return tree.pitchPrefix(i) &+ correction(before: p)
   }
@@ -101,7 +98,7 @@ extension _LaneLayout {
     var high = sections.count
     while low < high {
       let mid = (low &+ high) &>> 1
-      if bodyStart(mid, in: tree) &+ sections[mid].run.pitch > y { high = mid } else { low = mid &+ 1 }
+      if bodyStart(mid, in: tree) &+ sections[mid].pitch > y { high = mid } else { low = mid &+ 1 }
     }
     return low
   }
@@ -140,6 +137,7 @@ extension _LaneLayout {
   @inlinable
   package func spans(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>) -> [_LaneSpan] {
     var result: [_LaneSpan] = []
+    result.reserveCapacity(64)
     guard low < high, tree.count > 0 else { return result }
     // From the first section whose body ends at or after `low`.
     var p = _firstSection(endingAfter: low &- 1, in: tree)
@@ -151,11 +149,8 @@ extension _LaneLayout {
       guard p < sections.count else { break }
       let g = bodyStart(p, in: tree)
       if g >= high { break }
-      let local: [_LaneSpan]
-      switch sections[p].run {
-      case .grid(let grid, let alignment): local = grid.spans(meeting: low &- g, high &- g, alignment: alignment)
-      case .masonry(let m): local = m.spans(meeting: low &- g, high &- g)
-      }
+      let local = sections[p].grid?.spans(meeting: low &- g, high &- g, alignment: sections[p].alignment)
+        ?? sections[p].masonry.unsafelyUnwrapped.spans(meeting: low &- g, high &- g)
       let base = sections[p].bodyStart
       for r in local { result.append(_LaneSpan(row: base &+ r.row, start: g &+ r.start, extent: r.extent)) }
       listStart = sections[p].body.upperBound

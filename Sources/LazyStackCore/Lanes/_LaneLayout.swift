@@ -52,8 +52,20 @@ package struct _LaneSection<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var layout: SectionLayout
   /// The index of its body's first row (after the header).
   @usableFromInline package var bodyStart: Int
-  /// The body.
-  @usableFromInline package var run: _LaneRun
+  /// The body of a grid section, or nil (kept as an optional, not as an
+  /// enum payload, so an edit changes it in place: `grid!.insert(...)`).
+  @usableFromInline package var grid: _GridLines?
+  /// The body of a masonry section, or nil.
+  @usableFromInline package var masonry: _MasonryLanes?
+  /// A grid's alignment (0 in masonry).
+  @usableFromInline package var alignment: CGFloat
+
+  /// The body, to read.
+  @inlinable
+  package var run: _LaneRun {
+    if let grid { return .grid(grid, alignment: alignment) }
+    return .masonry(masonry.unsafelyUnwrapped)
+  }
   /// The body's pitch as a list (its rows' extents plus spacing): what the
   /// extent tree counts for it.
   @usableFromInline package var listPitch: Int64
@@ -63,18 +75,31 @@ package struct _LaneSection<ID: Hashable & Sendable>: Sendable {
     self.header = header
     self.layout = layout
     self.bodyStart = bodyStart
-    self.run = run
+    switch run {
+    case .grid(let g, let a):
+      grid = g
+      masonry = nil
+      alignment = a
+    case .masonry(let m):
+      grid = nil
+      masonry = m
+      alignment = 0
+    }
     self.listPitch = listPitch
   }
 
   /// The rows in lanes.
   @inlinable @inline(__always)
-  package var body: Range<Int> { bodyStart ..< bodyStart &+ run.count }
+  package var body: Range<Int> { bodyStart ..< bodyStart &+ (grid?.count ?? masonry.unsafelyUnwrapped.count) }
+
+  /// The body's pitch in lanes.
+  @inlinable @inline(__always)
+  package var pitch: Int64 { grid?.pitch ?? masonry.unsafelyUnwrapped.pitch }
 
   /// What the lanes add to the list's pitch of the body (negative when
   /// they save room, as they usually do).
   @inlinable @inline(__always)
-  package var correction: Int64 { run.pitch &- listPitch }
+  package var correction: Int64 { pitch &- listPitch }
 }
 
 /// A masonry row's lane and the flow it was given under (its section's
@@ -214,9 +239,11 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     var ends = ContiguousArray<Int64>(repeating: 0, count: k)
     var lanes: [Int] = []
     lanes.reserveCapacity(extents.count)
+    // A re-flow (no row kept under this layout and lane count) looks nothing up.
+    let lookUp = !kept.isEmpty && kept.values.contains { $0.layout == layout && $0.lanes == k }
     for (e, id) in zip(extents, ids) {
       let j: Int
-      if let given = kept[id], given.layout == layout, given.lanes == k, given.lane < k {
+      if lookUp, let given = kept[id], given.layout == layout, given.lanes == k, given.lane < k {
         j = given.lane
       } else {
         j = _MasonryLanes._laneEndingFirst(ends)

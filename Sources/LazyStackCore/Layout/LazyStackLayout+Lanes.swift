@@ -126,8 +126,7 @@ extension LazyStackLayout {
                                       crossExtent: _laneCross.extent, crossLead: _laneCross.lead)
     change(&lanes)
     _laneBox = _LaneBox(lanes)
-    _rebuildLanes()
-    _settle(from: before, cause: .snapshot)
+    _settle(from: before, cause: .snapshot)  // lays the sections out (`_rebuildLanes`), then stabilizes
   }
 
   /// Lays the lane sections out again from the tree (after any change of
@@ -350,12 +349,33 @@ extension LazyStackLayout {
   @inlinable
   internal func _sectionEnd(_ section: Range<Int>) -> Int64 {
     let last = section.upperBound &- 1
-    if let lanes = _laneBox?.value, let p = lanes.section(holding: last), lanes.sections[p].run.count > 0 {
-      let bodyEnd = lanes.bodyStart(p, in: _tree) &+ lanes.sections[p].run.pitch &- _tree.spacing
+    if let lanes = _laneBox?.value, let p = lanes.section(holding: last), lanes.sections[p].body.count > 0 {
+      let bodyEnd = lanes.bodyStart(p, in: _tree) &+ lanes.sections[p].pitch &- _tree.spacing
       return Swift.max(bodyEnd, section.lowerBound < lanes.sections[p].bodyStart
                          ? _span(section.lowerBound).start &+ _tree.extent(at: section.lowerBound) : bodyEnd)
     }
     let span = _span(last)
     return span.start &+ span.extent
+  }
+}
+
+extension LazyStackLayout {
+  /// After a viewport change: lanes share its cross extent (L2). A new
+  /// width that changes no section's lane count only moves lanes across
+  /// (O(s)); one that does re-flows (O(n)).
+  @inlinable @inline(never)
+  internal mutating func _lanesFollowViewport() {
+    let (extent, lead) = _laneCross
+    let lanes = _laneBox.unsafelyUnwrapped.value
+    guard extent != lanes.crossExtent || lead != lanes.crossLead else { return }
+    var moved = lanes
+    moved.crossExtent = extent
+    moved.crossLead = lead
+    if lanes.sections.allSatisfy({ moved.laneCount($0.layout) == $0.run.lanes }) {
+      _writableLanes().value.crossExtent = extent
+      _writableLanes().value.crossLead = lead
+    } else {
+      _rebuildLanes()
+    }
   }
 }

@@ -212,7 +212,7 @@ extension LazyStackLayout {
     }
     let before = _capture()
     _viewport = CGSize(width: clean(size.width), height: clean(size.height))
-    if _slowPath(_laneBox != nil) { _rebuildLanes() }  // L2: an adaptive lane count follows the width
+    if _slowPath(_laneBox != nil) { _lanesFollowViewport() }  // L2: an adaptive lane count follows the width
     if !_hasLaidOut && _viewportUnits > 0 {
       // SPEC S7, D2: the very first layout.
       _hasLaidOut = true
@@ -229,6 +229,7 @@ extension LazyStackLayout {
         return
       }
     }
+    if _slowPath(_laneBox != nil) { _writableLanes().value.current = true }  // laid out above
     _settle(from: before, cause: .viewportResize)
   }
 
