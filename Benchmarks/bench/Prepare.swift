@@ -413,6 +413,23 @@ func prepareSnapping<S: BenchSubject>(_ box: Box<S>, _ name: String, _ rng: inou
   })
 }
 
+/// n rows in one section of `layout`, every `every`-th row measured at
+/// 20–200 pt, all at once (a snapshot restored: the naive variant pays
+/// O(n) for each single measurement), the viewport set.
+func lanePrepared<S: BenchSubject>(_: S.Type, _ n: Int, _ layout: SectionLayout, every: Int,
+                                   _ rng: inout SeededRNG) -> S {
+  var subject = try! S(count: n, estimate: 44)
+  subject.viewportSize = viewport
+  subject.scrollAnchor = benchAnchor()
+  var snapshot = LayoutSnapshot<Int>()
+  snapshot._measuredIDs = Array(stride(from: 0, to: n, by: every))
+  snapshot._measuredUnits = snapshot._measuredIDs.map { _ in Int32(Int.random(in: 20 ... 200, using: &rng) * 256) }
+  snapshot.kindSettings = [.init(kind: 0, estimate: 44, policy: .fixed)]
+  subject.restore(snapshot)
+  subject.sectionLayout = layout
+  return subject
+}
+
 /// grid_* and masonry_* (SPEC §13): n rows in one section of 4 lanes, 10 %
 /// of them measured at 20–200 pt (every row for grid_insert), the viewport
 /// in the middle. `measure` times a real measurement of a random row, then
@@ -424,19 +441,7 @@ func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: i
   let masonry = name.hasPrefix("masonry")
   let layout: SectionLayout = masonry ? .masonry(try! MasonryLayout(lanes: .fixed(4)))
     : .grid(try! GridLayout(lanes: .fixed(4)))
-  var subject = try! S(count: n, estimate: 44)
-  subject.viewportSize = viewport
-  subject.scrollAnchor = benchAnchor()
-  subject.sectionLayout = layout
-  if name == "grid_insert" {
-    var extents = Array(repeating: CGFloat(0), count: n)
-    for i in 0 ..< n { extents[i] = CGFloat(Int.random(in: 20 ... 200, using: &rng)) }
-    subject._measureAllRows { extents[$0] }
-  } else {
-    for _ in 0 ..< n / 10 {
-      _ = subject.setMeasuredExtent(CGFloat(Int.random(in: 20 ... 200, using: &rng)), for: Int.random(in: 0 ..< n, using: &rng))
-    }
-  }
+  var subject = lanePrepared(S.self, n, layout, every: name == "grid_insert" ? 1 : 10, &rng)
   subject.userScroll(to: CGPoint(x: 0, y: subject.contentSize.height / 2))
   let box = Box(subject)
   let tally = Tally(name)
@@ -484,13 +489,7 @@ func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: i
 func prepareReflow<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
   let four = SectionLayout.masonry(try! MasonryLayout(lanes: .fixed(4)))
   let five = SectionLayout.masonry(try! MasonryLayout(lanes: .fixed(5)))
-  var subject = try! S(count: n, estimate: 44)
-  subject.viewportSize = viewport
-  subject.scrollAnchor = benchAnchor()
-  subject.sectionLayout = four
-  for _ in 0 ..< n / 10 {
-    _ = subject.setMeasuredExtent(CGFloat(Int.random(in: 20 ... 200, using: &rng)), for: Int.random(in: 0 ..< n, using: &rng))
-  }
+  var subject = lanePrepared(S.self, n, four, every: 10, &rng)
   subject.userScroll(to: CGPoint(x: 0, y: subject.contentSize.height / 2))
   let box = Box(subject)
   let tally = Tally(name)
