@@ -814,8 +814,9 @@ public struct ModelPair: Sendable {
     if core.sectionLayout != reference.sectionLayout { return "sectionLayout: \(core.sectionLayout) vs \(reference.sectionLayout)" }
     if reference.hasLanes || core._laysOutLanes {
       if core.visibleRows != reference.visibleRows { return "visibleRows: \(core.visibleRows) vs \(reference.visibleRows)" }
+      let lanes = reference.lanes()
       for i in 0 ..< core.count {
-        if core.lane(at: i) != reference.lane(at: i) { return "lane(at: \(i)): \(core.lane(at: i)) vs \(reference.lane(at: i))" }
+        if core.lane(at: i) != lanes[i] { return "lane(at: \(i)): \(core.lane(at: i)) vs \(lanes[i])" }
         if core.sectionLayout(at: i) != reference.sectionLayout(at: i) { return "sectionLayout(at: \(i)) differs" }
       }
       let width = core.axis == .vertical ? core.contentSize.width : core.contentSize.height
@@ -849,11 +850,13 @@ func soakBlockCapacity(_ rng: inout SeededRNG) -> Int {
 }
 
 public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical,
-                 sections: Bool = true, motion: Bool = true, batches: Bool = true, kinds: Bool = true) throws -> Int {
+                 sections: Bool = true, motion: Bool = true, batches: Bool = true, kinds: Bool = true,
+                 lanes: Bool = false) throws -> Int {
   var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: sections,
                                      includeMotion: motion, includeOrderedIDs: seed % 2 == 1)
   generator.includeBatches = batches
   generator.includeKinds = kinds
+  generator.includeLanes = lanes
   var rng = SeededRNG(seed: seed ^ 0xA5A5)
   // Odd seeds: ids spaced by 8, so inserts can keep their order (SPEC E4).
   let initial = Array(stride(from: 0, to: Int.random(in: 0 ... maxRows / 2, using: &rng) * (seed % 2 == 1 ? 8 : 1),
