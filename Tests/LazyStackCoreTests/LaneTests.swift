@@ -5,13 +5,12 @@ import LazyStackReference
 import LazyStackTestSupport
 
 /// One named test per rule of SPEC §13 (lanes), with worked numbers, run
-/// against the reference model: the layout does not lay out lanes yet, and
-/// these tests are the rules' worked examples it will be held to (the
-/// model checks then compare the two). Unless a test says otherwise:
+/// against the layout (the model checks, `LaneModelCheckTests`, hold the
+/// reference model to the same behaviour). Unless a test says otherwise:
 /// 40 pt estimates, no spacing, no insets, a viewport 400 wide and 200
 /// tall, vertical.
 final class LaneTests: CheckedTestCase {
-  typealias Model = LazyStackReference<Int>
+  typealias Model = LazyStackLayout<Int>
 
   func make(rows: Int = 40, estimate: CGFloat = 40, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets(),
             viewport: CGSize = CGSize(width: 400, height: 200), layout: SectionLayout = .list) throws -> Model {
@@ -71,7 +70,7 @@ final class LaneTests: CheckedTestCase {
     var m = try make(rows: 400, layout: try masonry(.fixed(4)))
     for i in 0 ..< 400 { m.setMeasuredExtent(CGFloat(20 + (i * 37) % 90), for: i) }
     m.userScroll(to: CGPoint(x: 0, y: 1500))
-    let kept = try XCTUnwrap(m.anchorRowID)
+    let kept = try XCTUnwrap(m._anchorRowID)
     let before = onScreen(m, kept)
     m.sectionLayout = try masonry(.fixed(5))
     XCTAssertEqual(onScreen(m, kept), before, "4 to 5 lanes")
@@ -220,7 +219,7 @@ final class LaneTests: CheckedTestCase {
     var m = try make(rows: 300, layout: try grid(3, alignment: 0.5))
     m.userScroll(to: CGPoint(x: 0, y: 2000))
     m.measureVisibleRows { i, _ in CGFloat(30 + (i * 7) % 20) }
-    let kept = try XCTUnwrap(m.anchorRowID)
+    let kept = try XCTUnwrap(m._anchorRowID)
     let screen = (0 ..< 300).map { onScreen(m, $0) }
     for i in stride(from: 0, to: 30, by: 4) { m.setMeasuredExtent(90, for: i) }
     for i in m.visibleRows { XCTAssertEqual(onScreen(m, i), screen[i], "row \(i)") }
@@ -238,7 +237,7 @@ final class LaneTests: CheckedTestCase {
     var m = try make(rows: 200, layout: try masonry(.fixed(2)))
     m.userScroll(to: CGPoint(x: 0, y: 1000))
     m.measureVisibleRows { _, _ in 40 }
-    let kept = try XCTUnwrap(m.anchorRowID)
+    let kept = try XCTUnwrap(m._anchorRowID)
     let keptLane = m.lane(at: kept)
     let screen = (0 ..< 200).map { onScreen(m, $0) }
     // Grow a row far above in each lane by 25.
@@ -259,15 +258,15 @@ final class LaneTests: CheckedTestCase {
   func testL7_viewAlignedTargetsAreLineStartsAndLaneRowStarts() throws {
     var g = try make(rows: 30, layout: try grid(3, alignment: 1))
     g.setMeasuredExtent(70, for: 4)  // line 1: 40, 70, 40 -> 70; rows 3, 5 start at 70
-    let target = g.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 60), velocity: .zero, snap: .viewAligned(.always))
+    let target = g.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 60), velocity: .zero, behavior: .viewAligned(limitBehavior: .always))
     XCTAssertEqual(target.y, 40, "line 1 starts at 40 (rows 3 and 5 start at 70, aligned to its end: not targets)")
     var m = try make(rows: 30, layout: try masonry(.fixed(2)))
     m.setMeasuredExtent(60, for: 0)  // lane 0: 0, 60, 100…; lane 1: 0, 40, 80…
-    let t2 = m.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 52), velocity: .zero, snap: .viewAligned(.always))
+    let t2 = m.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 52), velocity: .zero, behavior: .viewAligned(limitBehavior: .always))
     XCTAssertEqual(t2.y, 60, "lane 0's second row")
-    let t3 = m.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 43), velocity: .zero, snap: .viewAligned(.always))
+    let t3 = m.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 43), velocity: .zero, behavior: .viewAligned(limitBehavior: .always))
     XCTAssertEqual(t3.y, 40, "lane 1's second row")
-    let page = m.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 130), velocity: .zero, snap: .paging)
+    let page = m.targetContentOffset(forReleaseAt: CGPoint(x: 0, y: 130), velocity: .zero, behavior: .paging)
     XCTAssertEqual(page.y, 200, "paging: viewport heights")
   }
 }
