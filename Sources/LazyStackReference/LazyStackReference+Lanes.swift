@@ -45,7 +45,7 @@ extension LazyStackReference {
   /// has none of its own. Setting it re-flows those sections; the kept row
   /// keeps its place on screen.
   /// - Complexity: O(n) (the reference computes everything from scratch).
-  package var sectionLayout: SectionLayout {
+  public var sectionLayout: SectionLayout {
     get { defaultSectionLayout }
     set {
       guard newValue != defaultSectionLayout else { return }
@@ -61,7 +61,7 @@ extension LazyStackReference {
   /// false for an id that is not a row.
   /// - Complexity: O(n).
   @discardableResult
-  package mutating func setSectionLayout(_ layout: SectionLayout?, forHeader id: ID) -> Bool {
+  public mutating func setSectionLayout(_ layout: SectionLayout?, forHeader id: ID) -> Bool {
     guard index(of: id) != nil else { return false }
     guard layoutByHeader[id] != layout else { return true }
     let before = snapshotBefore()
@@ -226,7 +226,7 @@ extension LazyStackReference {
 
   /// The layout in force for row `index`'s section (SPEC L1).
   /// - Complexity: O(n).
-  package func sectionLayout(at index: Int) -> SectionLayout {
+  public func sectionLayout(at index: Int) -> SectionLayout {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     guard hasLanes else { return .list }
     let rows = section(containing: index)

@@ -4,10 +4,6 @@ import Foundation
 // section has lanes. `_laneBox` is nil while every section is a list, so a
 // list pays one test of a field for lanes on the paths that read a row's
 // place.
-//
-// Package API while the layout's lanes are incomplete (the stability
-// rules of L6 beyond S1, snapping L7, motion, transitions and places are
-// not yet lane-aware); public under these DESIGN §1 names once they are.
 
 extension LazyStackLayout {
   /// The layout-wide section layout (SPEC L1): every section whose header
@@ -15,7 +11,7 @@ extension LazyStackLayout {
   /// keeps its place on screen.
   /// - Complexity: O(n) for a change (a re-flow), O(1) to read.
   @inlinable
-  package var sectionLayout: SectionLayout {
+  public var sectionLayout: SectionLayout {
     get { _laneBox?.value.defaultLayout ?? .list }
     set {
       guard newValue != sectionLayout else { return }
@@ -29,7 +25,7 @@ extension LazyStackLayout {
   /// is not a row.
   /// - Complexity: O(n) for a change (a re-flow).
   @inlinable @discardableResult
-  package mutating func setSectionLayout(_ layout: SectionLayout?, forHeader id: ID) -> Bool {
+  public mutating func setSectionLayout(_ layout: SectionLayout?, forHeader id: ID) -> Bool {
     guard _tree.contains(id) else { return false }
     guard _laneBox?.value.layoutByHeader[id] != layout else { return true }
     _changeLaneLayouts { $0.layoutByHeader[id] = layout }
@@ -40,7 +36,7 @@ extension LazyStackLayout {
   /// - Precondition: `0 <= index < count`.
   /// - Complexity: O(log n + B).
   @inlinable
-  package func sectionLayout(at index: Int) -> SectionLayout {
+  public func sectionLayout(at index: Int) -> SectionLayout {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     guard let lanes = _laneBox?.value else { return .list }
     let rows = _tree.section(containing: index)
@@ -53,7 +49,7 @@ extension LazyStackLayout {
   /// - Precondition: `0 <= index < count`.
   /// - Complexity: O(log n).
   @inlinable
-  package func lane(at index: Int) -> Int {
+  public func lane(at index: Int) -> Int {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     return _laneBox?.value.lane(of: index) ?? 0
   }
@@ -64,7 +60,7 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B + v) in a list; with lanes O(k (log n + B) + v)
   ///   for v rows on screen.
   @inlinable
-  package var visibleRows: [Int] {
+  public var visibleRows: [Int] {
     guard _laneBox != nil, count > 0, _viewportUnits > 0 else { return Array(visibleIndices) }
     let (low, high) = _visibleWindow
     let meeting = _laneBox.unsafelyUnwrapped.value.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
@@ -83,7 +79,7 @@ extension LazyStackLayout {
   /// for taps and drops).
   /// - Complexity: O(log n + B); with lanes O(k (log n + B)).
   @inlinable
-  package func index(at point: CGPoint) -> Int? {
+  public func index(at point: CGPoint) -> Int? {
     guard count > 0, !point.x.isNaN, !point.y.isNaN else { return nil }
     let (main, cross) = axis == .vertical ? (point.y, point.x) : (point.x, point.y)
     let y = _FixedPoint.units(main) &- _alignmentShift &- _leadingInset
