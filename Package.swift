@@ -54,7 +54,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "lazystack-view",
-      dependencies: ["LazyStackView"]
+      dependencies: ["LazyStackView", "LazyStackCore"]
     ),
     .testTarget(
       name: "LazyStackViewTests",

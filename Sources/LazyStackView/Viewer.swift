@@ -52,18 +52,27 @@ public struct Viewer<Source: RecordSource> {
   /// equal form a section under a header row showing that prefix, pinned
   /// at the top while its section is on screen (SPEC §11).
   public let sectionPrefix: Int?
+  /// With `--lanes`: the records side by side in a masonry of lanes
+  /// (SPEC §13), one column apart, each record wrapped to its lane's
+  /// width. `.adaptive(minimum:)` lanes follow the terminal's width: a
+  /// resize re-flows them, and the record at the top stays at the top.
+  public let lanes: LaneCount?
   /// The number of records that have rows in the layout.
   public private(set) var recordsInLayout = 0
   /// The prefix of the last record in the layout (sections only).
   var lastPrefix: [UInt8]?
 
   /// A viewer of `source`, `columns` x `rows` characters (the last row is
-  /// the status line); `sections` groups records by their first N characters.
-  public init(source: Source, columns: Int, rows: Int, sections: Int? = nil) throws {
+  /// the status line); `sections` groups records by their first N
+  /// characters; `lanes` lays them out in a masonry of lanes.
+  /// - Throws: `LazyStackError.invalidLaneCount` or `.invalidExtent` for a
+  ///   lane count the core rejects.
+  public init(source: Source, columns: Int, rows: Int, sections: Int? = nil, lanes: LaneCount? = nil) throws {
     self.source = source
     self.columns = max(1, columns)
     self.rows = max(2, rows)
     sectionPrefix = sections.map { max(1, $0) }
+    self.lanes = lanes
     if sectionPrefix == nil {
       layout = try LazyStackLayout(ids: 0 ..< source.count, estimatedExtent: 1)
       recordsInLayout = source.count
@@ -76,6 +85,24 @@ public struct Viewer<Source: RecordSource> {
     // scrolls into view and the text the user reads never jumps (SPEC S1).
     layout.overscan = .points(CGFloat(pageRows))
     layout.viewportSize = CGSize(width: CGFloat(self.columns), height: CGFloat(pageRows))
+    if let lanes {
+      layout.sectionLayout = .masonry(try MasonryLayout(lanes: lanes, laneSpacing: 1))
+    }
+  }
+
+  /// The width records are wrapped to: the terminal's, or with lanes their
+  /// lane's (whole columns; headers span the terminal).
+  public var recordColumns: Int {
+    guard lanes != nil, layout.count > 0 else { return columns }
+    // Every record has the same lane width; with sections row 0 is a header.
+    let row = sectionPrefix == nil || layout.count == 1 ? 0 : 1
+    return Swift.max(1, Int(layout.frame(at: row).width.rounded(.down)))
+  }
+
+  /// The number of lanes (1 without `--lanes`): c = k w + (k - 1) s.
+  public var laneCount: Int {
+    guard lanes != nil else { return 1 }
+    return Swift.max(1, Int((Double(columns + 1) / Double(recordColumns + 1)).rounded(.down)))
   }
 
   // MARK: Rows and sections
@@ -163,6 +190,10 @@ public struct Viewer<Source: RecordSource> {
   }
 
   func wrapped(id: Int) -> [String] {
+    wrapped(id: id, columns: record(ofRow: id) == nil ? columns : recordColumns)
+  }
+
+  func wrapped(id: Int, columns: Int) -> [String] {
     let text = text(ofRow: id).map { c -> Character in
       c == "\t" ? " " : (c.isASCII && (c.asciiValue! < 32 || c.asciiValue! == 127) ? "?" : c)
     }
@@ -193,7 +224,7 @@ public struct Viewer<Source: RecordSource> {
   /// frame-loop helper; the time spent wrapping is not counted as core time.
   mutating func measureVisible() {
     var wrapping: UInt64 = 0
-    let columns = self.columns
+    let columns = recordColumns
     let source = self.source
     let sectioned = sectionPrefix != nil
     clock.time {
@@ -227,7 +258,7 @@ public struct Viewer<Source: RecordSource> {
     clock.nanoseconds = 0
     if let notice = source.takeNotice() { message = notice }
     measureVisible()
-    var screen = Array(repeating: String(repeating: " ", count: columns), count: pageRows)
+    var screen = Array(repeating: Array(repeating: Character(" "), count: columns), count: pageRows)
     if let t = transition {
       // Records arrived while following: every row on screen before or after
       // drawn where the transition has it now (SPEC U2). A terminal cannot
@@ -238,46 +269,76 @@ public struct Viewer<Source: RecordSource> {
       let frames = clock.time { t.value.frames(at: progress) }
       for pass in 0 ..< 2 {
         for (row, (id, frame)) in zip(t.value.rows, frames) where (row.before == nil) == (pass == 0) {
-          let top = Int(frame.minY.rounded())
-          for (k, line) in wrapped(id: id).enumerated() where top + k >= 0 && top + k < pageRows {
-            screen[top + k] = line.padding(toLength: columns, withPad: " ", startingAt: 0)
-          }
+          draw(id: id, in: frame, top: Int(frame.minY.rounded()), on: &screen)
         }
       }
       coreNanoseconds = clock.nanoseconds
-      screen.append(statusLine())
-      return screen
+      return screen.map { String($0) } + [statusLine()]
     }
     let offset = Int(clock.time { layout.contentOffset.y })
-    for i in clock.time({ layout.visibleIndices }) {
-      let top = Int(clock.time { layout.frame(at: i).minY }) - offset
-      for (k, line) in wrapped(i).enumerated() where top + k >= 0 && top + k < pageRows {
-        screen[top + k] = line.padding(toLength: columns, withPad: " ", startingAt: 0)
-      }
+    // Exactly the rows on screen: in a masonry the visible range can hold
+    // rows of a short lane that end above the screen (SPEC L5).
+    for i in clock.time({ layout.visibleRows }) {
+      let frame = clock.time { layout.frame(at: i) }
+      draw(id: layout.id(at: i), in: frame, top: Int(frame.minY) - offset, on: &screen)
     }
     // The pinned section header, drawn over the rows (SPEC H3, H5).
     for pinned in clock.time({ layout.pinnedRows }) {
-      let top = Int(pinned.frame.minY) - offset
-      for (k, line) in wrapped(pinned.index).enumerated() where top + k >= 0 && top + k < pageRows {
-        screen[top + k] = line.padding(toLength: columns, withPad: " ", startingAt: 0)
-      }
+      draw(id: layout.id(at: pinned.index), in: pinned.frame, top: Int(pinned.frame.minY) - offset, on: &screen)
     }
     coreNanoseconds = clock.nanoseconds
-    screen.append(statusLine())
-    return screen
+    return screen.map { String($0) } + [statusLine()]
+  }
+
+  /// Draws row `id` wrapped to its frame's width, its first line on text
+  /// row `top`, from the frame's first column (a lane's, or 0); the cells
+  /// it does not fill are cleared (a row drawn over another hides it).
+  func draw(id: Int, in frame: CGRect, top: Int, on screen: inout [[Character]]) {
+    let x = Swift.max(0, Swift.min(columns, Int(frame.minX.rounded(.down))))
+    let width = Swift.max(1, Swift.min(columns - x, Int(frame.width.rounded(.down))))
+    guard x < columns else { return }
+    for (k, line) in wrapped(id: id, columns: width).enumerated() where top + k >= 0 && top + k < pageRows {
+      var column = x
+      for c in line where column < x + width {
+        screen[top + k][column] = c
+        column += 1
+      }
+      while column < x + width {
+        screen[top + k][column] = " "
+        column += 1
+      }
+    }
   }
 
   /// The record shown on the first text row that a pinned header does not
   /// cover (nil for an empty list).
   public var topRecord: Int? {
-    guard layout.count > 0 else { return nil }
-    var y = layout.contentOffset.y
-    if let header = layout.pinnedRows.first, header.frame.minY <= y { y = header.frame.maxY }
-    guard var row = layout.index(atOffset: y) else { return nil }
+    guard var row = topRow?.index else { return nil }
     // A header row at the top: the record after it (or before it, at the very end).
     while row < layout.count - 1 && record(ofRow: layout.id(at: row)) == nil { row += 1 }
     let id = layout.id(at: row)
     return record(ofRow: id) ?? max(0, Self.sectionStart(ofHeader: id) - 1)
+  }
+
+  /// The row on the first text row that a pinned header does not cover,
+  /// and how far into it that text row is (nil for an empty list). In
+  /// lanes, of the rows there the one that starts nearest to it (the
+  /// first by index on a tie): the record whose beginning the reader sees.
+  var topRow: (index: Int, distance: CGFloat)? {
+    guard layout.count > 0 else { return nil }
+    var y = layout.contentOffset.y
+    if let header = layout.pinnedRows.first, header.frame.minY <= y { y = header.frame.maxY }
+    var best: (index: Int, distance: CGFloat)?
+    if lanes != nil {
+      for i in layout.visibleRows {
+        let frame = layout.frame(at: i)
+        guard frame.minY <= y && y < frame.maxY, y - frame.minY < best?.distance ?? .infinity else { continue }
+        best = (i, y - frame.minY)
+      }
+    }
+    if let best { return best }
+    guard let row = layout.index(atOffset: y) else { return nil }
+    return (row, Swift.max(0, y - layout.frame(at: row).minY))
   }
 
   func statusLine() -> String {
@@ -295,7 +356,7 @@ public struct Viewer<Source: RecordSource> {
         : String(format: "%.1f µs", Double(coreNanoseconds) / 1e3)
       status = indexing + (message.isEmpty ? "" : message + " | ")
         + "record \(top) of \(total) (\(percent)%)\(atEnd ? " (END)" : "")  core \(core)"
-        + (following ? "  [follow]" : "")
+        + (following ? "  [follow]" : "") + (lanes == nil ? "" : "  [\(laneCount) lanes]")
     }
     return String(status.prefix(columns)).padding(toLength: columns, withPad: " ", startingAt: 0)
   }
@@ -484,17 +545,18 @@ public struct Viewer<Source: RecordSource> {
     // screenful of them measured, so its transition says where every row on
     // screen goes (SPEC U1); the screen then shows them sliding (U2).
     let rows = appendedRows(upTo: known)
-    let (columns, pageRows, source, sectioned) = (self.columns, self.pageRows, self.source, sectionPrefix != nil)
+    let (columns, source, sectioned) = (recordColumns, self.source, sectionPrefix != nil)
+    let lines = pageRows * laneCount  // a screenful in every lane
     let moved = clock.time {
       layout.performBatch { layout in
         Self.append(rows, to: &layout)
-        var lines = 0
+        var measured = 0
         var index = layout.count - 1
-        while index >= 0 && lines < pageRows {
+        while index >= 0 && measured < lines {
           let id = layout.id(at: index)
           let height = Self.lineCount(ofRow: id, in: source, columns: columns, sectioned: sectioned)
           layout.setMeasuredExtent(CGFloat(height), for: id)
-          lines += height
+          measured += height
           index -= 1
         }
       }
@@ -514,6 +576,10 @@ public struct Viewer<Source: RecordSource> {
     let columns = max(1, columns), rows = max(2, rows)
     guard columns != self.columns || rows != self.rows else { return }
     let animating = isAnimating
+    // In lanes the row the user reads is the one at the top of the screen,
+    // whichever lane it is in: held by id and by the same text at the top.
+    let held = lanes == nil || animating || layout.position.edge != nil
+      ? nil : topRow.map { (id: layout.id(at: $0.index), distance: $0.distance, columns: recordColumns) }
     clock.time {
       // Track what is at the top now, so it is what stays put; an animated
       // jump goes on instead, to its target re-resolved at the new width
@@ -528,6 +594,11 @@ public struct Viewer<Source: RecordSource> {
     clock.time {
       layout.overscan = .points(CGFloat(pageRows))
       layout.viewportSize = CGSize(width: CGFloat(columns), height: CGFloat(pageRows))
+    }
+    if lanes != nil, !animating, let held {
+      // Re-wrapped at the new lane width: the same characters at the top.
+      let distance = (held.distance * CGFloat(held.columns) / CGFloat(recordColumns)).rounded(.down)
+      clock.time { layout.scrollTo(id: held.id, distance: distance, anchor: .top) }
     }
   }
 
@@ -549,11 +620,12 @@ public struct Viewer<Source: RecordSource> {
   }
 
   /// The reading place and the measured line counts, to reopen the file
-  /// where it was (SPEC C1): the width the records were wrapped at, then
-  /// the layout's snapshot in its binary form.
+  /// where it was (SPEC C1): the width the records were wrapped at (the
+  /// terminal's, or a lane's), then the layout's snapshot in its binary
+  /// form.
   public func stateData() -> Data {
     var bytes = Array("LSVS".utf8)
-    UInt32(truncatingIfNeeded: columns).appendSnapshotBytes(to: &bytes)
+    UInt32(truncatingIfNeeded: recordColumns).appendSnapshotBytes(to: &bytes)
     return Data(bytes) + layout.snapshot().encoded()
   }
 
@@ -582,6 +654,7 @@ public struct Viewer<Source: RecordSource> {
       throw .snapshot(error)
     }
     let savedColumns = max(1, Int(saved))
+    let columns = recordColumns
     clock.time {
       if savedColumns != columns {
         var place = snapshot.place

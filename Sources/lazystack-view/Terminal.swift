@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import LazyStackCore
 import LazyStackView
 
 /// Set by the SIGWINCH handler, read by the input loop.
@@ -41,7 +42,7 @@ enum Terminal {
   static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
   static func run<S: RecordSource>(
-    _ source: S, sections: Int? = nil, animated: Bool = true,
+    _ source: S, sections: Int? = nil, lanes: LaneCount? = nil, animated: Bool = true,
     load: (inout Viewer<S>) throws -> Void = { _ in }, save: (Viewer<S>) throws -> Void = { _ in }
   ) throws {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
@@ -49,7 +50,7 @@ enum Terminal {
       exit(1)
     }
     let (columns, rows) = size()
-    var viewer = try Viewer(source: source, columns: columns, rows: rows, sections: sections)
+    var viewer = try Viewer(source: source, columns: columns, rows: rows, sections: sections, lanes: lanes)
     viewer.backgroundIndexing = true
     if !animated { viewer.animationDuration = 0 }
     try load(&viewer)

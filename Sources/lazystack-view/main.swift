@@ -6,6 +6,7 @@
 //   swift run -c release lazystack-view --generate 1000 --script ':500\nkkk' --size 80x24   (headless)
 //
 //   swift run -c release lazystack-view --state ~/.view-state FILE   (reopens where it was)
+//   swift run -c release lazystack-view --lanes auto FILE   (records side by side, a masonry)
 //
 // Keys: ↑/↓ or k/j one line, PgUp/PgDn or b/space one screen, g/G top/bottom,
 // :N record N, /text find, F follow the end (tail -f), q quit.
@@ -16,15 +17,20 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import LazyStackCore
 import LazyStackView
 
 let usage = """
-usage: lazystack-view [FILE | --generate N] [--sections N] [--no-animation] [--state PATH] [--script KEYS --size COLSxROWS]
+usage: lazystack-view [FILE | --generate N] [--sections N] [--lanes N|auto] [--no-animation] [--state PATH] [--script KEYS --size COLSxROWS]
   FILE            a text file, one record per line
   --generate N    N generated log records (default 1000000 when no FILE)
   --sections N    group consecutive records whose first N characters are equal under a
                   header row showing them, pinned at the top (--sections 16: by minute
                   for ISO timestamps)
+  --lanes N|auto  records side by side in N lanes (a masonry: each record goes to the lane
+                  that ends first and stays there), each wrapped to its lane's width;
+                  auto: as many lanes of at least 40 columns as the terminal fits, re-flowed
+                  on a resize (the record at the top stays at the top)
   --no-animation  :N, searches and pages move at once (by default they animate over 150 ms,
                   landing exactly on the record however many heights change on the way)
   --state PATH    reopen where the last run with this PATH left off (the same record, the
@@ -40,6 +46,7 @@ var path: String?
 var generate: Int?
 var script: String?
 var sections: Int?
+var lanes: LaneCount?
 var animated = true
 var statePath: String?
 var size = (80, 24)
@@ -53,6 +60,16 @@ while !args.isEmpty {
   case "--sections" where !args.isEmpty:
     guard let n = Int(args.removeFirst()), n > 0 else { print(usage); exit(2) }
     sections = n
+  case "--lanes" where !args.isEmpty:
+    let value = args.removeFirst()
+    if value == "auto" {
+      lanes = .adaptive(minimum: 40)
+    } else {
+      guard let n = Int(value), (1 ... 256).contains(n) else {
+        print("lazystack-view: --lanes takes 1 to 256 or auto, not \(value)\n\(usage)"); exit(2)
+      }
+      lanes = .fixed(n)
+    }
   case "--no-animation": animated = false
   case "--state" where !args.isEmpty: statePath = args.removeFirst()
   case "--script" where !args.isEmpty: script = args.removeFirst().replacingOccurrences(of: "\\n", with: "\n")
@@ -70,14 +87,14 @@ while !args.isEmpty {
 @MainActor
 func run<S: RecordSource>(_ source: S) throws {
   if let script {
-    var viewer = try Viewer(source: source, columns: size.0, rows: size.1, sections: sections)
+    var viewer = try Viewer(source: source, columns: size.0, rows: size.1, sections: sections, lanes: lanes)
     if !animated { viewer.animationDuration = 0 }
     try loadState(into: &viewer)
     print(viewer.perform(script: script).joined(separator: "\n"))
     try saveState(of: viewer)
     return
   }
-  try Terminal.run(source, sections: sections, animated: animated, load: loadState, save: saveState)
+  try Terminal.run(source, sections: sections, lanes: lanes, animated: animated, load: loadState, save: saveState)
 }
 
 /// Restores the place saved at `--state`, if the file exists (a state that

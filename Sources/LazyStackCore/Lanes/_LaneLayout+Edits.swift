@@ -41,13 +41,7 @@ extension _LaneLayout {
       let p = q &- 1
       let local = i &- sections[p].bodyStart
       let before = sections[p].correction
-      var placed: [Int] = []
-      _changeRun(p, grid: { $0.insert(extents, at: local) }, masonry: { placed = $0.insert(extents, at: local) })
-      if case .masonry(let m) = sections[p].run {
-        for (id, lane) in zip(ids, placed) {
-          lanesByID[id] = _KeptLane(lane: lane, layout: sections[p].layout, lanes: m.k)
-        }
-      }
+      _changeRun(p, grid: { $0.insert(extents, at: local) }, masonry: { _ = $0.insert(extents, at: local) })
       var pitch: Int64 = 0
       for e in extents { pitch &+= e &+ spacing }
       sections[p].listPitch &+= pitch
@@ -61,20 +55,20 @@ extension _LaneLayout {
   }
 
   /// The plain rows at `indices` (sorted, unique; none a header or a
-  /// footer) were removed; `ids` are theirs. Returns false when a
-  /// headerless section was emptied (the caller lays the sections out
+  /// footer) were removed. Returns false, and changes nothing, when that
+  /// empties a headerless section (the caller lays the sections out
   /// again: such a section is gone).
   /// - Complexity: O(r (log s + log m) + k (B + log m) a section touched + s).
   @inlinable
-  package mutating func remove(sortedIndices indices: [Int], ids: [ID], spacing: Int64) -> Bool {
+  package mutating func remove(sortedIndices indices: [Int], spacing: Int64) -> Bool {
     guard !indices.isEmpty else { return true }
     // The removed rows of each section's body, as local runs, by section.
     var bySection: [Int: [Int]] = [:]
-    for (i, id) in zip(indices, ids) {
-      if let p = section(holding: i) {
-        bySection[p, default: []].append(i &- sections[p].bodyStart)
-        lanesByID[id] = nil
-      }
+    for i in indices {
+      if let p = section(holding: i) { bySection[p, default: []].append(i &- sections[p].bodyStart) }
+    }
+    for (p, locals) in bySection where sections[p].header == nil && locals.count == sections[p].body.count {
+      return false
     }
     for (p, locals) in bySection {
       let before = sections[p].correction
@@ -97,7 +91,6 @@ extension _LaneLayout {
       })
       sections[p].listPitch &-= pitch
       _correct(p, by: sections[p].correction &- before)
-      if sections[p].header == nil && sections[p].body.count == 0 { return false }
     }
     // Body starts move back by the rows removed before them.
     var k = 0

@@ -119,6 +119,23 @@ package struct _KeptLane: Sendable, Equatable {
   }
 }
 
+/// How the rows of the tree relate to the rows the lane sections were last
+/// laid out from: what a re-layout needs to keep masonry rows in their
+/// lanes (L4) without keeping a lane per id.
+@usableFromInline
+package enum _LaneKeep<ID: Hashable & Sendable>: Sendable {
+  /// The same rows, in the same order (a measurement, an estimate, a
+  /// role, a layout or the viewport changed).
+  case sameRows
+  /// `count` rows were inserted at `index` since.
+  case inserted(at: Int, count: Int)
+  /// The rows at these sorted indices were removed since.
+  case removed([Int])
+  /// The rows changed otherwise (a move, `apply`, `update(ids:)`): every
+  /// masonry row's lane by id, taken before the change.
+  case byID([ID: _KeptLane])
+}
+
 /// Every grid and masonry section of a layout, over its extent tree (SPEC
 /// §13): `nil` in a layout where every section is a list, so a list pays
 /// nothing for lanes.
@@ -136,11 +153,12 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var sections: ContiguousArray<_LaneSection<ID>>
   /// The sections' corrections, in a Fenwick tree by section position.
   @usableFromInline package var corrections: _FenwickTree<Int>
-  /// Every masonry row's lane by id, with its section's layout and lane
-  /// count, as the last rebuild left them: what the next rebuild keeps
-  /// (L4: a row keeps its lane through measurements, edits and
-  /// snapshots, until its section re-flows).
-  @usableFromInline package var lanesByID: [ID: _KeptLane]
+  /// How the tree's rows changed since these sections were laid out, when
+  /// an edit did not change them in place: the next re-layout reads each
+  /// masonry row's lane from them through it (L4: a row keeps its lane
+  /// through measurements, edits and snapshots, until its section
+  /// re-flows).
+  @usableFromInline package var pendingKeep: _LaneKeep<ID> = .sameRows
   /// Whether an edit since the last stabilization already brought the
   /// sections up to date in place (SPEC L8), so the next stabilization
   /// need not lay them out again; consumed by it.
@@ -176,14 +194,15 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
   }
 
   /// The lane sections' layouts and bodies from `tree`, with `spacing`
-  /// after each row. Masonry rows keep the lane `keep` gives them, when it
-  /// gives one under their section's layout and lane count; the others
-  /// are placed by L4's rule, in index order (a re-flow).
+  /// after each row. Masonry rows keep the lane they have in `old` (found
+  /// through its `pendingKeep`) when their section there had the same
+  /// layout and lane count; the others are placed by L4's rule, in index
+  /// order (a re-flow).
   /// - Complexity: O(n) (the rows of lane sections, and a role search a
-  ///   section).
+  ///   section); O(n) expected with lanes kept by id.
   @inlinable
   package init(tree: ExtentTree<ID>, defaultLayout: SectionLayout, layoutByHeader: [ID: SectionLayout],
-               crossExtent: CGFloat, crossLead: CGFloat, keeping kept: [ID: _KeptLane] = [:])
+               crossExtent: CGFloat, crossLead: CGFloat, keeping old: _LaneLayout<ID>? = nil)
   {
     self.defaultLayout = defaultLayout
     self.layoutByHeader = layoutByHeader
@@ -191,7 +210,7 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     self.crossLead = crossLead
     sections = []
     corrections = _FenwickTree()
-    lanesByID = [:]
+    var kept = _KeptLanes(old)
     var i = 0
     let n = tree.count
     while i < n {
@@ -204,23 +223,40 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
       let hasFooter = tree.role(at: last) == ExtentTree<ID>._footerRole && (header == nil || last != rows.lowerBound)
       let body = (header == nil ? rows.lowerBound : rows.lowerBound &+ 1) ..< (hasFooter ? last : rows.upperBound)
       var extents: [Int64] = []
-      var ids: [ID] = []
       extents.reserveCapacity(body.count)
       var listPitch: Int64 = 0
-      tree.forEachRow(in: body) { id, _, extent in
-        extents.append(extent)
-        ids.append(id)
-        listPitch &+= extent &+ tree.spacing
-      }
       let k = laneCount(layout)
+      // Each masonry row's kept lane, or -1: placed by L4's rule.
+      var given: [Int] = []
+      if case .masonry = layout, kept.keepsAny(layout: layout, lanes: k) {
+        given.reserveCapacity(body.count)
+        if kept.byID {
+          tree.forEachRow(in: body) { id, _, extent in
+            extents.append(extent)
+            given.append(kept.lane(of: id, layout: layout, lanes: k))
+            listPitch &+= extent &+ tree.spacing
+          }
+        } else {
+          var r = body.lowerBound
+          tree.forEachRow(in: body) { _, _, extent in
+            extents.append(extent)
+            given.append(kept.lane(ofRow: r, layout: layout, lanes: k))
+            r &+= 1
+            listPitch &+= extent &+ tree.spacing
+          }
+        }
+      } else {
+        tree.forEachRow(in: body) { _, _, extent in
+          extents.append(extent)
+          listPitch &+= extent &+ tree.spacing
+        }
+      }
       let run: _LaneRun
       switch layout {
       case .grid(let g):
         run = .grid(_GridLines(extents: extents, lanes: k, spacing: tree.spacing), alignment: _FixedPoint.fraction(g.alignment))
       case .masonry:
-        let m = Self._masonry(extents: extents, ids: ids, layout: layout, lanes: k, spacing: tree.spacing, keeping: kept)
-        for (id, lane) in zip(ids, m.blocks.allLanes) { lanesByID[id] = _KeptLane(lane: lane, layout: layout, lanes: k) }
-        run = .masonry(m)
+        run = .masonry(Self._masonry(extents: extents, given: given, lanes: k, spacing: tree.spacing))
       case .list:
         continue
       }
@@ -230,26 +266,22 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     _rebuildCorrections()
   }
 
-  /// A masonry body whose rows keep the lanes `keep` gives under this
-  /// layout and lane count, the others placed by L4's rule in index order.
+  /// A masonry body whose rows keep the lanes `given` has for them (-1:
+  /// none), the others placed by L4's rule in index order; with `given`
+  /// empty, every row is placed (a re-flow).
   /// - Complexity: O(k m).
   @inlinable
-  package static func _masonry(extents: [Int64], ids: [ID], layout: SectionLayout, lanes k: Int, spacing: Int64,
-                               keeping kept: [ID: _KeptLane]) -> _MasonryLanes {
+  package static func _masonry(extents: [Int64], given: [Int], lanes k: Int, spacing: Int64) -> _MasonryLanes {
+    guard !given.isEmpty else { return _MasonryLanes(extents: extents, lanes: nil, lanes: k, spacing: spacing) }
     var ends = ContiguousArray<Int64>(repeating: 0, count: k)
-    var lanes: [Int] = []
-    lanes.reserveCapacity(extents.count)
-    // A re-flow (no row kept under this layout and lane count) looks nothing up.
-    let lookUp = !kept.isEmpty && kept.values.contains { $0.layout == layout && $0.lanes == k }
-    for (e, id) in zip(extents, ids) {
-      let j: Int
-      if lookUp, let given = kept[id], given.layout == layout, given.lanes == k, given.lane < k {
-        j = given.lane
-      } else {
+    var lanes = given
+    for (r, e) in extents.enumerated() {
+      var j = lanes[r]
+      if j < 0 || j >= k {
         j = _MasonryLanes._laneEndingFirst(ends)
+        lanes[r] = j
       }
       ends[j] &+= e &+ spacing
-      lanes.append(j)
     }
     return _MasonryLanes(extents: extents, lanes: lanes, lanes: k, spacing: spacing)
   }
@@ -278,5 +310,85 @@ package final class _LaneBox<ID: Hashable & Sendable>: @unchecked Sendable {
   @inlinable
   package init(_ value: _LaneLayout<ID>) {
     self.value = value
+  }
+}
+
+/// The lanes a re-layout keeps: each masonry row's lane in the sections it
+/// replaces, found through what changed since (`_LaneKeep`), read in
+/// row order.
+@usableFromInline
+package struct _KeptLanes<ID: Hashable & Sendable> {
+  /// The masonry sections replaced (none: nothing kept).
+  @usableFromInline let sections: ContiguousArray<_LaneSection<ID>>
+  /// What changed since they were laid out.
+  @usableFromInline let keep: _LaneKeep<ID>
+  /// The distinct layouts and lane counts of those sections.
+  @usableFromInline var flows: [(layout: SectionLayout, lanes: Int)] = []
+  /// The old section the last row asked for was in.
+  @usableFromInline var p = 0
+  /// The lanes of old section `p`, read once it is asked for.
+  @usableFromInline var lanes: [Int] = []
+  @usableFromInline var lanesOf = -1
+  /// `.removed`: how many removed rows come before the last old row asked for.
+  @usableFromInline var removedBefore = 0
+
+  @inlinable
+  init(_ old: _LaneLayout<ID>?) {
+    sections = old?.sections.filter { $0.masonry != nil } ?? []
+    keep = old?.pendingKeep ?? .sameRows
+    for s in sections where !flows.contains(where: { $0.layout == s.layout && $0.lanes == s.masonry.unsafelyUnwrapped.k }) {
+      flows.append((s.layout, s.masonry.unsafelyUnwrapped.k))
+    }
+  }
+
+  /// Whether the rows changed in a way that only ids follow.
+  @inlinable
+  var byID: Bool {
+    if case .byID = keep { return true }
+    return false
+  }
+
+  /// Whether any row can keep a lane under this layout and lane count:
+  /// an old masonry section had them (else the section re-flows and
+  /// nothing is looked up).
+  @inlinable
+  func keepsAny(layout: SectionLayout, lanes k: Int) -> Bool {
+    flows.contains { $0.layout == layout && $0.lanes == k }
+  }
+
+  /// The lane `id` had, if its section had this layout and lane count;
+  /// else -1.
+  /// - Complexity: O(1) expected.
+  @inlinable
+  func lane(of id: ID, layout: SectionLayout, lanes k: Int) -> Int {
+    guard case .byID(let kept) = keep, let given = kept[id], given.layout == layout, given.lanes == k
+    else { return -1 }
+    return given.lane
+  }
+
+  /// The lane row `r` of the tree had, if its section had this layout and
+  /// lane count; else -1. Rows are asked for in increasing order.
+  /// - Complexity: amortized O(1) (O(m) the first time a section is read).
+  @inlinable
+  mutating func lane(ofRow r: Int, layout: SectionLayout, lanes k: Int) -> Int {
+    var o = r
+    switch keep {
+    case .sameRows, .byID:
+      break
+    case .inserted(let at, let count):
+      if r >= at { if r < at &+ count { return -1 }; o = r &- count }
+    case .removed(let indices):
+      // Old row o is the r-th that stayed: skip the removed ones before it.
+      while removedBefore < indices.count && indices[removedBefore] <= r &+ removedBefore { removedBefore &+= 1 }
+      o = r &+ removedBefore
+    }
+    while p < sections.count && sections[p].body.upperBound <= o { p &+= 1 }
+    guard p < sections.count, sections[p].bodyStart <= o, sections[p].layout == layout,
+          let m = sections[p].masonry, m.k == k else { return -1 }
+    if lanesOf != p {
+      lanes = m.blocks.allLanes
+      lanesOf = p
+    }
+    return lanes[o &- sections[p].bodyStart]
   }
 }

@@ -75,6 +75,5 @@ extension _LaneLayout {
       precondition(correction(before: p &+ 1) &- correction(before: p) == a.correction,
                    "_LaneLayout: correction tree at section \(p)")
     }
-    precondition(lanesByID == fresh.lanesByID, "_LaneLayout: kept lanes")
   }
 }

@@ -83,18 +83,14 @@ extension LazyStackLayout {
     let before = _capture()
     _replaceRemovedAnchor(removing: indices, reinserted: [])
     if _slowPath(_batch != nil) { _logRemoval(indices) }
-    var laneIDs: [ID] = []
     var plain = true
     if _slowPath(_laneBox != nil) {
-      for i in indices {
-        laneIDs.append(_tree.id(at: i))
-        if _tree.role(at: i) != ExtentTree<ID>._plainRole { plain = false }
-      }
+      for i in indices where _tree.role(at: i) != ExtentTree<ID>._plainRole { plain = false }
     }
     let estimate = _tree.estimate
     _tree.remove(sortedIndices: indices)
     _refreshEstimate()
-    if _slowPath(_laneBox != nil) { _lanesDidRemove(indices, ids: laneIDs, plain: plain, estimate: estimate) }
+    if _slowPath(_laneBox != nil) { _lanesDidRemove(indices, plain: plain, estimate: estimate) }
     return _settle(from: before, cause: .edit)
   }
 
@@ -181,6 +177,7 @@ extension LazyStackLayout {
     }
     let target = destination &- _lowerBound(offsets, destination)
     if _slowPath(_batch != nil) { _logRemoval(offsets) }
+    if _slowPath(_laneBox != nil) { _keepLanesByID() }  // L4: moved rows keep their lanes
     _tree.remove(sortedIndices: offsets)
     do {
       try _tree.insert(ids, extents: extents, roles: roles, extras: extras.isEmpty ? nil : extras, at: target,
@@ -237,6 +234,7 @@ extension LazyStackLayout {
     }
     _replaceRemovedAnchor(removing: removedIndices, reinserted: inserted)
     if _slowPath(_batch != nil) { _logRemoval(removedIndices) }
+    if _slowPath(_laneBox != nil) { _keepLanesByID() }  // L4: moved rows keep their lanes
     _tree.remove(sortedIndices: removedIndices)
     for change in difference.insertions {
       guard case .insert(let offset, let id, _) = change else { continue }

@@ -28,10 +28,12 @@ extension LazyStackLayout {
     }
     precondition(_motion.phase._isMoving || _motion.phase == .idle || _motion.phase == .interacting,
                  "phase \(_motion.phase) is never entered")
-    if let lanes = _laneBox?.value, _tree.count <= 20_000 {
-      // The sections as edits left them in place equal the ones laid out afresh.
+    if var lanes = _laneBox?.value, _tree.count <= 20_000 {
+      // The sections as edits left them in place equal the ones laid out
+      // afresh (masonry rows keeping their lanes).
+      lanes.pendingKeep = .sameRows
       let fresh = _LaneLayout(tree: _tree, defaultLayout: lanes.defaultLayout, layoutByHeader: lanes.layoutByHeader,
-                              crossExtent: _laneCross.extent, crossLead: _laneCross.lead, keeping: lanes.lanesByID)
+                              crossExtent: _laneCross.extent, crossLead: _laneCross.lead, keeping: lanes)
       lanes._checkInvariants(equals: fresh)
     }
   }

@@ -140,7 +140,7 @@ extension LazyStackLayout {
     // Layouts follow header ids: a removed row's goes with it (L1, H1).
     let layouts = old.layoutByHeader.filter { _tree.contains($0.key) }
     let fresh = _LaneLayout(tree: _tree, defaultLayout: old.defaultLayout, layoutByHeader: layouts,
-                            crossExtent: _laneCross.extent, crossLead: _laneCross.lead, keeping: old.lanesByID)
+                            crossExtent: _laneCross.extent, crossLead: _laneCross.lead, keeping: old)
     // Kept while any header has a layout of its own (a `.list` one too:
     // it outlasts a later layout-wide change).
     _laneBox = fresh.defaultLayout != .list || !fresh.layoutByHeader.isEmpty ? _LaneBox(fresh) : nil
@@ -312,19 +312,27 @@ extension LazyStackLayout {
   /// `ids` were just inserted at `index`, estimated.
   @inlinable @inline(never)
   internal mutating func _lanesDidInsert(_ ids: [ID], at index: Int, estimate: Int64) {
-    guard _laneBox != nil, _lanesCanFollow(estimate: estimate) else { return }
+    guard _laneBox != nil else { return }
+    guard _lanesCanFollow(estimate: estimate) else {
+      _writableLanes().value.pendingKeep = .inserted(at: index, count: ids.count)
+      return
+    }
     let box = _writableLanes()
     box.value.current = box.value.insert(ids: ids, extents: Array(repeating: _tree.estimate, count: ids.count),
                                      spacing: _tree.spacing, at: index)
+    if !box.value.current { box.value.pendingKeep = .inserted(at: index, count: ids.count) }
   }
 
-  /// The rows at `indices` with `ids` were just removed; `plain` says none
-  /// was a header or a footer.
+  /// The rows at `indices` were just removed; `plain` says none was a
+  /// header or a footer.
   @inlinable @inline(never)
-  internal mutating func _lanesDidRemove(_ indices: [Int], ids: [ID], plain: Bool, estimate: Int64) {
-    guard _laneBox != nil, plain, _lanesCanFollow(estimate: estimate) else { return }
+  internal mutating func _lanesDidRemove(_ indices: [Int], plain: Bool, estimate: Int64) {
+    guard _laneBox != nil else { return }
     let box = _writableLanes()
-    box.value.current = box.value.remove(sortedIndices: indices, ids: ids, spacing: _tree.spacing)
+    if plain && _lanesCanFollow(estimate: estimate) {
+      box.value.current = box.value.remove(sortedIndices: indices, spacing: _tree.spacing)
+    }
+    if !box.value.current { box.value.pendingKeep = .removed(indices) }
   }
 }
 
@@ -373,5 +381,27 @@ extension LazyStackLayout {
     } else {
       _rebuildLanes()
     }
+  }
+}
+
+extension LazyStackLayout {
+  /// Keeps every masonry row's lane by id before an edit that changes the
+  /// rows otherwise than by an insert or a removal (a move, `apply`,
+  /// `update(ids:)`): the re-layout after it reads them (L4).
+  /// - Complexity: O(m) expected for m masonry rows; O(1) without lanes.
+  @inlinable @inline(never)
+  internal mutating func _keepLanesByID() {
+    guard let lanes = _laneBox?.value else { return }
+    var kept: [ID: _KeptLane] = [:]
+    for section in lanes.sections {
+      guard let m = section.masonry else { continue }
+      let all = m.blocks.allLanes
+      var l = 0
+      _tree.forEachRow(in: section.body) { id, _, _ in
+        kept[id] = _KeptLane(lane: all[l], layout: section.layout, lanes: m.k)
+        l &+= 1
+      }
+    }
+    _writableLanes().value.pendingKeep = kept.isEmpty ? .sameRows : .byID(kept)
   }
 }

@@ -31,6 +31,7 @@ extension LazyStackLayout {
     }
     let before = _capture()
     if _slowPath(_batch != nil) { _logCheckpoint() }
+    if _slowPath(_laneBox != nil) { _keepLanesByID() }  // L4: rows keep their lanes by id
     _tree = newTree
     if case .some(let survivor) = replacement { _replaceAnchorRow(with: survivor) }
     _refreshEstimate()

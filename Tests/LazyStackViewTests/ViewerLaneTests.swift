@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+@_spi(Testing) import LazyStackCore
+@testable import LazyStackView
+
+/// `lazystack-view --lanes`: records side by side in a masonry (SPEC §13),
+/// seen from the screen a user reads.
+final class ViewerLaneTests: AssertingTestCase {
+  override func setUp() {
+    super.setUp()
+    LazyStackInternalChecks.isEnabled = true
+  }
+
+  func viewer(_ count: Int = 4_000, columns: Int, rows: Int = 20, lanes: LaneCount,
+              sections: Int? = nil) throws -> Viewer<GeneratedRecords> {
+    var v = try Viewer(source: GeneratedRecords(count: count), columns: columns, rows: rows, sections: sections, lanes: lanes)
+    v.animationDuration = 0
+    return v
+  }
+
+  /// Checks that every row the layout puts on screen is drawn there, in its
+  /// lane's columns, wrapped to its lane's width, and that nothing else is.
+  func assertScreenMatchesLayout(_ v: Viewer<GeneratedRecords>, _ screen: [String], _ context: String,
+                                 line: UInt = #line) {
+    var expected = Array(repeating: Array(repeating: Character(" "), count: v.columns), count: v.pageRows)
+    let offset = Int(v.layout.contentOffset.y)
+    var rows = v.layout.visibleRows.map { (v.layout.id(at: $0), v.layout.frame(at: $0)) }
+    rows += v.layout.pinnedRows.map { (v.layout.id(at: $0.index), $0.frame) }
+    for (id, frame) in rows {
+      let x = Int(frame.minX.rounded(.down))
+      let width = Int(frame.width.rounded(.down))
+      XCTAssertEqual(width, v.record(ofRow: id) == nil ? v.columns : v.recordColumns, "\(context): row \(id)'s width", line: line)
+      for (k, text) in v.wrapped(id: id).enumerated() where (0 ..< v.pageRows) ~= Int(frame.minY) - offset + k {
+        let cells = Array(text.padding(toLength: width, withPad: " ", startingAt: 0))
+        expected[Int(frame.minY) - offset + k].replaceSubrange(x ..< x + width, with: cells)
+      }
+    }
+    XCTAssertEqual(Array(screen[0 ..< v.pageRows]), expected.map { String($0) }, context, line: line)
+  }
+
+  func testRecordsAreDrawnInTheirLanesAtTheirLanesWidth() throws {
+    var v = try viewer(columns: 100, lanes: .fixed(3))
+    XCTAssertEqual(v.laneCount, 3)
+    XCTAssertEqual(v.recordColumns, 32, "(100 - 2 spaces) / 3, whole columns")
+    var screen = v.render()
+    assertScreenMatchesLayout(v, screen, "first screen")
+    XCTAssertTrue(screen.last!.contains("[3 lanes]"), screen.last!)
+    // The first records fill the lanes left to right (L4: the lane ending first, the lowest on ties).
+    XCTAssertEqual((0 ..< 3).map { v.layout.lane(at: $0) }, [0, 1, 2])
+    XCTAssertTrue(screen[0].hasPrefix(v.wrapped(id: 0)[0]), screen[0])
+    for (step, key) in ["jjjjj", " ", "kk", "G", "b", "g"].enumerated() {
+      screen = v.perform(script: key)
+      assertScreenMatchesLayout(v, screen, "step \(step) (\(key))")
+    }
+  }
+
+  func testJumpPutsTheRecordsFirstLineAtTheTopOfItsLane() throws {
+    var v = try viewer(columns: 100, lanes: .fixed(3))
+    let screen = v.perform(script: ":1235\n")
+    let frame = v.layout.frame(of: 1_234)!
+    XCTAssertEqual(frame.minY, v.layout.contentOffset.y, "R3: the record's first line on the first text row")
+    let x = Int(frame.minX.rounded(.down))
+    XCTAssertEqual(String(Array(screen[0])[x ..< x + v.recordColumns]),
+                   v.wrapped(id: 1_234)[0].padding(toLength: v.recordColumns, withPad: " ", startingAt: 0))
+    assertScreenMatchesLayout(v, screen, "after the jump")
+  }
+
+  func testAutoLanesReflowOnAResizeAndTheTopRecordStaysOnTop() throws {
+    var v = try viewer(columns: 130, lanes: .adaptive(minimum: 40))
+    _ = v.perform(script: ":2500\n")
+    XCTAssertEqual(v.laneCount, 3)
+    for (columns, lanes) in [(90, 2), (39, 1), (170, 4), (130, 3)] {
+      let screen = v.perform(script: "<resize \(columns)x20>")
+      XCTAssertEqual(v.laneCount, lanes, "\(columns) columns")
+      XCTAssertEqual(v.recordColumns, max(1, (columns - (lanes - 1)) / lanes))
+      let frame = v.layout.frame(of: 2_499)!
+      XCTAssertEqual(frame.minY, v.layout.contentOffset.y, "\(columns) columns: record 2500 still starts the screen (L6)")
+      XCTAssertEqual(frame.width.rounded(.down), CGFloat(v.recordColumns))
+      assertScreenMatchesLayout(v, screen, "\(columns) columns")
+    }
+    // Scrolling after the re-flows: every row on screen is measured at its lane's width.
+    _ = v.perform(script: "jjjjjjjjjj")
+    for i in v.layout.visibleRows {
+      let id = v.layout.id(at: i)
+      XCTAssertEqual(v.layout.frame(at: i).height, CGFloat(v.wrapped(id: id).count), "row \(id) wrapped at the lane's width")
+    }
+  }
+
+  func testLanesWithPinnedSections() throws {
+    var v = try viewer(columns: 100, lanes: .fixed(2), sections: 16)
+    let screen = v.perform(script: ":3000\n")
+    XCTAssertEqual(v.layout.pinnedRows.count, 1)
+    XCTAssertTrue(screen[0].hasPrefix("── 2026-11-22T00:07"), "the minute's header spans the lanes: \(screen[0])")
+    assertScreenMatchesLayout(v, screen, "sections in lanes")
+  }
+
+  func testBadLaneCountsAreErrors() throws {
+    XCTAssertThrowsError(try viewer(columns: 80, lanes: .fixed(0)))
+    XCTAssertThrowsError(try viewer(columns: 80, lanes: .fixed(257)))
+    XCTAssertThrowsError(try viewer(columns: 80, lanes: .adaptive(minimum: 0)))
+  }
+}
