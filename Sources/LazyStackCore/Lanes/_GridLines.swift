@@ -447,20 +447,31 @@ extension _GridLines {
   /// `rows(meeting:_:alignment:)` with each row's start and extent.
   @inlinable
   package func spans(meeting low: Int64, _ high: Int64, alignment: CGFloat) -> [_LaneSpan] {
+    var result: [_LaneSpan] = []
+    appendSpans(meeting: low, high, alignment: alignment, rowBase: 0, startBase: 0, to: &result)
+    return result
+  }
+
+  /// Appends `spans(meeting:_:alignment:)` to `result`, each row moved on
+  /// by `rowBase` and each start by `startBase` (the body's place in the
+  /// layout): no array of its own.
+  @inlinable
+  package func appendSpans(meeting low: Int64, _ high: Int64, alignment: CGFloat, rowBase: Int, startBase: Int64,
+                           to result: inout [_LaneSpan]) {
     // From the first line that ends at or after `low`: an empty row that
     // starts at `low` meets the window, and so may a line of empty rows.
-    guard low < high, let first = line(atPitch: low &- 1) else { return [] }
-    var result: [_LaneSpan] = []
+    guard low < high, let first = line(atPitch: low &- 1) else { return }
     forEachLine(from: first) { _, start, longest, rows, extents in
       if start >= high { return false }
       for (t, i) in rows.enumerated() {
         let e = extents[t]
         let s = alignment == 0 ? start : start &+ _FixedPoint.scale(longest &- e, by: alignment)
-        if e > 0 ? (s < high && s &+ e > low) : (s >= low && s < high) { result.append(_LaneSpan(row: i, start: s, extent: e)) }
+        if e > 0 ? (s < high && s &+ e > low) : (s >= low && s < high) {
+          result.append(_LaneSpan(row: rowBase &+ i, start: startBase &+ s, extent: e))
+        }
       }
       return true
     }
-    return result
   }
 
   /// The row of lane `lane` whose span holds `y` (pitch from the body's

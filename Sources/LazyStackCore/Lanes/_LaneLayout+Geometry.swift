@@ -137,7 +137,7 @@ extension _LaneLayout {
   @inlinable
   package func spans(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>) -> [_LaneSpan] {
     var result: [_LaneSpan] = []
-    result.reserveCapacity(64)
+    result.reserveCapacity(128)
     guard low < high, tree.count > 0 else { return result }
     // From the first section whose body ends at or after `low`.
     var p = _firstSection(endingAfter: low &- 1, in: tree)
@@ -149,10 +149,13 @@ extension _LaneLayout {
       guard p < sections.count else { break }
       let g = bodyStart(p, in: tree)
       if g >= high { break }
-      let local = sections[p].grid?.spans(meeting: low &- g, high &- g, alignment: sections[p].alignment)
-        ?? sections[p].masonry.unsafelyUnwrapped.spans(meeting: low &- g, high &- g)
-      let base = sections[p].bodyStart
-      for r in local { result.append(_LaneSpan(row: base &+ r.row, start: g &+ r.start, extent: r.extent)) }
+      if let grid = sections[p].grid {
+        grid.appendSpans(meeting: low &- g, high &- g, alignment: sections[p].alignment,
+                         rowBase: sections[p].bodyStart, startBase: g, to: &result)
+      } else {
+        sections[p].masonry.unsafelyUnwrapped.appendSpans(meeting: low &- g, high &- g,
+                                                          rowBase: sections[p].bodyStart, startBase: g, to: &result)
+      }
       listStart = sections[p].body.upperBound
       p &+= 1
     }

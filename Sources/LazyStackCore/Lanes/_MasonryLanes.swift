@@ -255,6 +255,13 @@ package struct _MasonryLanes: Sendable {
   /// - Complexity: O(log(m/B) + B).
   @inlinable
   package func firstRow(inLane j: Int, pitchEndAfter y: Int64) -> Int? {
+    _firstRow(inLane: j, pitchEndAfter: y)?.row
+  }
+
+  /// `firstRow(inLane:pitchEndAfter:)` with that row's start.
+  /// - Complexity: O(log(m/B) + B).
+  @inlinable
+  package func _firstRow(inLane j: Int, pitchEndAfter y: Int64) -> (row: Int, start: Int64)? {
     let n = blocks.blockCount
     guard n > 0, laneTotals[j] > y else { return nil }
     // The most blocks whose lane-j pitch is at most y.
@@ -276,8 +283,9 @@ package struct _MasonryLanes: Sendable {
       let e = blocks.extents[b]
       let l = blocks.lanes[b]
       for t in 0 ..< e.count where Int(l[t]) == j {
+        let start = passed
         passed &+= Int64(e[t]) &+ spacing
-        if passed > y { return rowsBefore &+ t }
+        if passed > y { return (rowsBefore &+ t, start) }
       }
       rowsBefore &+= e.count
       b &+= 1
@@ -307,10 +315,11 @@ package struct _MasonryLanes: Sendable {
 
 extension _MasonryLanes {
   /// The rows that meet `[low, high)` (pitch from the body's start), in
-  /// index order, by SPEC G5's rule: lane by lane from the first row whose
-  /// pitch end is after `low`, then merged.
-  /// - Complexity: O(k (log(m/B) + B) + v log k) for v rows met, plus the
-  ///   rows of other lanes passed between them.
+  /// index order, by SPEC G5's rule: each lane from its first row whose
+  /// pitch end is after `low`, all lanes in one walk in index order.
+  /// - Complexity: O(k (log(m/B) + B) + w) for the w rows from the
+  ///   earliest lane's first row met to the last row met (the v rows met
+  ///   and the rows of lanes ahead or behind between them).
   @inlinable
   package func rows(meeting low: Int64, _ high: Int64) -> [Int] {
     spans(meeting: low, high).map(\.row)
@@ -319,32 +328,60 @@ extension _MasonryLanes {
   /// `rows(meeting:_:)` with each row's start and extent.
   @inlinable
   package func spans(meeting low: Int64, _ high: Int64) -> [_LaneSpan] {
-    guard low < high else { return [] }
     var result: [_LaneSpan] = []
-    for j in 0 ..< k {
-      // From the first row that ends at or after `low` (an empty row at
-      // `low` meets the window), walking the lane through its blocks.
-      guard let first = firstRow(inLane: j, pitchEndAfter: low &- 1) else { continue }
-      var s = start(at: first)
-      var (b, slot) = blocks.locate(first)
-      var rowsBefore = first &- slot
-      let lane = UInt8(truncatingIfNeeded: j)
-      walk: while b < blocks.blockCount {
-        let l = blocks.lanes[b]
-        let x = blocks.extents[b]
-        for t in slot ..< l.count where l[t] == lane {
-          if s >= high { break walk }
-          let e = Int64(x[t])
-          if e > 0 ? (s &+ e > low) : (s >= low) { result.append(_LaneSpan(row: rowsBefore &+ t, start: s, extent: e)) }
-          s &+= e &+ spacing
-        }
-        rowsBefore &+= l.count
-        b &+= 1
-        slot = 0
-      }
-    }
-    result.sort { $0.row < $1.row }
+    appendSpans(meeting: low, high, rowBase: 0, startBase: 0, to: &result)
     return result
+  }
+
+  /// Appends `spans(meeting:_:)` to `result`, each row moved on by
+  /// `rowBase` and each start by `startBase` (the body's place in the
+  /// layout): no array of its own.
+  @inlinable
+  package func appendSpans(meeting low: Int64, _ high: Int64, rowBase: Int, startBase: Int64,
+                           to result: inout [_LaneSpan]) {
+    guard low < high else { return }
+    // Each lane's first row that ends at or after `low` (an empty row at
+    // `low` meets the window) and its start; then one walk in index order
+    // from the earliest of them, each lane's start carried along, until
+    // every lane has passed `high`.
+    var first = ContiguousArray<Int>(repeating: .max, count: k)
+    var starts = ContiguousArray<Int64>(repeating: 0, count: k)
+    var from = Int.max
+    var open = 0
+    for j in 0 ..< k {
+      guard let (row, start) = _firstRow(inLane: j, pitchEndAfter: low &- 1), start < high else { continue }
+      first[j] = row
+      starts[j] = start
+      if row < from { from = row }
+      open &+= 1
+    }
+    guard open > 0 else { return }
+    var (b, slot) = blocks.locate(from)
+    var rowsBefore = from &- slot
+    walk: while b < blocks.blockCount {
+      let l = blocks.lanes[b]
+      let x = blocks.extents[b]
+      for t in slot ..< l.count {
+        let j = Int(l[t])
+        let r = rowsBefore &+ t
+        guard r >= first[j] else { continue }  // above the window in its lane, or its lane is done
+        let s = starts[j]
+        if s >= high {
+          first[j] = .max
+          open &-= 1
+          if open == 0 { break walk }
+          continue
+        }
+        let e = Int64(x[t])
+        if e > 0 ? (s &+ e > low) : (s >= low) {
+          result.append(_LaneSpan(row: rowBase &+ r, start: startBase &+ s, extent: e))
+        }
+        starts[j] = s &+ e &+ spacing
+      }
+      rowsBefore &+= l.count
+      b &+= 1
+      slot = 0
+    }
   }
 
   /// The row of lane `lane` whose span holds `y` (pitch from the body's
