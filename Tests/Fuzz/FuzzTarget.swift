@@ -4,8 +4,9 @@
 // LazyStackReference; after every step the internal invariants and SPEC S13
 // (the anchor row stays on screen) are checked
 // and everything observable is compared (roles, sections and pinned rows
-// included; inside batches too, and each batch's transition). Any
-// difference traps.
+// included; inside batches too, and each batch's transition; lanes,
+// visible rows and hit tests once sections have lanes). Any difference
+// traps.
 // Built and run by Tests/Fuzz/run.sh (not part of the SwiftPM package).
 
 import Foundation
@@ -109,6 +110,37 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         } catch {
           op = .saveSnapshot  // a typed error, as it must be
         }
+      }
+    } else if kind == 247 {
+      // SPEC §13 (byte 247): section layouts, layout-wide and per header,
+      // with hostile lane counts, spacings and alignments (each rejected
+      // with a typed error, or laid out in both), and viewport widths
+      // that change adaptive lane counts.
+      let counts: [LaneCount] = [.fixed(1), .fixed(2), .fixed(3), .fixed(4), .fixed(0), .fixed(-3), .fixed(256),
+                                 .fixed(257), .adaptive(minimum: r.extent()), .adaptive(minimum: 40)]
+      let lanes = counts[Int(r.byte()) % counts.count]
+      let spacing = r.byte() % 3 == 0 ? r.extent() : [0, 4, 8][Int(r.byte()) % 3]
+      let alignment = ([0, 0.5, 1, -0.25, 1.5, .nan] as [CGFloat])[Int(r.byte()) % 6]
+      let choice = r.byte() % 8
+      var layout: SectionLayout?
+      do throws(LazyStackError) {
+        switch choice % 3 {
+        case 0: layout = .list
+        case 1: layout = .grid(try GridLayout(lanes: lanes, laneSpacing: spacing, alignment: alignment))
+        default: layout = .masonry(try MasonryLayout(lanes: lanes, laneSpacing: spacing))
+        }
+      } catch {
+        switch error {
+        case .invalidLaneCount, .invalidExtent: break
+        default: fatalError("a lane value rejected with \(error), not a lane error")
+        }
+      }
+      if choice >= 6 {
+        op = .laneViewport(CGSize(width: r.extent(), height: r.extent()))
+      } else if let layout {
+        op = choice >= 3 ? .headerLayout(r.id(ids), r.byte() % 5 == 0 ? nil : layout) : .sectionLayout(layout)
+      } else {
+        op = .measureVisible(Int(r.byte()))
       }
     } else if kind == 249 {
       // SPEC §15 (byte 249): a batch begins, or the open one ends (its
