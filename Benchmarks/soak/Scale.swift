@@ -308,6 +308,7 @@ func scaleTest(rows n: Int) -> Bool {
           + "\(farRows) rows came on screen from more than 10 screens away, with their old frames); the same edits without a batch: "
           + "median \(String(format: "%.0f", sortedPlain[2])) µs, slowest \(String(format: "%.0f", sortedPlain[4])) µs")
     try kindsAndSnapshots(rows: n, check: check, time: time, microseconds: microseconds)
+    try lanesAtScale(rows: n, check: check, time: time, microseconds: microseconds)
   } catch {
     print("scale: FAIL \(error)")
     return false
@@ -422,4 +423,136 @@ func kindsAndSnapshots(
     print("scale: restore \(s.entryCount) kinds into 1M rows, ids \(label): best of three "
           + String(format: "%.1f ms", times.min()! / 1e3))
   }
+}
+
+/// `lanesAtScale` alone, with its own checks and timings printed.
+func laneScaleTest(rows n: Int) -> Bool {
+  var failures = 0
+  func check(_ ok: Bool, _ what: @autoclosure () -> String) {
+    if !ok { failures += 1; print("scale: FAIL \(what())") }
+  }
+  func time(_ label: String, _ body: () throws -> Any) rethrows -> Any {
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    let r = try body()
+    let ns = Double(DispatchTime.now().uptimeNanoseconds - t0)
+    print("scale: \(label): " + (ns < 1e7 ? String(format: "%.1f µs", ns / 1e3) : String(format: "%.2f ms", ns / 1e6)))
+    return r
+  }
+  func microseconds(_ body: () throws -> Void) rethrows -> Double {
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3
+  }
+  do {
+    try lanesAtScale(rows: n, check: check, time: time, microseconds: microseconds)
+  } catch {
+    print("scale: FAIL \(error)")
+    return false
+  }
+  print(failures == 0 ? "scale: lanes, \(n) rows: all checks passed" : "scale: \(failures) checks FAILED")
+  return failures == 0
+}
+
+/// SPEC §13 at scale: n rows in one 4-lane masonry section (built, its
+/// frames checked against arithmetic; 10,000 rows measured; single
+/// measurements, inserts, removals and jumps, each timed; a re-flow to 5
+/// lanes and back with the kept row in place; the rows on screen checked
+/// against their frames), and a 4-lane grid of the same rows.
+func lanesAtScale(
+  rows n: Int, check: (Bool, @autoclosure () -> String) -> Void,
+  time: (String, () throws -> Any) throws -> Any, microseconds: (() throws -> Void) throws -> Double
+) throws {
+  let four = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(4), laneSpacing: 4))
+  let five = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(5), laneSpacing: 4))
+  var layout = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 44, spacing: 2)
+  layout.viewportSize = CGSize(width: 390, height: 844)
+  _ = try time("masonry: lay \(n) rows out in 4 lanes") { layout.sectionLayout = four; return four }
+  print("scale: masonry: memory beside the tree: \(String(format: "%.1f", Double(layout._laneHeapBytes) / Double(n))) B/row "
+        + "(the tree: \(String(format: "%.1f", Double(layout._heapBytes) / Double(n))) B/row)")
+  // Equal extents fill the lanes in turn (L4: the lane ending first, the lowest on ties).
+  let width = (390 - 3 * 4) / 4.0
+  var rng = SystemRandomNumberGenerator()
+  var wrong = 0
+  for _ in 0 ..< 10_000 {
+    let i = Int.random(in: 0 ..< n, using: &rng)
+    let f = layout.frame(at: i)
+    if layout.lane(at: i) != i % 4 || f.minY != CGFloat(i / 4 * 46) || f.minX != CGFloat(i % 4) * (width + 4)
+      || f.width != width || f.height != 44 { wrong += 1 }
+  }
+  check(wrong == 0, "masonry: \(wrong) of 10,000 sampled frames off the arithmetic")
+  check(layout.contentSize.height == CGFloat((n + 3) / 4 * 46 - 2), "masonry: content \(layout.contentSize.height)")
+  // 10,000 rows around the middle measured: each stays in its lane (L4).
+  let middle = n / 2
+  _ = try time("masonry: measure 10,000 rows") {
+    for k in 0 ..< 10_000 { layout.setMeasuredExtent(CGFloat(20 + k % 181), for: middle - 5_000 + k) }
+    return 10_000
+  }
+  check((0 ..< 10_000).allSatisfy { layout.lane(at: middle - 5_000 + $0) == (middle - 5_000 + $0) % 4 },
+        "masonry: a measurement moved a row to another lane")
+  layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: middle).minY))
+  // Single edits and jumps, each timed alone.
+  var times: [String: [Double]] = [:]
+  func timed(_ label: String, _ body: () throws -> Void) throws {
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    try body()
+    times[label, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
+  }
+  let fresh = n + 1_000
+  for round in 0 ..< 21 {
+    let place = Int.random(in: 0 ... layout.count, using: &rng)
+    let target = Int.random(in: 0 ..< n, using: &rng)
+    let kept = layout.position.viewID(type: Int.self)
+    let keptY = kept.flatMap { layout.frame(of: $0) }.map { $0.minY - layout.contentOffset.y }
+    try timed("insert one row at a random index") { try layout.insert([fresh], at: place) }
+    try timed("measure one row") { layout.setMeasuredExtent(CGFloat(30 + round), for: fresh) }
+    let at = layout.index(of: fresh)!
+    try timed("remove one row") { layout.remove(atOffsets: [at]) }
+    if let kept, let keptY {
+      check(layout.frame(of: kept)!.minY - layout.contentOffset.y == keptY, "masonry: an edit moved the kept row")
+    }
+    try timed("jump to a random row (scrollTo id, top)") { layout.position.scrollTo(id: target, anchor: .top) }
+    let landed = layout.frame(of: target)!.minY
+    check(layout.contentOffset.y == min(landed, layout.maxOffset), "masonry: a jump landed at \(layout.contentOffset.y), not \(landed)")
+    try timed("rows on screen (visibleRows)") { _ = layout.visibleRows }
+    let top = layout.contentOffset.y
+    let rows = layout.visibleRows
+    let meets = { (i: Int) in let f = layout.frame(at: i); return f.maxY > top && f.minY < top + 844 }
+    check(!rows.isEmpty && rows.allSatisfy(meets), "masonry: visibleRows holds a row off screen")
+    let range = layout.visibleIndices
+    check(range.filter(meets).elementsEqual(rows), "masonry: a row on screen missing from visibleRows")
+    layout.userScroll(to: CGPoint(x: 0, y: layout.contentOffset.y + 1))
+  }
+  for label in ["insert one row at a random index", "measure one row", "remove one row",
+                "jump to a random row (scrollTo id, top)", "rows on screen (visibleRows)"] {
+    let sorted = times[label, default: [0]].sorted()
+    print("scale: masonry: \(label): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs, "
+          + "slowest \(String(format: "%.1f", sorted.last!)) µs (21 times)")
+  }
+  // Re-flows: 4 -> 5 -> 4 lanes, the kept row where it was on screen (L1, L6).
+  layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: middle).minY + 10))
+  let kept = layout.position.viewID(type: Int.self)!
+  let keptY = layout.frame(of: kept)!.minY - layout.contentOffset.y
+  for (label, to) in [("4 -> 5", five), ("5 -> 4", four)] {
+    _ = try time("masonry: re-flow \(label) lanes") { layout.sectionLayout = to; return to }
+    check(layout.frame(of: kept)!.minY - layout.contentOffset.y == keptY, "masonry: a re-flow (\(label)) moved the kept row")
+  }
+  // A grid of the same rows: a line is as tall as its tallest row (L3).
+  let grid = SectionLayout.grid(try GridLayout(lanes: .fixed(4), laneSpacing: 4))
+  _ = try time("grid: lay \(n) rows out in 4 lanes") { layout.sectionLayout = grid; return grid }
+  var gridTimes: [Double] = []
+  for _ in 0 ..< 21 {
+    let place = Int.random(in: 0 ... layout.count, using: &rng)
+    gridTimes.append(try microseconds { try layout.insert([fresh], at: place) })
+    let line = layout.index(of: fresh)! / 4 * 4
+    let tallest = (line ..< min(layout.count, line + 4)).map { layout.frame(at: $0).height }.max()!
+    check((line ..< min(layout.count, line + 4)).allSatisfy { layout.frame(at: $0).minY == layout.frame(at: line).minY },
+          "grid: a line's rows do not share its start")
+    if line + 4 < layout.count {
+      check(layout.frame(at: line + 4).minY == layout.frame(at: line).minY + tallest + 2, "grid: the next line does not follow the tallest row")
+    }
+    layout.remove(atOffsets: [layout.index(of: fresh)!])
+  }
+  gridTimes.sort()
+  print("scale: grid: insert one row at a random index (every later cell moves to the next lane): median "
+        + String(format: "%.1f µs, slowest %.1f µs (21 times)", gridTimes[10], gridTimes[20]))
 }

@@ -17,6 +17,13 @@ if CommandLine.arguments.dropFirst().first == "--scale" {
   exit(scaleTest(rows: n) ? 0 : 1)
 }
 
+// `lazystack-soak --scale-lanes N`: only the lanes part of the scale test
+// (SPEC §13): N rows (default 100M) in a 4-lane masonry and a grid.
+if CommandLine.arguments.dropFirst().first == "--scale-lanes" {
+  let n = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? 100_000_000
+  exit(laneScaleTest(rows: n) ? 0 : 1)
+}
+
 // `lazystack-soak --animated-jump N`: animated jumps over N rows (default
 // 1M) measured as they travel must land exactly (SPEC M4, issue #17).
 if CommandLine.arguments.dropFirst().first == "--animated-jump" {

@@ -69,3 +69,31 @@ extension LazyStackLayout {
   /// - Complexity: O(1).
   package var _blockCount: Int { _tree.blockCount }
 }
+
+extension LazyStackLayout {
+  /// The heap bytes held by the lane sections beside the tree (SPEC §13):
+  /// each body's blocks of extents and lanes and its summary trees; 0 while
+  /// every section is a list.
+  /// - Complexity: O(n/B) for the blocks of lane sections.
+  package var _laneHeapBytes: Int {
+    guard let lanes = _laneBox?.value else { return 0 }
+    let header = 32
+    func bytes<Element>(_ buffer: ContiguousArray<Element>) -> Int {
+      header &+ buffer.capacity &* MemoryLayout<Element>.stride
+    }
+    func blocks(_ b: _LaneBlocks) -> Int {
+      var total = bytes(b.extents) &+ bytes(b.lanes) &+ bytes(b.counts.nodes)
+      for e in b.extents { total &+= bytes(e) }
+      for l in b.lanes where l.capacity > 0 { total &+= bytes(l) }
+      return total
+    }
+    var total = header &+ bytes(lanes.sections) &+ bytes(lanes.corrections.nodes)
+    for section in lanes.sections {
+      if let g = section.grid { total &+= blocks(g.blocks) &+ bytes(g._summaries) &+ bytes(g._counts) }
+      if let m = section.masonry {
+        total &+= blocks(m.blocks) &+ bytes(m._pitches) &+ bytes(m._counts) &+ bytes(m.laneTotals)
+      }
+    }
+    return total
+  }
+}
