@@ -3,8 +3,9 @@ import LazyStackCore
 import LazyStackTestSupport
 
 /// Builds, measures, edits and queries `rows` rows in a release build and
-/// checks every answer against arithmetic. Returns false on a failure.
-func scaleTest(rows n: Int) -> Bool {
+/// checks every answer against arithmetic (with `lanesOnly`, only the lanes
+/// part, `lanesAtScale`). Returns false on a failure.
+func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
   var failures = 0
   func check(_ ok: Bool, _ what: @autoclosure () -> String) {
     if !ok { failures += 1; print("scale: FAIL \(what())") }
@@ -49,7 +50,15 @@ func scaleTest(rows n: Int) -> Bool {
       print("scale: \(kind): \(label): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs, slowest \(String(format: "%.1f", sorted.last!)) µs (21 times)")
     }
   }
+  func report() -> Bool {
+    print(failures == 0 ? "scale: \(n) rows\(lanesOnly ? ", lanes" : ""): all checks passed" : "scale: \(failures) checks FAILED")
+    return failures == 0
+  }
   do {
+    if lanesOnly {
+      try lanesAtScale(rows: n, check: check, time: time, microseconds: microseconds)
+      return report()
+    }
     var ids = Array(0 ..< n)
     do {
       // The layouts without a hash index, and the first edits that break
@@ -313,8 +322,7 @@ func scaleTest(rows n: Int) -> Bool {
     print("scale: FAIL \(error)")
     return false
   }
-  print(failures == 0 ? "scale: \(n) rows: all checks passed" : "scale: \(failures) checks FAILED")
-  return failures == 0
+  return report()
 }
 
 /// SPEC §14 at scale: a kind's estimate change on n rows (a tenth of them
@@ -423,34 +431,6 @@ func kindsAndSnapshots(
     print("scale: restore \(s.entryCount) kinds into 1M rows, ids \(label): best of three "
           + String(format: "%.1f ms", times.min()! / 1e3))
   }
-}
-
-/// `lanesAtScale` alone, with its own checks and timings printed.
-func laneScaleTest(rows n: Int) -> Bool {
-  var failures = 0
-  func check(_ ok: Bool, _ what: @autoclosure () -> String) {
-    if !ok { failures += 1; print("scale: FAIL \(what())") }
-  }
-  func time(_ label: String, _ body: () throws -> Any) rethrows -> Any {
-    let t0 = DispatchTime.now().uptimeNanoseconds
-    let r = try body()
-    let ns = Double(DispatchTime.now().uptimeNanoseconds - t0)
-    print("scale: \(label): " + (ns < 1e7 ? String(format: "%.1f µs", ns / 1e3) : String(format: "%.2f ms", ns / 1e6)))
-    return r
-  }
-  func microseconds(_ body: () throws -> Void) rethrows -> Double {
-    let t0 = DispatchTime.now().uptimeNanoseconds
-    try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3
-  }
-  do {
-    try lanesAtScale(rows: n, check: check, time: time, microseconds: microseconds)
-  } catch {
-    print("scale: FAIL \(error)")
-    return false
-  }
-  print(failures == 0 ? "scale: lanes, \(n) rows: all checks passed" : "scale: \(failures) checks FAILED")
-  return failures == 0
 }
 
 /// SPEC §13 at scale: n rows in one 4-lane masonry section (built, its

@@ -21,7 +21,7 @@ if CommandLine.arguments.dropFirst().first == "--scale" {
 // (SPEC §13): N rows (default 100M) in a 4-lane masonry and a grid.
 if CommandLine.arguments.dropFirst().first == "--scale-lanes" {
   let n = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? 100_000_000
-  exit(laneScaleTest(rows: n) ? 0 : 1)
+  exit(scaleTest(rows: n, lanesOnly: true) ? 0 : 1)
 }
 
 // `lazystack-soak --animated-jump N`: animated jumps over N rows (default
