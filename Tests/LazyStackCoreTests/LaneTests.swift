@@ -210,6 +210,53 @@ final class LaneTests: CheckedTestCase {
     XCTAssertNil(m.index(at: CGPoint(x: 450, y: 10)), "past the cross extent")
   }
 
+  /// The rows whose own frames meet the viewport (SPEC G5 on each frame),
+  /// by looking at every row.
+  func rowsMeetingViewport(_ m: Model) -> [Int] {
+    let low = m.contentOffset.y
+    let high = low + m.viewportSize.height
+    return (0 ..< m.count).filter { i in
+      let f = m.frame(at: i)
+      return f.height > 0 ? (f.minY < high && f.maxY > low) : (f.minY >= low && f.minY < high)
+    }
+  }
+
+  /// SPEC L5 after a scroll frame: a frame's tracking keeps the rows it
+  /// found for the `visibleRows` that follows; a later change that does
+  /// not track again (a measurement after a programmatic position, an
+  /// edit, a list row's measurement, a re-flow) must not be answered
+  /// from them.
+  func testL5_visibleRowsFollowChangesAfterAScrollFrame() throws {
+    // A masonry section under a header, after a list of 10 rows.
+    var m = try make(rows: 120)
+    XCTAssertTrue(m.setRole(.sectionHeader, for: 10))
+    XCTAssertTrue(m.setSectionLayout(try masonry(.fixed(2)), forHeader: 10))
+    for step in 0 ..< 6 {
+      m.userScroll(to: CGPoint(x: 0, y: 700))
+      XCTAssertEqual(m.visibleRows, rowsMeetingViewport(m), "after the scroll frame, step \(step)")
+      m.position = ScrollPosition(id: m.id(at: m.visibleRows[0]))  // programmatic: changes do not track again
+      switch step {
+      case 0:
+        // A row on screen grows: the rows after it in its lane move down.
+        let first = m.visibleRows[0]
+        m.setMeasuredExtent(190, for: m.id(at: first))
+      case 1:
+        // A row above the viewport, in a lane: that lane moves.
+        m.setMeasuredExtent(5, for: m.id(at: 12))
+      case 2:
+        try m.insert([1_000 + step], at: m.visibleRows[1])
+      case 3:
+        m.remove(atOffsets: IndexSet(integer: m.visibleRows[0]))
+      case 4:
+        // A list row before the section.
+        m.setMeasuredExtent(120, for: m.id(at: 3))
+      default:
+        XCTAssertTrue(m.setSectionLayout(try masonry(.fixed(3)), forHeader: 10))
+      }
+      XCTAssertEqual(m.visibleRows, rowsMeetingViewport(m), "after change \(step)")
+    }
+  }
+
   // MARK: L6
 
   /// SPEC L6: a grid measured above the viewport moves nothing on screen;

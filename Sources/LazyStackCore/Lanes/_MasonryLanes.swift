@@ -279,15 +279,21 @@ package struct _MasonryLanes: Sendable {
     }
     var b = position
     var rowsBefore = blocks.rows(before: b)
+    let lane = UInt8(truncatingIfNeeded: j)
     while b < n {
-      let e = blocks.extents[b]
-      let l = blocks.lanes[b]
-      for t in 0 ..< e.count where Int(l[t]) == j {
-        let start = passed
-        passed &+= Int64(e[t]) &+ spacing
-        if passed > y { return (rowsBefore &+ t, start) }
+      let found: Int? = blocks.lanes[b].withUnsafeBufferPointer { l in
+        blocks.extents[b].withUnsafeBufferPointer { e in
+          for t in 0 ..< e.count where l[t] == lane {
+            passed &+= Int64(e[t]) &+ spacing
+            if passed > y { return t }
+          }
+          return nil
+        }
       }
-      rowsBefore &+= e.count
+      if let t = found {
+        return (rowsBefore &+ t, passed &- Int64(blocks.extents[b][t]) &- spacing)
+      }
+      rowsBefore &+= blocks.lanes[b].count
       b &+= 1
     }
     return nil
@@ -343,44 +349,48 @@ extension _MasonryLanes {
     // Each lane's first row that ends at or after `low` (an empty row at
     // `low` meets the window) and its start; then one walk in index order
     // from the earliest of them, each lane's start carried along, until
-    // every lane has passed `high`.
-    var first = ContiguousArray<Int>(repeating: .max, count: k)
-    var starts = ContiguousArray<Int64>(repeating: 0, count: k)
-    var from = Int.max
-    var open = 0
-    for j in 0 ..< k {
-      guard let (row, start) = _firstRow(inLane: j, pitchEndAfter: low &- 1), start < high else { continue }
-      first[j] = row
-      starts[j] = start
-      if row < from { from = row }
-      open &+= 1
-    }
-    guard open > 0 else { return }
-    var (b, slot) = blocks.locate(from)
-    var rowsBefore = from &- slot
-    walk: while b < blocks.blockCount {
-      let l = blocks.lanes[b]
-      let x = blocks.extents[b]
-      for t in slot ..< l.count {
-        let j = Int(l[t])
-        let r = rowsBefore &+ t
-        guard r >= first[j] else { continue }  // above the window in its lane, or its lane is done
-        let s = starts[j]
-        if s >= high {
-          first[j] = .max
-          open &-= 1
-          if open == 0 { break walk }
-          continue
-        }
-        let e = Int64(x[t])
-        if e > 0 ? (s &+ e > low) : (s >= low) {
-          result.append(_LaneSpan(row: rowBase &+ r, start: startBase &+ s, extent: e))
-        }
-        starts[j] = s &+ e &+ spacing
+    // every lane has passed `high`. The lanes' rows and starts live on
+    // the stack: a scroll frame allocates only its result.
+    withUnsafeTemporaryAllocation(of: (first: Int, start: Int64).self, capacity: k) { lanes in
+      var from = Int.max
+      var open = 0
+      for j in 0 ..< k {
+        lanes[j] = (.max, 0)
+        guard let (row, start) = _firstRow(inLane: j, pitchEndAfter: low &- 1), start < high else { continue }
+        lanes[j] = (row, start)
+        if row < from { from = row }
+        open &+= 1
       }
-      rowsBefore &+= l.count
-      b &+= 1
-      slot = 0
+      guard open > 0 else { return }
+      var (b, slot) = blocks.locate(from)
+      var rowsBefore = from &- slot
+      while open > 0 && b < blocks.blockCount {
+        blocks.lanes[b].withUnsafeBufferPointer { l in
+          blocks.extents[b].withUnsafeBufferPointer { x in
+            for t in slot ..< l.count {
+              let j = Int(l[t])
+              let r = rowsBefore &+ t
+              let lane = lanes[j]
+              guard r >= lane.first else { continue }  // above the window in its lane, or its lane is done
+              let s = lane.start
+              if s >= high {
+                lanes[j].first = .max
+                open &-= 1
+                if open == 0 { return }
+                continue
+              }
+              let e = Int64(x[t])
+              if e > 0 ? (s &+ e > low) : (s >= low) {
+                result.append(_LaneSpan(row: rowBase &+ r, start: startBase &+ s, extent: e))
+              }
+              lanes[j].start = s &+ e &+ spacing
+            }
+          }
+          rowsBefore &+= l.count
+        }
+        b &+= 1
+        slot = 0
+      }
     }
   }
 

@@ -62,8 +62,13 @@ extension LazyStackLayout {
   @inlinable
   public var visibleRows: [Int] {
     guard _laneBox != nil, count > 0, _viewportUnits > 0 else { return Array(visibleIndices) }
-    let (low, high) = _visibleWindow
-    let meeting = _laneBox.unsafelyUnwrapped.value.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
+    let (low, high) = (_visibleWindow.low &- _leadingInset, _visibleWindow.high &- _leadingInset)
+    let meeting: [Int]
+    if let cache = _meetingCache, cache.stamp == _stamp, cache.low == low, cache.high == high {
+      meeting = cache.spans.map(\.row)  // this frame's tracking walked the same window
+    } else {
+      meeting = _laneBox.unsafelyUnwrapped.value.rows(meeting: low, high, in: _tree)
+    }
     guard let first = meeting.first, let last = meeting.last else { return [] }
     // Rows added by overscan in rows (as `visibleIndices` adds them) lie outside the meeting ones.
     var before = first
@@ -172,6 +177,7 @@ extension LazyStackLayout {
   @inlinable
   internal mutating func _writableLanes() -> _LaneBox<ID> {
     if !isKnownUniquelyReferenced(&_laneBox) { _laneBox = _LaneBox(_laneBox.unsafelyUnwrapped.value) }
+    _stamp &+= 1  // the caller writes through the reference
     return _laneBox.unsafelyUnwrapped
   }
 }
@@ -202,6 +208,15 @@ extension LazyStackLayout {
     let lanes = _laneBox.unsafelyUnwrapped.value
     let meeting = lanes.spans(meeting: window.low, window.high, in: _tree)
     guard !meeting.isEmpty else { return nil }
+    // L5 / G4: the lowest index whose span holds the point. Inside the
+    // window every such row meets it, so it is among `meeting` (the first
+    // one found, in index order); a point on the window's far edge, or one
+    // no row holds, is left to the search.
+    if window.point >= window.low && window.point < window.high {
+      for span in meeting where span.start <= window.point && window.point < span.start &+ span.extent {
+        return (span, meeting)
+      }
+    }
     let at = lanes.index(atPitch: window.point, in: _tree)
     if let hit = meeting.first(where: { $0.row == at }) { return (hit, meeting) }
     var best = meeting[0]
@@ -232,6 +247,7 @@ extension LazyStackLayout {
   ///   screen, of which c are looked at before a measured one.
   @inlinable @inline(never)
   internal mutating func _trackInLanes(_ window: _TrackingWindow, updatingPosition: Bool) {
+    let stamp = _stamp
     guard let (tracked, meeting) = _trackedRowInLanes(window) else {
       _anchor = .automatic
       if updatingPosition { _position = ScrollPosition(_target: .automatic, isPositionedByUser: true) }
@@ -254,6 +270,26 @@ extension LazyStackLayout {
       }
     }
     _keep(kept, tracked: trackedInfo.id, in: window, updatingPosition: updatingPosition)
+    // For `visibleRows` (one walk a frame), under the stamp it was read at.
+    _meetingCache = _MeetingSpans(stamp: stamp, low: window.low, high: window.high, spans: meeting)
+  }
+}
+
+/// The rows that met a window (`_LaneLayout.spans(meeting:_:in:)`), with
+/// the window and the layout's `_stamp` they were read under.
+@usableFromInline
+internal struct _MeetingSpans: Sendable {
+  @usableFromInline let stamp: UInt64
+  @usableFromInline let low: Int64
+  @usableFromInline let high: Int64
+  @usableFromInline let spans: [_LaneSpan]
+
+  @inlinable
+  init(stamp: UInt64, low: Int64, high: Int64, spans: [_LaneSpan]) {
+    self.stamp = stamp
+    self.low = low
+    self.high = high
+    self.spans = spans
   }
 }
 

@@ -57,7 +57,10 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     }
   }
 
-  @usableFromInline internal var _tree: ExtentTree<ID>
+  /// Every row's identity and extent. A write moves `_stamp` on.
+  @usableFromInline internal var _tree: ExtentTree<ID> {
+    didSet { _stamp &+= 1 }  // no `oldValue`: the tree is still written in place
+  }
   @usableFromInline internal var _anchor: _Anchor
   /// Valid while `_anchor` is `.row`: that row as it was seen last.
   @usableFromInline internal var _seen: _SeenRow
@@ -131,7 +134,16 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// The grid and masonry sections (SPEC §13), or `nil` while every
   /// section is a list: one reference, so a list's copies, calls and
   /// tests of it cost one word.
-  @usableFromInline internal var _laneBox: _LaneBox<ID>?
+  @usableFromInline internal var _laneBox: _LaneBox<ID>? {
+    didSet { _stamp &+= 1 }
+  }
+  /// Moves on with every write to the rows (`_tree`) or the lane sections
+  /// (`_laneBox`, `_writableLanes()`): what was read from them under the
+  /// same stamp still holds.
+  @usableFromInline internal var _stamp: UInt64 = 0
+  /// The rows a scroll frame's tracking found meeting its window, kept for
+  /// the `visibleRows` that follows (lanes only; `nil` otherwise).
+  @usableFromInline internal var _meetingCache: _MeetingSpans?
 
   /// The correction the last stabilization applied (SPEC S11): every
   /// measurement, estimate change, snapshot, edit, viewport change and
