@@ -111,6 +111,9 @@ final class LaneStructureTests: XCTestCase {
     }
     for y in probes {
       XCTAssertEqual(g.line(atPitch: y), m.line(atPitch: y), "line at \(y), \(context())", file: file, line: line)
+      if let (l, s) = g._line(atPitch: y) {  // the descent's start of that line
+        XCTAssertEqual(s, lineStarts[l], "start of the line at \(y), \(context())", file: file, line: line)
+      }
     }
     // SPEC G5 on each row's own span, and L5's hit test, at alignment 0.5.
     for low in probes.prefix(12) {

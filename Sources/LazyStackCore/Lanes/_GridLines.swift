@@ -74,8 +74,14 @@ package struct _LaneSpan: Sendable, Equatable {
 /// Positions are in pitch: a line's start is the sum of the pitches
 /// (longest row plus spacing) of the lines before it, from the body's
 /// start.
-/// - A measurement or an insert rebuilds one block's k summaries in O(kB)
-///   and the nodes above it in O(k log(m/B)).
+/// - A measurement changes one line in each phase: its block's k summaries
+///   in O(k²) and the nodes above it in O(k log(m/B)). An insert or removal
+///   recomputes its block's summaries in O(kB).
+/// - Blocks hold 128 rows (up to 256 before a split), twice a masonry
+///   body's: at 100M rows the tree has 780k leaves, not 1.6M, so an edit's
+///   descents miss the cache less (Benchmarks/RESULTS.md, 2026-11-27), and
+///   a measurement does not pay for the larger block; an insert's O(kB)
+///   and a scroll's block walk pay a little.
 /// - A line start is one descent at one phase: O(log(m/B) + B).
 @usableFromInline
 package struct _GridLines: Sendable {
@@ -101,7 +107,7 @@ package struct _GridLines: Sendable {
     precondition(k >= 1 && k <= _LaneBlocks.maxLanes, "_GridLines: lane count \(k) out of range")
     self.k = k
     self.spacing = spacing
-    blocks = _LaneBlocks(extents: extents, lanes: nil, capacity: blockCapacity ?? Swift.max(64, k))
+    blocks = _LaneBlocks(extents: extents, lanes: nil, capacity: blockCapacity ?? Swift.max(128, k))
     _leaves = 1
     _summaries = []
     _counts = []
@@ -287,10 +293,18 @@ package struct _GridLines: Sendable {
   /// - Complexity: O(log(m/B) + B).
   @inlinable
   package func line(atPitch y: Int64) -> Int? {
+    _line(atPitch: y)?.line
+  }
+
+  /// `line(atPitch:)` with that line's start (`lineStart(_:)`), found by
+  /// the same descent.
+  /// - Complexity: O(log(m/B) + B).
+  @inlinable
+  package func _line(atPitch y: Int64) -> (line: Int, start: Int64)? {
     guard count > 0 else { return nil }
     // Before the body: its first line (the descent below assumes that no
     // blocks end at or before y).
-    guard y >= 0 else { return 0 }
+    guard y >= 0 else { return (0, 0) }
     // The most blocks whose closed lines end at or before y.
     var acc = _LineSummary.empty
     var rows = 0
@@ -318,7 +332,8 @@ package struct _GridLines: Sendable {
         let x = Int64(e[t])
         if lane == 0 {
           if acc.tail >= 0 {
-            if acc.lines &+ acc.tail &+ spacing > y { return (rows &+ t) / k &- 1 }
+            // The line that closes here started after every closed line.
+            if acc.lines &+ acc.tail &+ spacing > y { return ((rows &+ t) / k &- 1, acc.lines) }
             acc.lines &+= acc.tail &+ spacing
           }
           acc.tail = x
@@ -329,7 +344,7 @@ package struct _GridLines: Sendable {
         if lane == k { lane = 0 }
       }
     }
-    return lineCount &- 1
+    return (lineCount &- 1, lineStart(lineCount &- 1))
   }
 
   /// Row `i`'s start (pitch from the body's start): its line's start plus
@@ -349,13 +364,60 @@ package struct _GridLines: Sendable {
   @inlinable
   package func extent(at i: Int) -> Int64 { blocks.extent(at: i) }
 
-  /// Sets row `i`'s extent (units).
-  /// - Complexity: O(k (B + log(m/B))).
+  /// Sets row `i`'s extent (units): in each phase only the line that
+  /// holds the row changes, so its block's summaries are updated in O(k)
+  /// each, not recomputed from the block's rows.
+  /// - Complexity: O(k (k + log(m/B))).
   @inlinable
   package mutating func setExtent(_ units: Int64, at i: Int) {
     let (b, slot) = blocks.locate(i)
+    let old = Int64(blocks.extents[b][slot])
     blocks.extents[b][slot] = Int32(truncatingIfNeeded: units)
-    _refresh(block: b)
+    _updateLeaf(b, slot: slot, from: old)
+    var node = (_leaves &+ b) &>> 1
+    while node >= 1 {
+      _combineNode(node)
+      node &>>= 1
+    }
+  }
+
+  /// Block `p`'s summaries after row `t` of it went from `old` to the
+  /// extent it has now (`_summarizeLeaf`'s result, from the line that
+  /// holds the row in each phase).
+  /// - Complexity: O(k²).
+  @inlinable
+  package mutating func _updateLeaf(_ p: Int, slot t: Int, from old: Int64) {
+    let node = _leaves &+ p
+    let k = self.k
+    blocks.extents[p].withUnsafeBufferPointer { e in
+      let n = e.count
+      let new = Int64(e[t])
+      _summaries.withUnsafeMutableBufferPointer { out in
+        for phase in 0 ..< k {
+          // The block's first line starts at its first row of lane 0.
+          let first = (k &- phase) % k
+          if t < first {
+            // Before it: the head, the longest of those rows.
+            var head: Int64 = -1
+            for u in 0 ..< Swift.min(first, n) { head = Swift.max(head, Int64(e[u])) }
+            out[node &* k &+ phase].head = head
+            continue
+          }
+          let start = t &- (t &- first) % k
+          if start &+ k >= n {
+            // The last line the block opens: its tail.
+            var tail: Int64 = 0
+            for u in start ..< n { tail = Swift.max(tail, Int64(e[u])) }
+            out[node &* k &+ phase].tail = tail
+          } else {
+            // A line the block closes: its pitch moves by its longest row's change.
+            var others: Int64 = 0
+            for u in start ..< start &+ k where u != t { others = Swift.max(others, Int64(e[u])) }
+            out[node &* k &+ phase].lines &+= Swift.max(others, new) &- Swift.max(others, old)
+          }
+        }
+      }
+    }
   }
 
   /// Inserts rows (extents in units) at `i`: every later row moves on by
@@ -395,13 +457,14 @@ extension _GridLines {
   }
 
   /// `forEachLine`, with the extents of each line's rows (valid during
-  /// the call).
+  /// the call); `start` is line `line`'s start when the caller has it
+  /// (`_line(atPitch:)`), so it is not searched for again.
   @inlinable
-  package func forEachLine(from line: Int,
+  package func forEachLine(from line: Int, start known: Int64? = nil,
                            _ body: (_ line: Int, _ start: Int64, _ extent: Int64, _ rows: Range<Int>,
                                     _ extents: UnsafeBufferPointer<Int64>) -> Bool) {
     guard line >= 0 && line < lineCount else { return }
-    var start = lineStart(line)
+    var start = known ?? lineStart(line)
     var (b, slot) = blocks.locate(line &* k)
     var l = line
     withUnsafeTemporaryAllocation(of: Int64.self, capacity: k) { buffer in
@@ -460,8 +523,8 @@ extension _GridLines {
                            to result: inout [_LaneSpan]) {
     // From the first line that ends at or after `low`: an empty row that
     // starts at `low` meets the window, and so may a line of empty rows.
-    guard low < high, let first = line(atPitch: low &- 1) else { return }
-    forEachLine(from: first) { _, start, longest, rows, extents in
+    guard low < high, let (first, firstStart) = _line(atPitch: low &- 1) else { return }
+    forEachLine(from: first, start: firstStart) { _, start, longest, rows, extents in
       if start >= high { return false }
       for (t, i) in rows.enumerated() {
         let e = extents[t]
