@@ -323,7 +323,7 @@ extension _MasonryLanes {
   /// The rows that meet `[low, high)` (pitch from the body's start), in
   /// index order, by SPEC G5's rule: each lane from its first row whose
   /// pitch end is after `low`, all lanes in one walk in index order.
-  /// - Complexity: O(k (log(m/B) + B) + w) for the w rows from the
+  /// - Complexity: O(k log(m/B) + B + w) for the w rows from the
   ///   earliest lane's first row met to the last row met (the v rows met
   ///   and the rows of lanes ahead or behind between them).
   @inlinable
@@ -345,51 +345,79 @@ extension _MasonryLanes {
   @inlinable
   package func appendSpans(meeting low: Int64, _ high: Int64, rowBase: Int, startBase: Int64,
                            to result: inout [_LaneSpan]) {
-    guard low < high else { return }
-    // Each lane's first row that ends at or after `low` (an empty row at
-    // `low` meets the window) and its start; then one walk in index order
-    // from the earliest of them, each lane's start carried along, until
-    // every lane has passed `high`. The lanes' rows and starts live on
-    // the stack: a scroll frame allocates only its result.
-    withUnsafeTemporaryAllocation(of: (first: Int, start: Int64).self, capacity: k) { lanes in
-      var from = Int.max
+    guard low < high, blocks.blockCount > 0 else { return }
+    let y = low &- 1
+    // One descent for every lane at once: the most blocks in which no
+    // lane has a row whose pitch ends after `y` (each node's k lane pitches
+    // added together). Every lane's first row that ends at or after `low`
+    // (an empty row at `low` meets the window) is in a later block, so one
+    // walk in index order from there, each lane's start carried along,
+    // finds them all, then the rows met, until every lane has passed
+    // `high`. The lanes' state lives on the stack: a scroll frame
+    // allocates only its result.
+    withUnsafeTemporaryAllocation(of: (start: Int64, state: Int).self, capacity: k) { lanes in
+      // state: 0 before the window in its lane, 1 meeting it, 2 done.
       var open = 0
       for j in 0 ..< k {
-        lanes[j] = (.max, 0)
-        guard let (row, start) = _firstRow(inLane: j, pitchEndAfter: low &- 1), start < high else { continue }
-        lanes[j] = (row, start)
-        if row < from { from = row }
-        open &+= 1
+        lanes[j] = (0, laneTotals[j] > y ? 0 : 2)
+        if laneTotals[j] > y { open &+= 1 }
       }
       guard open > 0 else { return }
-      var (b, slot) = blocks.locate(from)
-      var rowsBefore = from &- slot
-      while open > 0 && b < blocks.blockCount {
+      let n = blocks.blockCount
+      var position = 0
+      var step = 1
+      while step &<< 1 <= n { step &<<= 1 }
+      _pitches.withUnsafeBufferPointer { pitches in
+        while step > 0 {
+          let next = position &+ step
+          if next <= n {
+            var within = true
+            for j in 0 ..< k where lanes[j].start &+ pitches[next &* k &+ j] > y {
+              within = false
+              break
+            }
+            if within {
+              position = next
+              for j in 0 ..< k { lanes[j].start &+= pitches[next &* k &+ j] }
+            }
+          }
+          step &>>= 1
+        }
+      }
+      var b = position
+      var rowsBefore = blocks.rows(before: b)
+      while open > 0 && b < n {
         blocks.lanes[b].withUnsafeBufferPointer { l in
           blocks.extents[b].withUnsafeBufferPointer { x in
-            for t in slot ..< l.count {
+            for t in 0 ..< l.count {
               let j = Int(l[t])
-              let r = rowsBefore &+ t
               let lane = lanes[j]
-              guard r >= lane.first else { continue }  // above the window in its lane, or its lane is done
+              if lane.state == 2 { continue }
               let s = lane.start
+              let e = Int64(x[t])
+              let next = s &+ e &+ spacing
+              if lane.state == 0 {
+                if next <= y {  // before the window in its lane
+                  lanes[j].start = next
+                  continue
+                }
+                lanes[j].state = 1
+              }
               if s >= high {
-                lanes[j].first = .max
+                lanes[j].state = 2
                 open &-= 1
                 if open == 0 { return }
                 continue
               }
-              let e = Int64(x[t])
               if e > 0 ? (s &+ e > low) : (s >= low) {
-                result.append(_LaneSpan(row: rowBase &+ r, start: startBase &+ s, extent: e))
+                result.append(_LaneSpan(row: rowBase &+ rowsBefore &+ t, start: startBase &+ s, extent: e))
               }
-              lanes[j].start = s &+ e &+ spacing
+              lanes[j].start = next
             }
           }
           rowsBefore &+= l.count
         }
         b &+= 1
-        slot = 0
       }
     }
   }
