@@ -356,7 +356,7 @@ public struct Viewer<Source: RecordSource> {
         : String(format: "%.1f µs", Double(coreNanoseconds) / 1e3)
       status = indexing + (message.isEmpty ? "" : message + " | ")
         + "record \(top) of \(total) (\(percent)%)\(atEnd ? " (END)" : "")  core \(core)"
-        + (following ? "  [follow]" : "") + (lanes == nil ? "" : "  [\(laneCount) lanes]")
+        + (following ? "  [follow]" : "") + (lanes == nil ? "" : "  [\(laneCount) lane\(laneCount == 1 ? "" : "s")]")
     }
     return String(status.prefix(columns)).padding(toLength: columns, withPad: " ", startingAt: 0)
   }
