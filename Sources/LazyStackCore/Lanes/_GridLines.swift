@@ -192,6 +192,13 @@ package struct _GridLines: Sendable {
   @inlinable
   package mutating func _refresh(block p: Int) {
     _summarizeLeaf(p)
+    _combineAncestors(ofBlock: p)
+  }
+
+  /// Recomputes every node above block `p`'s leaf.
+  /// - Complexity: O(k log(m/B)).
+  @inlinable
+  package mutating func _combineAncestors(ofBlock p: Int) {
     var i = (_leaves &+ p) &>> 1
     while i >= 1 {
       _combineNode(i)
@@ -374,11 +381,7 @@ package struct _GridLines: Sendable {
     let old = Int64(blocks.extents[b][slot])
     blocks.extents[b][slot] = Int32(truncatingIfNeeded: units)
     _updateLeaf(b, slot: slot, from: old)
-    var node = (_leaves &+ b) &>> 1
-    while node >= 1 {
-      _combineNode(node)
-      node &>>= 1
-    }
+    _combineAncestors(ofBlock: b)
   }
 
   /// Block `p`'s summaries after row `t` of it went from `old` to the

@@ -279,21 +279,15 @@ package struct _MasonryLanes: Sendable {
     }
     var b = position
     var rowsBefore = blocks.rows(before: b)
-    let lane = UInt8(truncatingIfNeeded: j)
     while b < n {
-      let found: Int? = blocks.lanes[b].withUnsafeBufferPointer { l in
-        blocks.extents[b].withUnsafeBufferPointer { e in
-          for t in 0 ..< e.count where l[t] == lane {
-            passed &+= Int64(e[t]) &+ spacing
-            if passed > y { return t }
-          }
-          return nil
-        }
+      let e = blocks.extents[b]
+      let l = blocks.lanes[b]
+      for t in 0 ..< e.count where Int(l[t]) == j {
+        let start = passed
+        passed &+= Int64(e[t]) &+ spacing
+        if passed > y { return (rowsBefore &+ t, start) }
       }
-      if let t = found {
-        return (rowsBefore &+ t, passed &- Int64(blocks.extents[b][t]) &- spacing)
-      }
-      rowsBefore &+= blocks.lanes[b].count
+      rowsBefore &+= e.count
       b &+= 1
     }
     return nil

@@ -62,7 +62,8 @@ extension LazyStackLayout {
   @inlinable
   public var visibleRows: [Int] {
     guard _laneBox != nil, count > 0, _viewportUnits > 0 else { return Array(visibleIndices) }
-    let (low, high) = (_visibleWindow.low &- _leadingInset, _visibleWindow.high &- _leadingInset)
+    let window = _visibleWindow
+    let (low, high) = (window.low &- _leadingInset, window.high &- _leadingInset)
     let meeting: [Int]
     if let cache = _meetingCache, cache.stamp == _stamp, cache.low == low, cache.high == high {
       meeting = cache.spans.map(\.row)  // this frame's tracking walked the same window
