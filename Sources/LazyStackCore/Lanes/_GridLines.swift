@@ -76,11 +76,11 @@ package struct _LaneSpan: Sendable, Equatable {
 /// start.
 /// - A measurement changes one line in each phase: its block's k summaries
 ///   in O(k²) and the nodes above it in O(k log(m/B)). An insert or removal
-///   recomputes its block's summaries in O(kB).
+///   recomputes its block's summaries, all k phases in one pass: O(B + k).
 /// - Blocks hold 128 rows (up to 256 before a split), twice a masonry
 ///   body's: at 100M rows the tree has 780k leaves, not 1.6M, so an edit's
 ///   descents miss the cache less (Benchmarks/RESULTS.md, 2026-11-27), and
-///   a measurement does not pay for the larger block; an insert's O(kB)
+///   a measurement does not pay for the larger block; an insert's O(B)
 ///   and a scroll's block walk pay a little.
 /// - A line start is one descent at one phase: O(log(m/B) + B).
 @usableFromInline
@@ -136,35 +136,92 @@ package struct _GridLines: Sendable {
   }
 
   /// Recomputes block `p`'s leaf: its count and its summary at each phase.
-  /// - Complexity: O(k B).
+  ///
+  /// All k phases in one pass. At phase `phase` the block's lines start at
+  /// its rows `r, r + k, r + 2k, …` with `r = (k - phase) % k`, so a line
+  /// is a window of k rows (the last one cut short by the block's end).
+  /// The longest row of the window at every start comes from a sliding
+  /// maximum (van Herk / Gil-Werman): the block in stretches of k rows,
+  /// the window from `t` is the longest from `t` to its stretch's end
+  /// (maxima backward) and the longest of the next stretch up to the
+  /// window's end (maxima forward, one row more at each `t`). Each window
+  /// goes to the phase of its offset in the stretch.
+  /// - Complexity: O(B + k).
   @inlinable
   package mutating func _summarizeLeaf(_ p: Int) {
     let node = _leaves &+ p
-    let rows = blocks.extents[p]
-    _counts[node] = rows.count
+    _counts[node] = blocks.extents[p].count
     let k = self.k
     let s = spacing
-    _summaries.withUnsafeMutableBufferPointer { out in
-      rows.withUnsafeBufferPointer { e in
-        for phase in 0 ..< k {
-          var sum = _LineSummary.empty
-          var lane = phase
-          for t in 0 ..< e.count {
-            let x = Int64(e[t])
-            if lane == 0 {
-              if sum.tail >= 0 { sum.lines &+= sum.tail &+ s }
-              sum.tail = x
-            } else if sum.tail >= 0 {
-              sum.tail = Swift.max(sum.tail, x)
-            } else {
-              sum.head = Swift.max(sum.head, x)
-            }
-            lane &+= 1
-            if lane == k { lane = 0 }
+    blocks.extents[p].withUnsafeBufferPointer { e in
+      let c = e.count
+      _summaries.withUnsafeMutableBufferPointer { out in
+        // By offset r in a stretch: heads, closed lines' pitch, open tails,
+        // and the current stretch's maxima backward.
+        withUnsafeTemporaryAllocation(of: Int64.self, capacity: 4 &* k) { scratch in
+          let head = scratch.baseAddress.unsafelyUnwrapped
+          let lines = head + k
+          let tail = lines + k
+          let backward = tail + k
+          var m: Int64 = -1
+          for r in 0 ..< k {
+            head[r] = m  // the longest of rows 0 ..< r: what comes before the first line
+            if r < c { m = Swift.max(m, Int64(e[r])) }
+            lines[r] = 0
+            tail[r] = -1
           }
-          out[node &* k &+ phase] = sum
+          var a = 0
+          while a < c {
+            let end = Swift.min(a &+ k, c)
+            var i = end &- a &- 1
+            m = Int64(e[end &- 1])
+            while i >= 0 {
+              m = Swift.max(m, Int64(e[a &+ i]))
+              backward[i] = m
+              i &-= 1
+            }
+            var ahead: Int64 = -1  // the longest of the next stretch's rows in the window
+            let next = a &+ k
+            let reach = c &- next  // the window from offset r reaches next stretch rows 0 ..< min(r, reach)
+            for r in 0 ..< (end &- a) {
+              if r > 0 && r <= reach { ahead = Swift.max(ahead, Int64(e[next &+ r &- 1])) }
+              let longest = Swift.max(backward[r], ahead)
+              if r < reach {
+                lines[r] &+= longest &+ s  // closed by the next line's start
+              } else {
+                tail[r] = longest  // the last line this phase opens
+              }
+            }
+            a = end
+          }
+          for phase in 0 ..< k {
+            let r = phase == 0 ? 0 : k &- phase
+            out[node &* k &+ phase] = _LineSummary(head: head[r], lines: lines[r], tail: tail[r])
+          }
         }
       }
+    }
+  }
+
+  /// `_summarizeLeaf`'s summaries of block `p`, phase by phase, row by row
+  /// (O(k B)): what the consistency checks compare the one-pass ones with.
+  package func _leafSummariesRowByRow(_ p: Int) -> [_LineSummary] {
+    let e = blocks.extents[p]
+    return (0 ..< k).map { phase in
+      var sum = _LineSummary.empty
+      var lane = phase
+      for x in e.lazy.map(Int64.init) {
+        if lane == 0 {
+          if sum.tail >= 0 { sum.lines &+= sum.tail &+ spacing }
+          sum.tail = x
+        } else if sum.tail >= 0 {
+          sum.tail = Swift.max(sum.tail, x)
+        } else {
+          sum.head = Swift.max(sum.head, x)
+        }
+        lane = (lane &+ 1) % k
+      }
+      return sum
     }
   }
 
@@ -188,7 +245,7 @@ package struct _GridLines: Sendable {
   }
 
   /// Recomputes block `p`'s leaf and every node above it.
-  /// - Complexity: O(k (B + log(m/B))).
+  /// - Complexity: O(B + k log(m/B)).
   @inlinable
   package mutating func _refresh(block p: Int) {
     _summarizeLeaf(p)
@@ -425,7 +482,7 @@ package struct _GridLines: Sendable {
 
   /// Inserts rows (extents in units) at `i`: every later row moves on by
   /// their number of cells, and only their block's summaries change.
-  /// - Complexity: O(r + k (B + log(m/B))), plus O(k m/B) when a block splits.
+  /// - Complexity: O(r + B + k log(m/B)), plus O(k m/B) when a block splits.
   @inlinable
   package mutating func insert(_ extents: some Collection<Int64>, at i: Int) {
     let wasEmpty = blocks.blockCount == 0
@@ -434,7 +491,7 @@ package struct _GridLines: Sendable {
   }
 
   /// Removes the rows `range`.
-  /// - Complexity: O(r + k (r/B + 1) (B + log(m/B))), plus O(k m/B) when
+  /// - Complexity: O(r + (r/B + 1) (B + k log(m/B))), plus O(k m/B) when
   ///   blocks empty or merge.
   @inlinable
   package mutating func remove(_ range: Range<Int>) {

@@ -30,6 +30,11 @@ extension _GridLines {
     precondition(fresh._leaves == _leaves, "_GridLines: leaves")
     precondition(fresh._counts == _counts, "_GridLines: node counts")
     precondition(fresh._summaries == _summaries, "_GridLines: node summaries")
+    for p in 0 ..< blocks.blockCount {
+      let leaf = (_leaves &+ p) &* k
+      precondition(Array(_summaries[leaf ..< leaf &+ k]) == _leafSummariesRowByRow(p),
+                   "_GridLines: block \(p)'s one-pass summaries differ from the row-by-row ones")
+    }
   }
 }
 
