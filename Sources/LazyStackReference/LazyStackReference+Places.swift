@@ -27,6 +27,15 @@ extension LazyStackReference {
       s.kindSettings.append(.init(kind: k, estimate: kindGiven[k].map(_FixedPoint.points),
                                   policy: kindMean.contains(k) ? .meanOfMeasured : .fixed))
     }
+    if hasLanes {
+      let lanes = laneGeometry().lanes
+      for plan in sectionPlans() {
+        guard case .masonry = plan.layout else { continue }
+        for i in plan.body {
+          s._appendLane(of: ids[i], lane: UInt8(lanes[i]), countLessOne: UInt8(plan.lanes - 1))
+        }
+      }
+    }
     s.place = readingPlace
     return s
   }
@@ -107,6 +116,18 @@ extension LazyStackReference {
       if k != 0 { usedKinds.insert(k) }
     }
     for (id, u) in zip(snapshot._ownIDs, snapshot._ownUnits) where present.contains(id) { ownByID[id] = Int64(u) }
+    // C1, C2: a masonry row takes its lane back in a masonry section of the lane count it had.
+    if !snapshot._laneIDs.isEmpty {
+      var flowOf: [ID: Flow] = [:]
+      for plan in sectionPlans() {
+        guard case .masonry = plan.layout else { continue }
+        for i in plan.body { flowOf[ids[i]] = Flow(layout: plan.layout, lanes: plan.lanes) }
+      }
+      for entry in snapshot.masonryLanes {
+        guard let flow = flowOf[entry.id], flow.lanes == entry.laneCount else { continue }
+        laneByID[entry.id] = (entry.lane, flow)
+      }
+    }
     stabilize(before: before, cause: .snapshot)
     guard let place = snapshot.place else { return }
     if present.contains(place.id) {

@@ -630,10 +630,12 @@ public struct ModelPair: Sendable {
         let json = try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: JSONEncoder().encode(a))
         if json != a { return "snapshot changed through JSON: \(json) vs \(a)" }
         // A restored layout equals the saved one where the ids are the same:
-        // every extent, and the offset (the place lands where it was). Not
-        // with lanes: a snapshot holds no roles or section layouts, and a
-        // masonry row's lane depends on when it entered (L4).
-        if core._laysOutLanes {
+        // every extent, every masonry row's lane (C1), and the offset (the
+        // place lands where it was). With lanes only where every section
+        // has the layout-wide layout and no row is a header or footer: a
+        // snapshot holds no roles or section layouts.
+        let laneSections = core._laysOutLanes
+        if laneSections && (0 ..< core.count).contains(where: { core.role(at: $0) != .row }) {
           saved = a
           return nil
         }
@@ -641,7 +643,11 @@ public struct ModelPair: Sendable {
                                         axis: core.axis, insets: core.insets)
         fresh.viewportSize = core.viewportSize
         fresh.scrollAnchor = core.scrollAnchor
+        if laneSections { fresh.sectionLayout = core.sectionLayout }
         fresh.restore(decoded)
+        for i in 0 ..< core.count where laneSections && fresh.lane(at: i) != core.lane(at: i) {
+          return "restored lane(at: \(i)) \(fresh.lane(at: i)) vs \(core.lane(at: i))"
+        }
         // (Frames relative to the first row's: a short list's alignment
         // shift, D3, comes from default anchors a snapshot does not hold.)
         if fresh.contentSize != core.contentSize { return "restored contentSize \(fresh.contentSize) vs \(core.contentSize)" }

@@ -249,6 +249,85 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertGreaterThan(decoded, 0, "some corruptions are still snapshots (an extent changed)")
   }
 
+  /// SPEC C1, C2 with lanes: a snapshot holds every masonry row's lane
+  /// and its section's lane count, and a restore gives each row its lane
+  /// back, so the reader sees the same arrangement after a relaunch. Here
+  /// the lanes came from a re-flow of measured rows (not the round robin
+  /// that estimates alone give, which a new layout has).
+  func testC1_snapshotHoldsMasonryLanesAndARestoreGivesThemBack() throws {
+    let three = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(3)))
+    var original = try make(rows: 300, kinds: false)
+    for id in 0 ..< 300 { original.setMeasuredExtent(truth(id), for: id) }
+    original.sectionLayout = three  // a re-flow: each row to the lane that ends first
+    original.userScroll(to: CGPoint(x: 0, y: 2000))
+    let saved = original.snapshot()
+    XCTAssertEqual(saved.masonryLanes.count, 300)
+    for (i, entry) in saved.masonryLanes.enumerated() {
+      XCTAssertEqual(entry.id, i)
+      XCTAssertEqual(entry.lane, original.lane(at: i), "row \(i)")
+      XCTAssertEqual(entry.laneCount, 3)
+    }
+    XCTAssertEqual(saved.entryCount, 600)  // 300 measured, 300 lanes
+
+    func fresh(_ layout: SectionLayout) throws -> LazyStackLayout<Int> {
+      var l = try LazyStackLayout(ids: Array(0 ..< 300), estimatedExtent: 50)
+      l.viewportSize = CGSize(width: 300, height: 500)
+      l.sectionLayout = layout
+      return l
+    }
+    var restored = try fresh(three)
+    XCTAssertTrue((0 ..< 300).contains { restored.lane(at: $0) != original.lane(at: $0) },
+                  "a new layout's lanes (round robin) differ from the saved ones, so the restore has work to do")
+    restored.restore(saved)
+    for i in 0 ..< 300 {
+      XCTAssertEqual(restored.lane(at: i), original.lane(at: i), "lane of row \(i)")
+      XCTAssertEqual(restored.frame(at: i), original.frame(at: i), "frame of row \(i)")
+    }
+    XCTAssertEqual(restored.contentOffset, original.contentOffset)
+    XCTAssertEqual(restored.visibleRows, original.visibleRows)
+
+    // Four lanes here: the saved lanes were for three, so every row keeps its own.
+    var four = try fresh(.masonry(try MasonryLayout(lanes: .fixed(4))))
+    let lanesBefore = (0 ..< 300).map { four.lane(at: $0) }
+    four.restore(saved)
+    XCTAssertEqual((0 ..< 300).map { four.lane(at: $0) }, lanesBefore)
+    // A list here: the lanes are ignored, the extents apply.
+    var list = try fresh(.list)
+    list.restore(saved)
+    XCTAssertEqual(list.frame(at: 299).maxY, original.ids.map(truth).reduce(0, +))
+  }
+
+  /// SPEC C1: lanes in both encodings. The binary form with lanes is
+  /// format 2 (the id plus 2 bytes a lane); without lanes it stays format
+  /// 1; a lane not below its count, or any truncation, is a typed error.
+  func testC1_masonryLanesSurviveBothEncodings() throws {
+    var layout = try make(rows: 60, kinds: false)
+    layout.setMeasuredExtent(90, for: 4)
+    XCTAssertEqual([UInt8](layout.snapshot().encoded())[4], 1)
+    layout.sectionLayout = .masonry(try MasonryLayout(lanes: .fixed(4)))
+    let s = layout.snapshot()
+    XCTAssertEqual(s.masonryLanes.count, 60)
+    let bytes = [UInt8](s.encoded())
+    XCTAssertEqual(bytes[4], 2)
+    XCTAssertEqual(try LayoutSnapshot<Int>(encoded: Data(bytes)), s)
+    XCTAssertEqual(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: JSONEncoder().encode(s)), s)
+    for n in 0 ..< bytes.count {
+      XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(bytes[0 ..< n])), "prefix \(n)") { error in
+        XCTAssertTrue(error is LayoutSnapshotError)
+      }
+    }
+    var one = LayoutSnapshot<Int>()
+    one._appendLane(of: 7, lane: 1, countLessOne: 2)
+    var bad = [UInt8](one.encoded())
+    bad[bad.count - 2] = 3  // lane 3 of 3
+    XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(bad))) { error in
+      guard case .corrupt = error as? LayoutSnapshotError else { return XCTFail("\(error)") }
+    }
+    let json = #"{"measuredIDs":[],"measuredUnits":[],"ownIDs":[],"ownUnits":[],"kindIDs":[],"kinds":[],"#
+      + #""laneIDs":[7],"lanes":[3],"laneCounts":[3],"kindSettings":[]}"#
+    XCTAssertThrowsError(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: Data(json.utf8)))
+  }
+
   // MARK: C2
 
   /// SPEC C2: a restore into a new layout of the same rows, all estimated,

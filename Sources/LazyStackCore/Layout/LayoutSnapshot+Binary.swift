@@ -17,7 +17,7 @@ public enum LayoutSnapshotError: Error, Hashable, Sendable, CustomStringConverti
     switch self {
     case .truncated(let offset): "snapshot truncated: more bytes needed at offset \(offset)"
     case .notASnapshot: "not a layout snapshot (no LZSS mark)"
-    case .unsupportedVersion(let v): "layout snapshot format version \(v) is not supported (this build reads 1)"
+    case .unsupportedVersion(let v): "layout snapshot format version \(v) is not supported (this build reads 1 and 2)"
     case .corrupt(let what, let offset): "corrupt layout snapshot at offset \(offset): \(what)"
     }
   }
@@ -117,15 +117,18 @@ extension UUID: LayoutSnapshotID {
 extension LayoutSnapshot where ID: LayoutSnapshotID {
   /// The snapshot's compact binary form (SPEC C1): per entry the id's
   /// bytes plus 4 (a measured extent or an own estimate, in 1/256 pt) or
-  /// plus 1 (a kind), after a header of the kinds' settings and the place.
-  /// 100k measured `Int` ids take 1.2 MB.
+  /// plus 1 (a kind) or plus 2 (a masonry row's lane and its section's
+  /// lane count), after a header of the kinds' settings and the place.
+  /// 100k measured `Int` ids take 1.2 MB. A snapshot without masonry lanes
+  /// is written in format 1, which builds from before lanes read too;
+  /// with lanes, in format 2 (format 1 and a section of lanes at the end).
   /// - Complexity: O(m) for m entries.
   @inlinable
   public func encoded() -> Data {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(64 + entryCount * (MemoryLayout<ID>.size + 5))
     bytes.append(contentsOf: Array("LZSS".utf8))
-    bytes.append(1)  // format version
+    bytes.append(_laneIDs.isEmpty ? 1 : 2)  // format version
     UInt16(kindSettings.count).appendSnapshotBytes(to: &bytes)
     for s in kindSettings {
       bytes.append(s.kind)
@@ -157,6 +160,14 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
       id.appendSnapshotBytes(to: &bytes)
       bytes.append(kind)
     }
+    if !_laneIDs.isEmpty {
+      UInt32(_laneIDs.count).appendSnapshotBytes(to: &bytes)
+      for r in 0 ..< _laneIDs.count {
+        _laneIDs[r].appendSnapshotBytes(to: &bytes)
+        bytes.append(_lanes[r])
+        bytes.append(_laneCountsLessOne[r])
+      }
+    }
     return Data(bytes)
   }
 
@@ -181,7 +192,8 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
       var offset = 0
       guard b.count >= 5 else { throw b.count >= 4 || !"LZSS".utf8.starts(with: b) ? .notASnapshot : .truncated(offset: b.count) }
       guard Array(b[0 ..< 4]) == Array("LZSS".utf8) else { throw .notASnapshot }
-      guard b[4] == 1 else { throw .unsupportedVersion(b[4]) }
+      let version = b[4]
+      guard version == 1 || version == 2 else { throw .unsupportedVersion(version) }
       offset = 5
       func byte() throws(LayoutSnapshotError) -> UInt8 {
         guard offset < b.count else { throw .truncated(offset: offset) }
@@ -241,6 +253,17 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
       for _ in 0 ..< kinded {
         result._kindIDs.append(try ID(snapshotBytes: b, offset: &offset))
         result._kinds.append(try byte())
+      }
+      if version == 2 {
+        let laned = try count(entrySize: 3)
+        for _ in 0 ..< laned {
+          let id = try ID(snapshotBytes: b, offset: &offset)
+          let at = offset
+          let lane = try byte()
+          let countLessOne = try byte()
+          guard lane <= countLessOne else { throw .corrupt("lane \(lane) of \(Int(countLessOne) + 1)", offset: at) }
+          result._appendLane(of: id, lane: lane, countLessOne: countLessOne)
+        }
       }
       guard offset == b.count else { throw .corrupt("\(b.count - offset) bytes after the end", offset: offset) }
     }

@@ -2,10 +2,11 @@ import Foundation
 
 /// What a layout knows that its ids do not say, and where its reader is
 /// (SPEC C1): every measured row's extent, every row's kind other than 0
-/// and own estimate, the kinds' estimates and policies, and the reading
-/// place: the kept row's id, the distance from its start to the viewport's
-/// anchor point, and that anchor. Nothing else: a snapshot of 1M rows with
-/// 100k measured holds about 100k entries.
+/// and own estimate, the kinds' estimates and policies, every masonry
+/// row's lane (with its section's lane count), and the reading place: the
+/// kept row's id, the distance from its start to the viewport's anchor
+/// point, and that anchor. Nothing else: a snapshot of 1M list rows with
+/// 100k measured holds about 100k entries (a masonry adds one entry a row).
 ///
 /// Take one with `LazyStackLayout.snapshot()`, keep it (it is `Codable`
 /// when the id is, and has a compact binary form, `encoded()` /
@@ -70,6 +71,11 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
   /// The rows of a kind other than 0 (K1), and their kinds.
   @usableFromInline package var _kindIDs: [ID]
   @usableFromInline package var _kinds: [UInt8]
+  /// The rows of masonry sections (L4), their lanes, and their sections'
+  /// lane counts less one (1...256 in a byte).
+  @usableFromInline package var _laneIDs: [ID]
+  @usableFromInline package var _lanes: [UInt8]
+  @usableFromInline package var _laneCountsLessOne: [UInt8]
   /// Every kind's settings, kind 0's first.
   public var kindSettings: [KindSettings]
   /// The reading place, or `nil` (a layout without rows).
@@ -86,6 +92,9 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     _ownUnits = []
     _kindIDs = []
     _kinds = []
+    _laneIDs = []
+    _lanes = []
+    _laneCountsLessOne = []
     kindSettings = []
     place = nil
   }
@@ -108,18 +117,26 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     zip(_kindIDs, _kinds).map { ($0, $1) }
   }
 
-  /// The number of entries: measured rows, rows with a kind, and rows with
-  /// an own estimate (a row may be in more than one).
+  /// Every masonry row's lane and the lane count of its section then, in
+  /// row order (SPEC C1, L4). A restore gives a row its lane back when its
+  /// section here is a masonry with the same lane count.
+  /// - Complexity: O(m).
+  public var masonryLanes: [(id: ID, lane: Int, laneCount: Int)] {
+    (0 ..< _laneIDs.count).map { (_laneIDs[$0], Int(_lanes[$0]), Int(_laneCountsLessOne[$0]) + 1) }
+  }
+
+  /// The number of entries: measured rows, rows with a kind, rows with an
+  /// own estimate and masonry rows' lanes (a row may be in more than one).
   /// - Complexity: O(1).
   @inlinable
-  public var entryCount: Int { _measuredIDs.count + _ownIDs.count + _kindIDs.count }
+  public var entryCount: Int { _measuredIDs.count + _ownIDs.count + _kindIDs.count + _laneIDs.count }
 
   /// A summary: entry counts and the place.
   /// - Complexity: O(1).
   public var description: String {
     let where_ = place.map { "\($0.id) +\($0.distance) pt at \($0.anchor.y)" } ?? "none"
     return "LayoutSnapshot(\(_measuredIDs.count) measured, \(_kindIDs.count) kinded, "
-      + "\(_ownIDs.count) own estimates, place \(where_))"
+      + "\(_ownIDs.count) own estimates, \(_laneIDs.count) masonry lanes, place \(where_))"
   }
 
   /// The entries whose ids `isPresent` does not accept (for a restore that
@@ -142,7 +159,19 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
       result._kindIDs.append(id)
       result._kinds.append(kind)
     }
+    for r in 0 ..< _laneIDs.count where isKept(_laneIDs[r]) {
+      result._appendLane(of: _laneIDs[r], lane: _lanes[r], countLessOne: _laneCountsLessOne[r])
+    }
     return result
+  }
+
+  /// Adds a masonry row's lane entry.
+  /// - Complexity: amortized O(1).
+  @inlinable
+  package mutating func _appendLane(of id: ID, lane: UInt8, countLessOne: UInt8) {
+    _laneIDs.append(id)
+    _lanes.append(lane)
+    _laneCountsLessOne.append(countLessOne)
   }
 }
 
@@ -171,7 +200,7 @@ extension LayoutSnapshot.Place: Codable where ID: Codable {
 
 extension LayoutSnapshot: Codable where ID: Codable {
   private enum CodingKeys: String, CodingKey {
-    case measuredIDs, measuredUnits, ownIDs, ownUnits, kindIDs, kinds, kindSettings, place
+    case measuredIDs, measuredUnits, ownIDs, ownUnits, kindIDs, kinds, laneIDs, lanes, laneCounts, kindSettings, place
   }
 
   private struct CodedSettings: Codable {
@@ -182,8 +211,11 @@ extension LayoutSnapshot: Codable where ID: Codable {
 
   /// Decodes a snapshot; extents are in 1/256 pt units, as `encode(to:)`
   /// writes them.
+  /// Masonry lanes are optional (a snapshot saved before they were kept
+  /// has none).
   /// - Throws: `DecodingError` for missing or mismatched fields (arrays of
-  ///   different lengths, a negative extent).
+  ///   different lengths, a negative extent, a lane count outside 1...256,
+  ///   a lane not below its count).
   /// - Complexity: O(m).
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -199,6 +231,16 @@ extension LayoutSnapshot: Codable where ID: Codable {
       throw DecodingError.dataCorruptedError(forKey: .measuredUnits, in: c,
                                              debugDescription: "ids and values differ in number, or an extent is negative")
     }
+    _laneIDs = try c.decodeIfPresent([ID].self, forKey: .laneIDs) ?? []
+    let lanes = try c.decodeIfPresent([Int].self, forKey: .lanes) ?? []
+    let laneCounts = try c.decodeIfPresent([Int].self, forKey: .laneCounts) ?? []
+    guard lanes.count == _laneIDs.count, laneCounts.count == _laneIDs.count,
+          zip(lanes, laneCounts).allSatisfy({ $1 >= 1 && $1 <= 256 && $0 >= 0 && $0 < $1 }) else {
+      throw DecodingError.dataCorruptedError(forKey: .lanes, in: c,
+                                             debugDescription: "lane ids and lanes differ in number, or a lane is out of its count")
+    }
+    _lanes = lanes.map { UInt8($0) }
+    _laneCountsLessOne = laneCounts.map { UInt8($0 - 1) }
     kindSettings = try c.decode([CodedSettings].self, forKey: .kindSettings).map { s in
       guard s.estimateUnits.map({ $0 >= 0 }) ?? true else {
         throw DecodingError.dataCorruptedError(forKey: .kindSettings, in: c, debugDescription: "a negative estimate")
@@ -210,7 +252,8 @@ extension LayoutSnapshot: Codable where ID: Codable {
   }
 
   /// Encodes the snapshot: parallel arrays of ids and values (extents in
-  /// 1/256 pt units), the kinds' settings and the place.
+  /// 1/256 pt units; masonry lanes with their lane counts, when there are
+  /// any), the kinds' settings and the place.
   /// - Complexity: O(m).
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
@@ -220,6 +263,11 @@ extension LayoutSnapshot: Codable where ID: Codable {
     try c.encode(_ownUnits, forKey: .ownUnits)
     try c.encode(_kindIDs, forKey: .kindIDs)
     try c.encode(_kinds, forKey: .kinds)
+    if !_laneIDs.isEmpty {
+      try c.encode(_laneIDs, forKey: .laneIDs)
+      try c.encode(_lanes.map(Int.init), forKey: .lanes)
+      try c.encode(_laneCountsLessOne.map { Int($0) + 1 }, forKey: .laneCounts)
+    }
     try c.encode(kindSettings.map { s in
       CodedSettings(kind: s.kind, estimateUnits: s.estimate.map { Int32(truncatingIfNeeded: _FixedPoint.extentUnits($0) ?? 0) },
                     mean: s.policy == .meanOfMeasured)

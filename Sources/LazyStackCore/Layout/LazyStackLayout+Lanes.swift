@@ -428,6 +428,16 @@ extension LazyStackLayout {
   /// - Complexity: O(m) expected for m masonry rows; O(1) without lanes.
   @inlinable @inline(never)
   internal mutating func _keepLanesByID() {
+    _keepLanesByID(restoring: nil)
+  }
+
+  /// `_keepLanesByID()`, then each masonry row of `snapshot` present here
+  /// in a masonry section of the lane count it had there takes its lane
+  /// from it (SPEC C1, C2).
+  /// - Complexity: O(m + w) expected for m masonry rows here and w lane
+  ///   entries in the snapshot.
+  @inlinable @inline(never)
+  internal mutating func _keepLanesByID(restoring snapshot: LayoutSnapshot<ID>?) {
     guard let lanes = _laneBox?.value else { return }
     var kept: [ID: _KeptLane] = [:]
     for section in lanes.sections {
@@ -439,6 +449,15 @@ extension LazyStackLayout {
         l &+= 1
       }
     }
+    if let snapshot {
+      for r in 0 ..< snapshot._laneIDs.count {
+        let id = snapshot._laneIDs[r]
+        guard var lane = kept[id], lane.lanes == Int(snapshot._laneCountsLessOne[r]) &+ 1 else { continue }
+        lane.lane = Int(snapshot._lanes[r])
+        kept[id] = lane
+      }
+    }
     _writableLanes().value.pendingKeep = kept.isEmpty ? .sameRows : .byID(kept)
+    if snapshot != nil { _writableLanes().value.current = false }  // laid out again by the settle that follows
   }
 }

@@ -18,15 +18,15 @@ internal final class _PendingRestore<ID: Hashable & Sendable>: Sendable {
 extension LazyStackLayout {
   /// What the layout knows that its ids do not say, and where the reader
   /// is (SPEC C1): every measured row's extent, the rows' kinds (other than
-  /// 0) and own estimates, every kind's estimate and policy, and the
-  /// reading place: the kept row (the anchor row of §6, or the row at the
-  /// viewport's anchor point), the distance from its start to that point,
-  /// and the anchor.
+  /// 0) and own estimates, every kind's estimate and policy, every masonry
+  /// row's lane with its section's lane count, and the reading place: the
+  /// kept row (the anchor row of §6, or the row at the viewport's anchor
+  /// point), the distance from its start to that point, and the anchor.
   ///
   ///     let data = layout.snapshot().encoded()   // save on quit
   ///
-  /// - Complexity: O(n/B + m B) for m entries (only blocks holding a
-  ///   measured row or a kind are read).
+  /// - Complexity: O(n/B + m B + w) for m entries and w masonry rows (only
+  ///   blocks holding a measured row or a kind are read).
   @inlinable
   public func snapshot() -> LayoutSnapshot<ID> {
     var s = LayoutSnapshot<ID>()
@@ -60,6 +60,18 @@ extension LazyStackLayout {
       for kind in table.kindOfSlot.sorted() {
         s.kindSettings.append(LayoutSnapshot<ID>.KindSettings(
           kind: kind, estimate: estimatedExtent(forKind: kind), policy: estimatePolicy(forKind: kind)))
+      }
+    }
+    if let lanes = _laneBox?.value {
+      for section in lanes.sections {
+        guard let m = section.masonry else { continue }
+        let all = m.blocks.allLanes
+        let countLessOne = UInt8(truncatingIfNeeded: m.k &- 1)
+        var r = 0
+        _tree.forEachRow(in: section.body) { id, _, _ in
+          s._appendLane(of: id, lane: UInt8(truncatingIfNeeded: all[r]), countLessOne: countLessOne)
+          r &+= 1
+        }
       }
     }
     s.place = _readingPlace
@@ -147,7 +159,10 @@ extension LazyStackLayout {
   /// others are ignored), the kinds' estimates and policies, then the
   /// reading place, landed with `scrollTo(id:distance:anchor:)` as a
   /// pending programmatic target, so it stays exact however the rows
-  /// around it are measured later (R6).
+  /// around it are measured later (R6). A masonry row gets its lane back
+  /// when its section here is a masonry of the lane count it had (the
+  /// arrangement the reader saw); in a section of another lane count it
+  /// keeps the lane it has here.
   ///
   ///     var layout = try LazyStackLayout(ids: ids, estimatedExtent: 60)
   ///     layout.viewportSize = size
@@ -161,13 +176,14 @@ extension LazyStackLayout {
   /// - Complexity: O(m log n + k n/B) for m entries in the row order of a
   ///   layout with the same ids and k kinds; for entries in another order
   ///   O(m (log n + B) + k n/B), or O(n) for an m near n (one pass over the
-  ///   rows).
+  ///   rows). With lanes O(n) (the sections are laid out again).
   @inlinable
   public mutating func restore(_ snapshot: LayoutSnapshot<ID>) {
     _pendingRestore = nil
     let before = _capture()
     if _slowPath(_batch != nil) { _logCheckpoint() }
     _applyEntries(of: snapshot)
+    if !snapshot._laneIDs.isEmpty && _laneBox != nil { _keepLanesByID(restoring: snapshot) }
     _refreshEstimate()
     _settle(from: before, cause: .snapshot)
     guard let place = snapshot.place else { return }
