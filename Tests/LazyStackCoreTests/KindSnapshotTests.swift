@@ -286,6 +286,16 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertEqual(restored.contentOffset, original.contentOffset)
     XCTAssertEqual(restored.visibleRows, original.visibleRows)
 
+    // Other ids (row 5 deleted since, and the rest in reverse order): each
+    // present row still gets its own lane back, found by id.
+    var others = try LazyStackLayout(ids: Array((0 ..< 300).filter { $0 != 5 }.reversed()), estimatedExtent: 50)
+    others.viewportSize = CGSize(width: 300, height: 500)
+    others.sectionLayout = three
+    others.restore(saved)
+    for i in 0 ..< others.count {
+      let id = others.ids[i]
+      XCTAssertEqual(others.lane(at: i), original.lane(at: id), "lane of id \(id) among other ids")
+    }
     // Four lanes here: the saved lanes were for three, so every row keeps its own.
     var four = try fresh(.masonry(try MasonryLayout(lanes: .fixed(4))))
     let lanesBefore = (0 ..< 300).map { four.lane(at: $0) }

@@ -428,16 +428,6 @@ extension LazyStackLayout {
   /// - Complexity: O(m) expected for m masonry rows; O(1) without lanes.
   @inlinable @inline(never)
   internal mutating func _keepLanesByID() {
-    _keepLanesByID(restoring: nil)
-  }
-
-  /// `_keepLanesByID()`, then each masonry row of `snapshot` present here
-  /// in a masonry section of the lane count it had there takes its lane
-  /// from it (SPEC C1, C2).
-  /// - Complexity: O(m + w) expected for m masonry rows here and w lane
-  ///   entries in the snapshot.
-  @inlinable @inline(never)
-  internal mutating func _keepLanesByID(restoring snapshot: LayoutSnapshot<ID>?) {
     guard let lanes = _laneBox?.value else { return }
     var kept: [ID: _KeptLane] = [:]
     for section in lanes.sections {
@@ -449,15 +439,62 @@ extension LazyStackLayout {
         l &+= 1
       }
     }
-    if let snapshot {
-      for r in 0 ..< snapshot._laneIDs.count {
-        let id = snapshot._laneIDs[r]
-        guard var lane = kept[id], lane.lanes == Int(snapshot._laneCountsLessOne[r]) &+ 1 else { continue }
-        lane.lane = Int(snapshot._lanes[r])
-        kept[id] = lane
+    _writableLanes().value.pendingKeep = kept.isEmpty ? .sameRows : .byID(kept)
+  }
+
+  /// Gives each masonry row the lane `snapshot` holds for it, where its
+  /// section is a masonry of the lane count it had there (SPEC C1, C2):
+  /// the sections' lanes are rewritten, and the settle that follows lays
+  /// the sections out from them (the rows are the same: L4 reads each
+  /// row's lane by its index). The snapshot's entries are matched in row
+  /// order, each just after the one before (a layout of the same ids);
+  /// from the first that is not, by a dictionary of the rest.
+  /// - Complexity: O(m + w) for m masonry rows and w lane entries; O(w)
+  ///   expected more for entries in another order.
+  @inlinable @inline(never)
+  internal mutating func _restoreLanes(from snapshot: LayoutSnapshot<ID>) {
+    guard var sections = _laneBox?.value.sections else { return }
+    let ids = snapshot._laneIDs
+    var next = 0
+    var byID: [ID: Int]?  // entry by id, from the first row found out of order
+    var changed = false
+    for p in sections.indices {
+      guard let m = sections[p].masonry else { continue }
+      let k = m.k
+      var lanes = m.blocks.allLanes
+      var r = 0
+      var moved = false
+      _tree.forEachRow(in: sections[p].body) { id, _, _ in
+        defer { r &+= 1 }
+        var entry = -1
+        if byID == nil && next < ids.count && ids[next] == id {
+          entry = next
+          next &+= 1
+        } else {
+          if byID == nil {
+            var map: [ID: Int] = [:]
+            map.reserveCapacity(ids.count &- next)
+            for e in next ..< ids.count where map[ids[e]] == nil { map[ids[e]] = e }
+            byID = map
+          }
+          entry = byID.unsafelyUnwrapped[id] ?? -1
+        }
+        guard entry >= 0, Int(snapshot._laneCountsLessOne[entry]) &+ 1 == k else { return }
+        let lane = Int(snapshot._lanes[entry])
+        if lanes[r] != lane {
+          lanes[r] = lane
+          moved = true
+        }
+      }
+      if moved {
+        sections[p].masonry = _MasonryLanes(extents: m.blocks.allExtents, lanes: lanes, lanes: k, spacing: m.spacing,
+                                            blockCapacity: m.blocks.capacity)
+        changed = true
       }
     }
-    _writableLanes().value.pendingKeep = kept.isEmpty ? .sameRows : .byID(kept)
-    if snapshot != nil { _writableLanes().value.current = false }  // laid out again by the settle that follows
+    guard changed else { return }
+    let box = _writableLanes()
+    box.value.sections = sections
+    box.value.current = false  // laid out again by the settle that follows
   }
 }

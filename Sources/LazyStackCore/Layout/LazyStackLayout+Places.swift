@@ -183,7 +183,7 @@ extension LazyStackLayout {
     let before = _capture()
     if _slowPath(_batch != nil) { _logCheckpoint() }
     _applyEntries(of: snapshot)
-    if !snapshot._laneIDs.isEmpty && _laneBox != nil { _keepLanesByID(restoring: snapshot) }
+    if !snapshot._laneIDs.isEmpty && _laneBox != nil { _restoreLanes(from: snapshot) }
     _refreshEstimate()
     _settle(from: before, cause: .snapshot)
     guard let place = snapshot.place else { return }
