@@ -37,6 +37,10 @@ extension LazyStackReference {
       }
     }
     s.place = readingPlace
+    if let pendingRestore {
+      let present = Set(ids)
+      s._addWaiting(pendingRestore) { present.contains($0) }
+    }
     return s
   }
 

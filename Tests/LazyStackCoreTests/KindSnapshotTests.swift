@@ -397,7 +397,10 @@ final class KindSnapshotTests: CheckedTestCase {
     var other = try LazyStackLayout(ids: Array(105 ..< 2000), estimatedExtent: 50)
     other.viewportSize = CGSize(width: 300, height: 500)
     other.restore(saved)
-    XCTAssertEqual(other.snapshot().measuredExtents.map(\.id), Array(105 ..< 110))
+    // The present ones apply; the others wait with the place (C3), and a
+    // snapshot taken meanwhile still holds them, after the layout's own.
+    XCTAssertEqual(other.snapshot().measuredExtents.map(\.id), Array(105 ..< 110) + Array(100 ..< 105))
+    for id in 105 ..< 110 { XCTAssertEqual(other.measuredExtent(for: id), truth(id)) }
     XCTAssertEqual(other.kind(at: other.index(of: 110)!), 1)
     XCTAssertTrue(other.isRestorePending, "row 100, the place, is not a row here")
   }
@@ -481,6 +484,34 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertEqual(scrolled.contentOffset.y, 20)
     scrolled.position.scrollTo(id: 123_456)  // unknown (R5): changes nothing
     XCTAssertEqual(scrolled.lastPositionResult, .unknownID("123456"))
+  }
+
+  /// SPEC C1 with C3: a snapshot taken while a restore waits (an app that
+  /// quits before its data loaded) holds the place the restore waits to
+  /// land, and the waiting entries of rows not here yet, so restoring it
+  /// later lands the same place. Found with `lazystack-view --state`: a
+  /// quit before the indexer reached the saved record saved record 1.
+  func testC3_snapshotWhileARestoreWaitsKeepsItsPlace() throws {
+    var original = try make(kinds: false)
+    original.measureVisibleRows { _, id in self.truth(id) }
+    let saved = original.snapshot()
+    let place = try XCTUnwrap(saved.place)
+    var early = try LazyStackLayout(ids: Array(0 ..< 30), estimatedExtent: 50)
+    early.viewportSize = CGSize(width: 300, height: 500)
+    early.restore(saved)
+    XCTAssertTrue(early.isRestorePending)
+    let again = early.snapshot()
+    XCTAssertEqual(again.place, place, "the waiting place, not row 0 at the top")
+    XCTAssertEqual(Set(again.measuredExtents.map(\.id)), Set(saved.measuredExtents.map(\.id)),
+                   "the measured rows (none of them here yet) wait in the new snapshot too")
+    var later = try LazyStackLayout(ids: Array(0 ..< 1000), estimatedExtent: 50)
+    later.viewportSize = CGSize(width: 300, height: 500)
+    later.restore(try LayoutSnapshot<Int>(encoded: again.encoded()))
+    XCTAssertEqual(later.frame(of: place.id)!.minY - later.contentOffset.y,
+                   original.frame(of: place.id)!.minY - original.contentOffset.y)
+    // Once the user scrolls, the waiting restore is dropped and the place is theirs.
+    early.userScroll(to: CGPoint(x: 0, y: 100))
+    XCTAssertNotEqual(early.snapshot().place?.id, place.id)
   }
 
   // MARK: C4

@@ -165,6 +165,32 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     return result
   }
 
+  /// This snapshot of a layout whose restore of `waiting` still waits for
+  /// its row (SPEC C3): the waiting place, not the layout's, and the
+  /// waiting entries of ids that are not rows yet (`isRow` false), after
+  /// the layout's own. A snapshot taken then (an app that quits before
+  /// its data loaded) keeps the place it was restoring.
+  /// - Complexity: O(w) for w waiting entries.
+  @inlinable
+  package mutating func _addWaiting(_ waiting: LayoutSnapshot, isRow: (ID) -> Bool) {
+    place = waiting.place
+    for (id, units) in zip(waiting._measuredIDs, waiting._measuredUnits) where !isRow(id) {
+      _measuredIDs.append(id)
+      _measuredUnits.append(units)
+    }
+    for (id, units) in zip(waiting._ownIDs, waiting._ownUnits) where !isRow(id) {
+      _ownIDs.append(id)
+      _ownUnits.append(units)
+    }
+    for (id, kind) in zip(waiting._kindIDs, waiting._kinds) where !isRow(id) {
+      _kindIDs.append(id)
+      _kinds.append(kind)
+    }
+    for r in 0 ..< waiting._laneIDs.count where !isRow(waiting._laneIDs[r]) {
+      _appendLane(of: waiting._laneIDs[r], lane: waiting._lanes[r], countLessOne: waiting._laneCountsLessOne[r])
+    }
+  }
+
   /// Adds a masonry row's lane entry.
   /// - Complexity: amortized O(1).
   @inlinable

@@ -22,6 +22,8 @@ extension LazyStackLayout {
   /// row's lane with its section's lane count, and the reading place: the
   /// kept row (the anchor row of §6, or the row at the viewport's anchor
   /// point), the distance from its start to that point, and the anchor.
+  /// While a restore waits for its row (C3), the snapshot holds the place
+  /// it waits to land, and its entries for ids that are not rows yet.
   ///
   ///     let data = layout.snapshot().encoded()   // save on quit
   ///
@@ -75,6 +77,7 @@ extension LazyStackLayout {
       }
     }
     s.place = _readingPlace
+    if let waiting = _pendingRestore?.snapshot { s._addWaiting(waiting) { _tree.contains($0) } }
     return s
   }
 
