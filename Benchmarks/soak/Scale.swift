@@ -442,7 +442,8 @@ func kindsAndSnapshots(
 /// frames checked against arithmetic; 10,000 rows measured; single
 /// measurements, inserts, removals and jumps, each timed; a re-flow to 5
 /// lanes and back with the kept row in place; the rows on screen checked
-/// against their frames), and a 4-lane grid of the same rows.
+/// against their frames), a 4-lane grid of the same rows, and last a
+/// snapshot of the masonry restored into a new layout (C1, C2).
 func lanesAtScale(
   rows n: Int, check: (Bool, @autoclosure () -> String) -> Void,
   time: (String, () throws -> Any) throws -> Any, microseconds: (() throws -> Void) throws -> Double
@@ -522,26 +523,6 @@ func lanesAtScale(
     _ = try time("masonry: re-flow \(label) lanes") { layout.sectionLayout = to; return to }
     check(layout.frame(of: kept)!.minY - layout.contentOffset.y == keptY, "masonry: a re-flow (\(label)) moved the kept row")
   }
-  // A snapshot after the re-flows (lanes by the rule over measured rows,
-  // not the round robin of a new layout) restored into a new layout of
-  // the same ids: every lane back, the kept row where it was (C1, C2).
-  var saved = LayoutSnapshot<Int>()
-  let snapshotTime = try microseconds { saved = layout.snapshot() }
-  check(saved.masonryLanes.count == layout.count, "masonry: the snapshot holds \(saved.masonryLanes.count) lanes")
-  var restored = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 44, spacing: 2)
-  restored.viewportSize = CGSize(width: 390, height: 844)
-  restored.sectionLayout = four
-  let restoreTime = try microseconds { restored.restore(saved) }
-  var lanesOff = 0
-  for _ in 0 ..< 10_000 {
-    let i = Int.random(in: 0 ..< n, using: &rng)
-    if restored.lane(at: i) != layout.lane(at: i) || restored.frame(at: i) != layout.frame(at: i) { lanesOff += 1 }
-  }
-  check(lanesOff == 0, "masonry: \(lanesOff) of 10,000 sampled rows restored to another lane or frame")
-  check(restored.contentOffset == layout.contentOffset, "masonry: restored at \(restored.contentOffset), saved at \(layout.contentOffset)")
-  print("scale: masonry: snapshot of \(saved.entryCount) entries (\(saved.masonryLanes.count) lanes) "
-        + String(format: "%.1f ms, restored into a new 4-lane layout of the same ids %.1f ms", snapshotTime / 1e3, restoreTime / 1e3))
-  restored = try LazyStackLayout(ids: 0 ..< 1, estimatedExtent: 44)  // released before the grid
   // A grid of the same rows: a line is as tall as its tallest row (L3).
   let grid = SectionLayout.grid(try GridLayout(lanes: .fixed(4), laneSpacing: 4))
   _ = try time("grid: lay \(n) rows out in 4 lanes") { layout.sectionLayout = grid; return grid }
@@ -561,4 +542,26 @@ func lanesAtScale(
   gridTimes.sort()
   print("scale: grid: insert one row at a random index (every later cell moves to the next lane): median "
         + String(format: "%.1f µs, slowest %.1f µs (21 times)", gridTimes[10], gridTimes[20]))
+  // Last (its gigabytes at 100M rows leave the heap in a state that slows
+  // what follows): back to a 4-lane masonry, a re-flow (lanes by the rule
+  // over the measured rows, not the round robin of a new layout), its
+  // snapshot restored into a new layout of the same ids: every lane back,
+  // the kept row where it was (C1, C2).
+  layout.sectionLayout = four
+  var saved = LayoutSnapshot<Int>()
+  let snapshotTime = try microseconds { saved = layout.snapshot() }
+  check(saved.masonryLanes.count == layout.count, "masonry: the snapshot holds \(saved.masonryLanes.count) lanes")
+  var restored = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 44, spacing: 2)
+  restored.viewportSize = CGSize(width: 390, height: 844)
+  restored.sectionLayout = four
+  let restoreTime = try microseconds { restored.restore(saved) }
+  var lanesOff = 0
+  for _ in 0 ..< 10_000 {
+    let i = Int.random(in: 0 ..< n, using: &rng)
+    if restored.lane(at: i) != layout.lane(at: i) || restored.frame(at: i) != layout.frame(at: i) { lanesOff += 1 }
+  }
+  check(lanesOff == 0, "masonry: \(lanesOff) of 10,000 sampled rows restored to another lane or frame")
+  check(restored.contentOffset == layout.contentOffset, "masonry: restored at \(restored.contentOffset), saved at \(layout.contentOffset)")
+  print("scale: masonry: snapshot of \(saved.entryCount) entries (\(saved.masonryLanes.count) lanes) "
+        + String(format: "%.1f ms, restored into a new 4-lane layout of the same ids %.1f ms", snapshotTime / 1e3, restoreTime / 1e3))
 }
