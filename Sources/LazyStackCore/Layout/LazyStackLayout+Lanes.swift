@@ -141,6 +141,16 @@ extension LazyStackLayout {
     guard let old = _laneBox?.value else { return }
     if old.current {  // brought up to date in place by the edit (L8)
       _writableLanes().value.current = false
+      // A removed header's layout goes with it here too (L1, H1): else it
+      // would come back with the id, and keep `hasLanes` on.
+      if old.layoutByHeader.keys.contains(where: { !_tree.contains($0) }) {
+        let layouts = old.layoutByHeader.filter { _tree.contains($0.key) }
+        if old.defaultLayout == .list && layouts.isEmpty {
+          _laneBox = nil
+        } else {
+          _writableLanes().value.layoutByHeader = layouts
+        }
+      }
       return
     }
     // Layouts follow header ids: a removed row's goes with it (L1, H1).
