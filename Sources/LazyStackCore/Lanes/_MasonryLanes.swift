@@ -229,25 +229,20 @@ package struct _MasonryLanes: Sendable {
   @inlinable
   package mutating func remove(_ range: Range<Int>) {
     guard !range.isEmpty else { return }
-    // What leaves each lane of each block, before the blocks change.
-    var removed: [(block: Int, lane: Int, pitch: Int64)] = []
+    // What leaves each lane of each block, taken from the Fenwick tree
+    // while the blocks are as they were (a reshape rebuilds it anyway).
     var (b, slot) = blocks.locate(range.lowerBound)
     var left = range.count
     while left > 0 {
-      let e = blocks.extents[b]
-      let l = blocks.lanes[b]
-      let end = Swift.min(e.count, slot &+ left)
-      for t in slot ..< end { removed.append((b, Int(l[t]), Int64(e[t]) &+ spacing)) }
+      let end = Swift.min(blocks.extents[b].count, slot &+ left)
+      for t in slot ..< end {
+        _add(pitch: -(Int64(blocks.extents[b][t]) &+ spacing), rows: -1, lane: Int(blocks.lanes[b][t]), block: b)
+      }
       left &-= end &- slot
       b &+= 1
       slot = 0
     }
-    let (_, reshaped) = blocks.remove(range)
-    if reshaped {
-      _rebuildTree()
-    } else {
-      for r in removed { _add(pitch: -r.pitch, rows: -1, lane: r.lane, block: r.block) }
-    }
+    if blocks.remove(range).reshaped { _rebuildTree() }
   }
 
   /// The first row of lane `j` whose pitch end (start plus extent plus

@@ -101,18 +101,21 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
 
   /// The measured rows and their extents, in row order.
   /// - Complexity: O(m).
+  @inlinable
   public var measuredExtents: [(id: ID, extent: CGFloat)] {
     zip(_measuredIDs, _measuredUnits).map { ($0, _FixedPoint.points(Int64($1))) }
   }
 
   /// The rows with an own estimate and those estimates, in row order.
   /// - Complexity: O(m).
+  @inlinable
   public var ownEstimates: [(id: ID, extent: CGFloat)] {
     zip(_ownIDs, _ownUnits).map { ($0, _FixedPoint.points(Int64($1))) }
   }
 
   /// The rows of a kind other than 0 and their kinds, in row order.
   /// - Complexity: O(m).
+  @inlinable
   public var kinds: [(id: ID, kind: UInt8)] {
     zip(_kindIDs, _kinds).map { ($0, $1) }
   }
@@ -121,6 +124,7 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
   /// row order (SPEC C1, L4). A restore gives a row its lane back when its
   /// section here is a masonry with the same lane count.
   /// - Complexity: O(m).
+  @inlinable
   public var masonryLanes: [(id: ID, lane: Int, laneCount: Int)] {
     (0 ..< _laneIDs.count).map { (_laneIDs[$0], Int(_lanes[$0]), Int(_laneCountsLessOne[$0]) + 1) }
   }

@@ -149,10 +149,12 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// measurement, estimate change, snapshot, edit, viewport change and
   /// programmatic scroll sets it.
   /// - Complexity: O(1).
+  @inlinable
   public var lastCorrection: ScrollCorrection { _lastCorrection }
 
   /// How the last write to `position` resolved (SPEC R5).
   /// - Complexity: O(1).
+  @inlinable
   public var lastPositionResult: PositionResult { _lastPositionResult }
 
   /// Creates a layout of estimated rows.
