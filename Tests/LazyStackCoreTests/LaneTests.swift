@@ -64,6 +64,25 @@ final class LaneTests: CheckedTestCase {
     XCTAssertEqual(m.sectionLayout(at: 1), try grid(2))
   }
 
+  /// SPEC L1, H1: a header's own layout goes with its id when the row is
+  /// removed, also when it was a plain row by then and the edit updates
+  /// the lane sections in place (found by the fuzzer: the layout stayed,
+  /// and came back with the id).
+  func testL1_aRemovedRowsLayoutGoesWithItAlsoWhenLanesFollowTheEditInPlace() throws {
+    var m = try make(rows: 20)
+    m.setRole(.sectionHeader, for: 0)
+    XCTAssertTrue(m.setSectionLayout(try masonry(.fixed(2)), forHeader: 0))
+    m.setRole(.sectionHeader, for: 10)
+    XCTAssertTrue(m.setSectionLayout(try grid(2), forHeader: 10))
+    m.setRole(.row, for: 10)  // its rows join header 0's masonry; the layout stays with id 10
+    XCTAssertEqual(m.sectionLayout(at: 11), try masonry(.fixed(2)))
+    try m.remove(ids: [10])  // a plain row: the lane sections follow the edit in place (L8)
+    try m.insert([10], at: 10)
+    m.setRole(.sectionHeader, for: 10)
+    XCTAssertEqual(m.sectionLayout(at: 11), .list, "the removed row's grid came back with its id")
+    XCTAssertEqual(m.sectionLayout(at: 5), try masonry(.fixed(2)))
+  }
+
   /// SPEC L1: changing a section's layout re-flows it, and the kept row
   /// keeps its place on screen at its anchor fraction.
   func testL1_reflowKeepsTheKeptRowOnScreen() throws {

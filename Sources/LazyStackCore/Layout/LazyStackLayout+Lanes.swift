@@ -141,25 +141,38 @@ extension LazyStackLayout {
     guard let old = _laneBox?.value else { return }
     if old.current {  // brought up to date in place by the edit (L8)
       _writableLanes().value.current = false
-      // A removed header's layout goes with it here too (L1, H1): else it
-      // would come back with the id, and keep `hasLanes` on.
+      // A removed row's layout goes with it here too: else it would come
+      // back with the id, and keep `hasLanes` on.
       if old.layoutByHeader.keys.contains(where: { !_tree.contains($0) }) {
-        let layouts = old.layoutByHeader.filter { _tree.contains($0.key) }
-        if old.defaultLayout == .list && layouts.isEmpty {
-          _laneBox = nil
-        } else {
+        let layouts = _layoutsOfRows(old.layoutByHeader)
+        if Self._keepsLanes(old.defaultLayout, layouts) {
           _writableLanes().value.layoutByHeader = layouts
+        } else {
+          _laneBox = nil
         }
       }
       return
     }
-    // Layouts follow header ids: a removed row's goes with it (L1, H1).
-    let layouts = old.layoutByHeader.filter { _tree.contains($0.key) }
-    let fresh = _LaneLayout(tree: _tree, defaultLayout: old.defaultLayout, layoutByHeader: layouts,
+    let fresh = _LaneLayout(tree: _tree, defaultLayout: old.defaultLayout, layoutByHeader: _layoutsOfRows(old.layoutByHeader),
                             crossExtent: _laneCross.extent, crossLead: _laneCross.lead, keeping: old)
-    // Kept while any header has a layout of its own (a `.list` one too:
-    // it outlasts a later layout-wide change).
-    _laneBox = fresh.defaultLayout != .list || !fresh.layoutByHeader.isEmpty ? _LaneBox(fresh) : nil
+    _laneBox = Self._keepsLanes(fresh.defaultLayout, fresh.layoutByHeader) ? _LaneBox(fresh) : nil
+  }
+
+  /// The header layouts whose ids are still rows: layouts follow ids, and
+  /// a removed row's goes with it (SPEC L1, H1).
+  /// - Complexity: O(h) for h header layouts.
+  @inlinable
+  internal func _layoutsOfRows(_ layouts: [ID: SectionLayout]) -> [ID: SectionLayout] {
+    layouts.filter { _tree.contains($0.key) }
+  }
+
+  /// Whether the lane sections stay: while the layout-wide layout is not a
+  /// list, or any header has a layout of its own (a `.list` one too: it
+  /// outlasts a later layout-wide change).
+  /// - Complexity: O(1).
+  @inlinable
+  internal static func _keepsLanes(_ defaultLayout: SectionLayout, _ layouts: [ID: SectionLayout]) -> Bool {
+    defaultLayout != .list || !layouts.isEmpty
   }
 
   /// `row` with its start where lanes put it (its list start otherwise).
