@@ -134,6 +134,13 @@ package enum _LaneKeep<ID: Hashable & Sendable>: Sendable {
   /// The rows changed otherwise (a move, `apply`, `update(ids:)`): every
   /// masonry row's lane by id, taken before the change.
   case byID([ID: _KeptLane])
+
+  /// Whether the rows are the ones the sections were laid out from.
+  @inlinable
+  package var isSameRows: Bool {
+    if case .sameRows = self { return true }
+    return false
+  }
 }
 
 /// Every grid and masonry section of a layout, over its extent tree (SPEC
@@ -216,53 +223,88 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     while i < n {
       let rows = tree.section(containing: i)
       i = rows.upperBound
-      let header: ID? = tree.role(at: rows.lowerBound) == ExtentTree<ID>._headerRole ? tree.id(at: rows.lowerBound) : nil
-      let layout = self.layout(forHeader: header)
-      guard layout != .list else { continue }
-      let last = rows.upperBound &- 1
-      let hasFooter = tree.role(at: last) == ExtentTree<ID>._footerRole && (header == nil || last != rows.lowerBound)
-      let body = (header == nil ? rows.lowerBound : rows.lowerBound &+ 1) ..< (hasFooter ? last : rows.upperBound)
-      var extents: [Int64] = []
-      extents.reserveCapacity(body.count)
-      var listPitch: Int64 = 0
-      let k = laneCount(layout)
-      // Each masonry row's kept lane, or -1: placed by L4's rule.
-      var given: [Int] = []
-      if case .masonry = layout, kept.keepsAny(layout: layout, lanes: k) {
-        given.reserveCapacity(body.count)
-        if kept.byID {
-          tree.forEachRow(in: body) { id, _, extent in
-            extents.append(extent)
-            given.append(kept.lane(of: id, layout: layout, lanes: k))
-            listPitch &+= extent &+ tree.spacing
-          }
-        } else {
-          var r = body.lowerBound
-          tree.forEachRow(in: body) { _, _, extent in
-            extents.append(extent)
-            given.append(kept.lane(ofRow: r, layout: layout, lanes: k))
-            r &+= 1
-            listPitch &+= extent &+ tree.spacing
-          }
+      if let section = _section(of: rows, in: tree, kept: &kept) { sections.append(section) }
+    }
+    _rebuildCorrections()
+  }
+
+  /// The lane section of the tree's section `rows`, laid out; nil when its
+  /// layout is a list. Masonry rows keep the lanes `kept` has for them.
+  /// - Complexity: O(k m) for the section's m rows.
+  @inlinable
+  package func _section(of rows: Range<Int>, in tree: ExtentTree<ID>, kept: inout _KeptLanes<ID>) -> _LaneSection<ID>? {
+    let header: ID? = tree.role(at: rows.lowerBound) == ExtentTree<ID>._headerRole ? tree.id(at: rows.lowerBound) : nil
+    let layout = self.layout(forHeader: header)
+    guard layout != .list else { return nil }
+    let last = rows.upperBound &- 1
+    let hasFooter = tree.role(at: last) == ExtentTree<ID>._footerRole && (header == nil || last != rows.lowerBound)
+    let body = (header == nil ? rows.lowerBound : rows.lowerBound &+ 1) ..< (hasFooter ? last : rows.upperBound)
+    var extents: [Int64] = []
+    extents.reserveCapacity(body.count)
+    var listPitch: Int64 = 0
+    let k = laneCount(layout)
+    // Each masonry row's kept lane, or -1: placed by L4's rule.
+    var given: [Int] = []
+    if case .masonry = layout, kept.keepsAny(layout: layout, lanes: k) {
+      given.reserveCapacity(body.count)
+      if kept.byID {
+        tree.forEachRow(in: body) { id, _, extent in
+          extents.append(extent)
+          given.append(kept.lane(of: id, layout: layout, lanes: k))
+          listPitch &+= extent &+ tree.spacing
         }
       } else {
+        var r = body.lowerBound
         tree.forEachRow(in: body) { _, _, extent in
           extents.append(extent)
+          given.append(kept.lane(ofRow: r, layout: layout, lanes: k))
+          r &+= 1
           listPitch &+= extent &+ tree.spacing
         }
       }
-      let run: _LaneRun
-      switch layout {
-      case .grid(let g):
-        run = .grid(_GridLines(extents: extents, lanes: k, spacing: tree.spacing), alignment: _FixedPoint.fraction(g.alignment))
-      case .masonry:
-        run = .masonry(Self._masonry(extents: extents, given: given, lanes: k, spacing: tree.spacing))
-      case .list:
-        continue
+    } else {
+      tree.forEachRow(in: body) { _, _, extent in
+        extents.append(extent)
+        listPitch &+= extent &+ tree.spacing
       }
-      sections.append(_LaneSection(header: header, layout: layout, bodyStart: body.lowerBound, run: run,
-                                   listPitch: listPitch))
     }
+    let run: _LaneRun
+    switch layout {
+    case .grid(let g):
+      run = .grid(_GridLines(extents: extents, lanes: k, spacing: tree.spacing), alignment: _FixedPoint.fraction(g.alignment))
+    case .masonry:
+      run = .masonry(Self._masonry(extents: extents, given: given, lanes: k, spacing: tree.spacing))
+    case .list:
+      return nil
+    }
+    return _LaneSection(header: header, layout: layout, bodyStart: body.lowerBound, run: run, listPitch: listPitch)
+  }
+
+  /// Lays out again the sections of rows `rows`, whole sections both of
+  /// `tree` and of the rows these sections were laid out from (the same
+  /// rows, roles changed among them), and keeps the others as they are: a
+  /// role change (SPEC H2, L1) changes only the sections around its row.
+  /// Masonry rows keep their lanes as a full re-layout would keep them.
+  /// - Precondition: `pendingKeep` is `.sameRows`.
+  /// - Complexity: O(k m + s) for the m rows of `rows` and s sections.
+  @inlinable
+  package mutating func relayout(_ rows: Range<Int>, in tree: ExtentTree<ID>) {
+    // The old sections in `rows`: those whose first row (the header's, else
+    // the body's) is in it. A row asked for its old lane is in one of them.
+    func first(_ p: Int) -> Int { sections[p].header == nil ? sections[p].bodyStart : sections[p].bodyStart &- 1 }
+    var low = Swift.max(0, _sections(startingAtOrBefore: rows.lowerBound) &- 1)
+    while low < sections.count && first(low) < rows.lowerBound { low &+= 1 }
+    var high = low
+    while high < sections.count && first(high) < rows.upperBound { high &+= 1 }
+    var kept = _KeptLanes(sections[low ..< high], keep: .sameRows)
+    var fresh: ContiguousArray<_LaneSection<ID>> = []
+    var i = rows.lowerBound
+    while i < rows.upperBound {
+      let section = tree.section(containing: i)
+      i = section.upperBound
+      if let laidOut = _section(of: section, in: tree, kept: &kept) { fresh.append(laidOut) }
+    }
+    sections.replaceSubrange(low ..< high, with: fresh)
     _rebuildCorrections()
   }
 
@@ -334,8 +376,15 @@ package struct _KeptLanes<ID: Hashable & Sendable> {
 
   @inlinable
   init(_ old: _LaneLayout<ID>?) {
-    sections = old?.sections.filter { $0.masonry != nil } ?? []
-    keep = old?.pendingKeep ?? .sameRows
+    self.init(old?.sections[...] ?? [], keep: old?.pendingKeep ?? .sameRows)
+  }
+
+  /// The lanes of the masonry sections among `old`, the rows changed since
+  /// as `keep` says.
+  @inlinable
+  init(_ old: ArraySlice<_LaneSection<ID>>, keep: _LaneKeep<ID>) {
+    sections = ContiguousArray(old.lazy.filter { $0.masonry != nil })
+    self.keep = keep
     for s in sections where !flows.contains(where: { $0.layout == s.layout && $0.lanes == s.masonry.unsafelyUnwrapped.k }) {
       flows.append((s.layout, s.masonry.unsafelyUnwrapped.k))
     }

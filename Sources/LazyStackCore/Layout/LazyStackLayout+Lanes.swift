@@ -212,12 +212,38 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal mutating func _setRoleInLanes(_ role: RowRole, at location: ExtentTree<ID>._Location) -> Bool {
     let before = _capture()
+    let index = location.before.count &+ location.slot
+    // Outside a batch the sections match the rows (the last stabilization
+    // laid them out), so only the sections around the row are laid out
+    // again; in a batch, after edits they did not follow, all of them.
+    let around = _batch == nil && _laneBox.unsafelyUnwrapped.value.pendingKeep.isSameRows ? _sections(around: index) : nil
     let old = _tree.setRole(role._code, at: location)
-    if _batch != nil && old != role._code { _log(.role(index: location.before.count &+ location.slot, old: old)) }
+    if _batch != nil && old != role._code { _log(.role(index: index, old: old)) }
+    if let around {
+      let box = _writableLanes()
+      if old != role._code {
+        let now = _sections(around: index)
+        box.value.relayout(Swift.min(around.lowerBound, now.lowerBound) ..< Swift.max(around.upperBound, now.upperBound), in: _tree)
+      }
+      box.value.current = true
+    }
     _motion.resolved = false
     _settle(from: before, cause: .snapshot)
     _checkInvariants()
     return true
+  }
+}
+
+extension LazyStackLayout {
+  /// The rows of the sections holding rows `index - 1 ... index + 1`: all
+  /// a role change at `index` can change (SPEC H2: it starts, ends, splits
+  /// or joins sections there).
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _sections(around index: Int) -> Range<Int> {
+    let first = _tree.section(containing: Swift.max(0, index &- 1))
+    let last = _tree.section(containing: Swift.min(count &- 1, index &+ 1))
+    return first.lowerBound ..< last.upperBound
   }
 }
 

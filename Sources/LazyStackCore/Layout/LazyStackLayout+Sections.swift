@@ -87,7 +87,10 @@ extension LazyStackLayout {
   ///     layout.pinnedViews = .sectionHeaders
   ///
   /// - Returns: `false` if no row has this id (nothing changes).
-  /// - Complexity: O(log n + B) (B: the block capacity, at most 512).
+  /// - Complexity: O(log n + B) (B: the block capacity, at most 512); with
+  ///   lanes O(log n + B + k m + s): the m rows of the sections around the
+  ///   row (k lanes) are laid out again, among s lane sections (in
+  ///   ``performBatch(_:)`` after edits the lanes did not follow, O(n)).
   @inlinable
   @discardableResult
   public mutating func setRole(_ role: RowRole, for id: ID) -> Bool {
