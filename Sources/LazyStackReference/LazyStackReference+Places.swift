@@ -66,8 +66,15 @@ extension LazyStackReference {
       i = ids.indices.first { s[$0] + x[$0] + spacingUnits > y } ?? ids.count - 1
     }
     let y = offset + _FixedPoint.scale(viewportUnits, by: f)
+    var p = y - s[i]
+    if !pinnedViews.isEmpty {
+      // C2 lands the place as R3 does, under pinned rows (H6): the distance
+      // that lands it at this offset.
+      let d = target(row: ids[i], fraction: f, delta: 0, programmatic: true) - offset
+      if target(row: ids[i], fraction: f, delta: d, programmatic: true) == offset { p = _FixedPoint.scale(x[i], by: f) - d }
+    }
     let a = axis == .vertical ? UnitPoint(x: 0.5, y: f) : UnitPoint(x: f, y: 0.5)
-    return .init(id: ids[i], distance: _FixedPoint.points(y - s[i]), anchor: a)
+    return .init(id: ids[i], distance: _FixedPoint.points(p), anchor: a)
   }
 
   /// SPEC C4.

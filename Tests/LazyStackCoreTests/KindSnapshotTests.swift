@@ -365,6 +365,35 @@ final class KindSnapshotTests: CheckedTestCase {
     }
   }
 
+  /// SPEC C1, C2 with pinned section headers: a restore lands the place in
+  /// the viewport less the pinned header (H6), so the snapshot measures its
+  /// distance there; a round trip shows the same lines. (Found with
+  /// `lazystack-view --sections 16 --state`: the reopened screen had the
+  /// record one line lower, one more line of the record before it showing
+  /// behind the header.)
+  func testC2_aRoundTripUnderAPinnedHeaderLandsAtTheSameOffset() throws {
+    func make() throws -> LazyStackLayout<Int> {
+      var m = try LazyStackLayout(ids: Array(0 ..< 300), estimatedExtent: 50)
+      for h in stride(from: 0, to: 300, by: 30) { m.setRole(.sectionHeader, for: h) }
+      m.pinnedViews = .sectionHeaders
+      m.viewportSize = CGSize(width: 300, height: 500)
+      return m
+    }
+    var original = try make()
+    original.position.scrollTo(id: 75, anchor: .top)  // under header 60
+    original.measureVisibleRows { _, id in CGFloat(30 + id % 7 * 10) }
+    XCTAssertEqual(original.frame(of: 75)!.minY - original.contentOffset.y, original.frame(of: 60)!.height,
+                   "row 75 lands under its pinned header")
+    original.userScroll(to: CGPoint(x: 0, y: original.contentOffset.y + 17))  // the top row now behind the header
+    original.measureVisibleRows { _, id in CGFloat(30 + id % 7 * 10) }
+    let saved = original.snapshot()
+    var restored = try make()
+    restored.restore(saved)
+    restored.measureVisibleRows { _, id in CGFloat(30 + id % 7 * 10) }
+    XCTAssertEqual(restored.contentOffset.y, original.contentOffset.y)
+    XCTAssertEqual(restored.visibleIndices, original.visibleIndices)
+  }
+
   /// SPEC C2 where the peers' restores fail (their offsets and index-keyed
   /// sizes mean another place once rows arrive above): 50 new rows at the
   /// top before the restore. The kept row lands where it was on screen,

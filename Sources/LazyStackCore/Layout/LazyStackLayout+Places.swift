@@ -106,8 +106,19 @@ extension LazyStackLayout {
     }
     let y = _offset &+ _FixedPoint.scale(_viewportUnits, by: fraction)
     let start = _leadingInset &+ (_laneBox == nil ? _tree.pitchPrefix(index) : _span(index).start)
+    var distance = y &- start
+    if !_pinnedViews.isEmpty {
+      // A restore lands the row in the viewport less the pinned rows (C2
+      // through R3, H6): the distance that lands it at this offset, so the
+      // reader sees the same lines after the restore.
+      let row = _placed(_tree.rowInfo(at: index))
+      let delta = _programmaticTarget(row, fraction: fraction, delta: 0) &- _offset
+      if _programmaticTarget(row, fraction: fraction, delta: delta) == _offset {
+        distance = _FixedPoint.scale(row.extent, by: fraction) &- delta
+      }
+    }
     let anchor = axis == .vertical ? UnitPoint(x: 0.5, y: fraction) : UnitPoint(x: fraction, y: 0.5)
-    return LayoutSnapshot<ID>.Place(id: _tree.id(at: index), distance: _FixedPoint.points(y &- start), anchor: anchor)
+    return LayoutSnapshot<ID>.Place(id: _tree.id(at: index), distance: _FixedPoint.points(distance), anchor: anchor)
   }
 
   /// The row whose pitch holds the content point `y` (units, leading inset
