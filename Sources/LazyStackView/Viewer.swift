@@ -158,8 +158,8 @@ public struct Viewer<Source: RecordSource> {
   /// Appends `rows` to `layout`.
   ///
   /// With lanes, a role change lays out again the sections around its row
-  /// (SPEC L1), so each section is inserted and its header marked in turn:
-  /// a header then splits only the section appended just before it. (All
+  /// (SPEC L1), so each header is marked as it arrives, after the section
+  /// before it: it then ends only that section. (All
   /// rows first and then every header would lay out the rest of the rows
   /// again at each header: minutes for a few million records.)
   static func append(_ rows: (ids: [Int], headers: [Int], lastPrefix: [UInt8]?), to layout: inout LazyStackLayout<Int>) {
@@ -169,19 +169,13 @@ public struct Viewer<Source: RecordSource> {
       return
     }
     var start = 0
-    var header = 0
-    while start < rows.ids.count {
-      // This chunk: from `start` up to the next header after it.
-      var end = start + 1
-      let next = header < rows.headers.count && rows.ids[start] == rows.headers[header] ? header + 1 : header
-      while end < rows.ids.count && (next >= rows.headers.count || rows.ids[end] != rows.headers[next]) { end += 1 }
-      _ = try? layout.insert(rows.ids[start ..< end], at: layout.count)
-      if next > header {
-        layout.setRole(.sectionHeader, for: rows.ids[start])
-        header = next
-      }
-      start = end
+    for header in rows.headers {
+      let at = rows.ids[start...].firstIndex(of: header)!
+      _ = try? layout.insert(rows.ids[start ... at], at: layout.count)  // the section before, then the header
+      layout.setRole(.sectionHeader, for: header)
+      start = at + 1
     }
+    if start < rows.ids.count { _ = try? layout.insert(rows.ids[start...], at: layout.count) }
   }
 
   /// Starts the rows over from the source's records (a truncated file).
