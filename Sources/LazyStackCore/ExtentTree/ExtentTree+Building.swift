@@ -27,7 +27,7 @@ extension ExtentTree {
     _positions = []
     _freeHandles = []
     _fenwick = _FenwickTree(zeros: 0)
-    _lead = 0
+    _leadNodes = 0
     _index = _IDIndex()
     _implicit = nil
     _ordered = false
@@ -63,6 +63,7 @@ extension ExtentTree {
     _order.removeAll(keepingCapacity: true)
     _positions.removeAll(keepingCapacity: true)
     _freeHandles.removeAll()
+    _estimatedPool.removeAll()
     _index = _IDIndex()
     _implicit = nil
     _ordered = false
@@ -108,13 +109,14 @@ extension ExtentTree {
     }
     let indexed = !tryOrdered
     _blocks.reserveCapacity((n &+ fill &- 1) / fill)
-    var shared = _EstimatedBuffers()
+    var shared = _EstimatedBuffers(rows: 0)  // fetched for the first block's row count
     var descents = 0
     var lower = 0
     while lower < n {
       let upper = Swift.min(n, lower &+ fill)
+      if shared.rows != upper &- lower { shared = _estimatedBuffers(upper &- lower) }
       _blocks.append(_Block(estimated: ContiguousArray(UnsafeBufferPointer(rebasing: ids[lower ..< upper])),
-                            sharing: &shared))
+                            sharing: shared))
       if tryOrdered { descents &+= Self._descents(ids, from: lower, to: upper) }
       lower = upper
     }
@@ -317,12 +319,13 @@ extension ExtentTree {
   package mutating func _fillImplicit(_ range: Range<Int>) {
     let fill = _fillCount
     _blocks.reserveCapacity((range.count &+ fill &- 1) / fill)
-    var shared = _EstimatedBuffers()
+    var shared = _EstimatedBuffers(rows: 0)  // fetched for the first block's row count
     var lower = range.lowerBound
     while lower < range.upperBound {
       let upper = Swift.min(range.upperBound, lower &+ fill)
+      if shared.rows != upper &- lower { shared = _estimatedBuffers(upper &- lower) }
       let ids = unsafeBitCast(ContiguousArray<Int>(lower ..< upper), to: ContiguousArray<ID>.self)
-      _blocks.append(_Block(estimated: ids, sharing: &shared))
+      _blocks.append(_Block(estimated: ids, sharing: shared))
       lower = upper
     }
     _implicit = range

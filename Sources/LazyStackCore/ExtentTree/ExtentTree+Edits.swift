@@ -303,21 +303,29 @@ extension ExtentTree {
     }
     var addedRoles = 0
     for role in newRoles { addedRoles &+= Self._packedRoleCount(role) }
-    _blocks[handle]._makeRoom(for: ids.count)
+    // Estimated rows joining a block of rows never measured: it takes the
+    // shared buffers of its new row count instead of growing its own.
+    // (A moved row brings its stored extent: -1 when never measured.)
+    let shares = (extents?.allSatisfy { $0 == Self._estimated } ?? true) && _poolsRows(_blocks[handle].rowCount &+ ids.count) && _blocks[handle]._isPristine
+    _blocks[handle]._makeRoom(for: ids.count, extents: !shares)
     _blocks[handle]._insertRoles(newRoles, counts: addedRoles, rowCount: ids.count, at: location.slot)
     _blocks[handle]._insertExtras(newExtras, rowCount: ids.count, at: location.slot)
     _roleAdd(addedRoles, at: location.position)
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].rowCount &+= ids.count
-    if let extents {
-      _blocks[handle].extents.insert(contentsOf: extents, at: location.slot)
+    if shares {
+      _blocks[handle]._share(_estimatedBuffers(_blocks[handle].rowCount))
     } else {
-      _blocks[handle].extents.insert(contentsOf: repeatElement(-1, count: ids.count), at: location.slot)
-    }
-    if ids.count == 1 {
-      _blocks[handle]._shiftChunks(insertedAt: location.slot)
-    } else {
-      _blocks[handle]._rebuildChunks(from: location.slot)
+      if let extents {
+        _blocks[handle].extents.insert(contentsOf: extents, at: location.slot)
+      } else {
+        _blocks[handle].extents.insert(contentsOf: repeatElement(-1, count: ids.count), at: location.slot)
+      }
+      if ids.count == 1 {
+        _blocks[handle]._shiftChunks(insertedAt: location.slot)
+      } else {
+        _blocks[handle]._rebuildChunks(from: location.slot)
+      }
     }
     _blocks[handle].measuredSum &+= added.measuredSum
     _blocks[handle].measuredCount &+= added.measuredCount
@@ -372,7 +380,13 @@ extension ExtentTree {
       _refile(block.ids, from: Int32(truncatingIfNeeded: handle), to: h)
       return h
     }
-    let parts = (0 ..< pieces).map(piece)
+    var parts = (0 ..< pieces).map(piece)
+    if whole._isPristine {
+      // Pieces of a block of rows never measured share the pool's buffers.
+      for k in parts.indices where _poolsRows(parts[k].rowCount) {
+        parts[k]._share(_estimatedBuffers(parts[k].rowCount))
+      }
+    }
     // While ordered, the pieces' keys: the first keeps the block's (see `_firstIDs`).
     let keys = _ordered ? _pieceKeys(parts, at: position) : []
     let moved = pieces &- 1
@@ -468,6 +482,7 @@ extension ExtentTree {
       var block = _Block()
       swap(&block, &_blocks[handle])
       let rolesBefore = block.roleCounts
+      let shares = group.slots.count < block.rowCount && _poolsRows(block.rowCount &- group.slots.count) && block._isPristine
       if _hasIndex {
         let hashes = group.slots.map { _index.hash(block.ids[$0]) }
         if hashes.count >= 8 { _index.warm(hashes) }
@@ -497,12 +512,15 @@ extension ExtentTree {
         block.rowCount = 0
       } else {
         Self._compact(&block.ids, removing: group.slots)
-        Self._compact(&block.extents, removing: group.slots)
+        if !shares { Self._compact(&block.extents, removing: group.slots) }
         if block.roleCounts == 0 { block.roles = [] } else if !block.roles.isEmpty { Self._compact(&block.roles, removing: group.slots) }
         if !block.extras.isEmpty { Self._compact(&block.extras, removing: group.slots) }
         block.rowCount = block.ids.count
       }
-      if group.slots.count == 1 && !block.ids.isEmpty {
+      if shares {
+        // Rows never measured: the shared buffers of the new row count.
+        block._share(_estimatedBuffers(block.rowCount))
+      } else if group.slots.count == 1 && !block.ids.isEmpty {
         block._shiftChunks(removedAt: group.slots[0], stored: removedStored)
       } else {
         block._rebuildChunks(from: group.slots[0])
@@ -578,13 +596,19 @@ extension ExtentTree {
         // Merge this block into the previous one.
         let moving = _blocks[h]
         let target = Int(last)
+        let shares = _poolsRows(_blocks[target].rowCount &+ moving.rowCount)
+          && moving._isPristine && _blocks[target]._isPristine
         _blocks[target]._insertRoles(of: moving, at: _blocks[target].rowCount)
         _blocks[target]._insertExtras(of: moving, at: _blocks[target].rowCount)
         _blocks[target].ids.append(contentsOf: moving.ids)
         _blocks[target].rowCount &+= moving.rowCount
-        let oldCount = _blocks[target].extents.count
-        _blocks[target].extents.append(contentsOf: moving.extents)
-        _blocks[target]._rebuildChunks(from: oldCount)
+        if shares {
+          _blocks[target]._share(_estimatedBuffers(_blocks[target].rowCount))
+        } else {
+          let oldCount = _blocks[target].extents.count
+          _blocks[target].extents.append(contentsOf: moving.extents)
+          _blocks[target]._rebuildChunks(from: oldCount)
+        }
         _blocks[target].measuredSum &+= moving.measuredSum
         _blocks[target].measuredCount &+= moving.measuredCount
         _blocks[target].measuredZeroCount &+= moving.measuredZeroCount

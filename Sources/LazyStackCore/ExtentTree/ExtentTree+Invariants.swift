@@ -134,6 +134,13 @@ extension ExtentTree {
       precondition(_exceptionCount(Int(handle)) == 0, "a free handle counts exceptions")
     }
     precondition(_freeHandles.count + _order.count == _blocks.count, "handles leaked")
+    precondition(_estimatedPool.count <= Self._estimatedPoolLimit, "estimated pool over its limit")
+    for (k, entry) in _estimatedPool.enumerated() {
+      precondition(entry.rows > 0 && entry.extents.count == entry.rows && entry.extents.allSatisfy { $0 == Self._estimated },
+                   "estimated pool entry \(k) is not \(entry.rows) estimated rows")
+      precondition(entry.chunks == Self._estimatedChunks(entry.rows), "estimated pool entry \(k)'s chunks are wrong")
+      precondition(!_estimatedPool[..<k].contains { $0.rows == entry.rows }, "estimated pool holds \(entry.rows) rows twice")
+    }
   }
 
   /// Checks the kind table: slots and kinds agree, each slot's estimate is

@@ -3,7 +3,8 @@ extension ExtentTree {
   /// (allocator overhead and headers beyond 32 bytes a buffer not included):
   /// every block's three buffers (four with roles), the block-level arrays, the id index and the exceptions.
   /// A buffer that blocks share (the estimated extents and chunk prefixes
-  /// of `_Block.init(estimated:sharing:)`) counts once.
+  /// of `_Block.init(estimated:sharing:)`, from `_estimatedPool`) counts
+  /// once, and so do the pool's buffers no block holds.
   /// The benchmark's `memory` scenario reports it per row.
   /// - Complexity: O(n/B).
   package var _heapBytes: Int {
@@ -24,6 +25,8 @@ extension ExtentTree {
       if block.extras.capacity > 0 { bytes &+= header &+ block.extras.capacity &* 8 }
       if block.kindVector.capacity > 0 { bytes &+= header &+ block.kindVector.capacity &* 8 }
     }
+    bytes &+= header &+ _estimatedPool.capacity &* MemoryLayout<_EstimatedBuffers>.stride
+    for entry in _estimatedPool { bytes &+= once(entry.extents) &+ once(entry.chunks) }
     bytes &+= header &+ _order.capacity &* 4 &+ header &+ _positions.capacity &* 4
     bytes &+= header &+ _fenwick.capacity &* MemoryLayout<_Summary>.stride
     if let kinds = _kinds { bytes &+= header &* 2 &+ (kinds.nodes.capacity &+ kinds.total.capacity) &* 8 &+ 4 * 256 * 8 }

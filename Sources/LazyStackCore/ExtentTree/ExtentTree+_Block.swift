@@ -84,14 +84,16 @@ extension ExtentTree {
     /// with another block or layout that lacks room is copied here, into
     /// the room wanted (one with room is copied by the insert, as before).
     /// Roles and extras made for the first time keep `Array`'s own growth.
+    /// With `extents: false` (the block is about to take shared buffers)
+    /// the extents get no room.
     /// - Complexity: O(B) when a buffer grows, else O(1).
     @inlinable
-    package mutating func _makeRoom(for added: Int) {
+    package mutating func _makeRoom(for added: Int, extents withExtents: Bool = true) {
       let needed = rowCount &+ added
-      guard ids.capacity < needed || extents.capacity < needed else { return }
+      guard ids.capacity < needed || (withExtents && extents.capacity < needed) else { return }
       let room = needed &+ Swift.max(8, needed >> 3)
       if ids.capacity < needed { ids.reserveCapacity(room) }
-      if extents.capacity < needed { extents.reserveCapacity(room) }
+      if withExtents && extents.capacity < needed { extents.reserveCapacity(room) }
       if !roles.isEmpty && roles.capacity < needed { roles.reserveCapacity(room) }
       if !extras.isEmpty && extras.capacity < needed { extras.reserveCapacity(room) }
     }
@@ -242,24 +244,20 @@ extension ExtentTree {
       _rebuildChunks()
     }
 
-    /// A block of estimated rows, without a pass over them. Its extents and
-    /// chunk prefixes are `shared`'s when it has as many rows (made for
-    /// this block's size otherwise, and kept in `shared` for the next
-    /// block): the blocks of one build share a single pair of buffers, and
-    /// a block gets its own copy when one of its rows is first written
-    /// (copy on write). A list whose rows are mostly never measured so
-    /// stores no extent for them.
-    /// - Complexity: O(1) when `shared` has this size, else O(B).
+    /// A block of estimated rows, without a pass over them: its extents and
+    /// chunk prefixes are `shared`'s, which has as many rows (the tree's
+    /// `_estimatedBuffers`). The blocks of one build share a single pair
+    /// of buffers, and a block gets its own copy when one of its rows is
+    /// first measured (copy on write). A list whose rows are mostly never
+    /// measured so stores no extent for them.
+    /// - Precondition: `shared.rows == ids.count`.
+    /// - Complexity: O(1).
     @inlinable
-    package init(estimated ids: ContiguousArray<ID>, sharing shared: inout _EstimatedBuffers) {
-      let n = ids.count
-      if shared.extents.count != n {
-        shared = _EstimatedBuffers(extents: ContiguousArray(repeating: -1, count: n),
-                                   chunks: ExtentTree._estimatedChunks(n))
-      }
+    package init(estimated ids: ContiguousArray<ID>, sharing shared: _EstimatedBuffers) {
+      precondition(shared.rows == ids.count, "ExtentTree: shared buffers of another row count")
       self.ids = ids
       extents = shared.extents
-      rowCount = n
+      rowCount = ids.count
       measuredSum = 0
       measuredCount = 0
       measuredZeroCount = 0
@@ -270,6 +268,31 @@ extension ExtentTree {
       chunks = shared.chunks
     }
 
+    /// Whether every row of the block was never measured (each stored
+    /// extent is `-1`, see `ExtentTree._estimated`), so its extents and
+    /// chunk prefixes can be the shared ones of its row count.
+    /// - Complexity: O(1) when a row is measured, else O(B) (a loop that
+    ///   vectorizes).
+    @inlinable
+    package var _isPristine: Bool {
+      guard measuredCount == 0, rowCount > 0, extents.count == rowCount else { return false }
+      // -1 has every bit set: the AND of the stored values is -1 exactly
+      // when every one is -1 (invalidated rows, -2, are not pristine).
+      return extents.withUnsafeBufferPointer { stored in
+        var all: Int32 = -1
+        for e in stored { all &= e }
+        return all == -1
+      }
+    }
+
+    /// Takes `shared`'s extents and chunk prefixes (the block's rows are
+    /// all estimated, never measured, and as many as `shared`'s).
+    @inlinable
+    package mutating func _share(_ shared: _EstimatedBuffers) {
+      extents = shared.extents
+      chunks = shared.chunks
+    }
+
     @inlinable @inline(__always)
     package var summary: _Summary {
       _Summary(count: rowCount, measuredSum: measuredSum,
@@ -277,26 +300,64 @@ extension ExtentTree {
     }
   }
 
-  /// The extents and chunk prefixes of a block of `extents.count`
-  /// estimated rows, which every such block of one build shares
-  /// (`_Block.init(estimated:sharing:)`).
+  /// The extents (all `-1`) and chunk prefixes of a block of `rows`
+  /// estimated rows, which the blocks of that row count share
+  /// (`ExtentTree._estimatedBuffers`).
   @usableFromInline
   package struct _EstimatedBuffers: Sendable {
     @usableFromInline package var extents: ContiguousArray<Int32>
     @usableFromInline package var chunks: ContiguousArray<Int64>
+    /// `extents.count`, kept here so a search of the pool reads no buffer.
+    @usableFromInline package var rows: Int
 
-    /// No buffers yet: the first (non-empty) block makes them.
+    /// The buffers of `rows` estimated rows.
+    /// - Complexity: O(rows).
     @inlinable
-    package init() {
-      extents = []
-      chunks = []
+    package init(rows: Int) {
+      extents = ContiguousArray(repeating: ExtentTree._estimated, count: rows)
+      chunks = ExtentTree._estimatedChunks(rows)
+      self.rows = rows
     }
+  }
 
-    @inlinable
-    package init(extents: ContiguousArray<Int32>, chunks: ContiguousArray<Int64>) {
-      self.extents = extents
-      self.chunks = chunks
+  /// The most entries `_estimatedPool` holds.
+  @inlinable @inline(__always)
+  package static var _estimatedPoolLimit: Int { 64 }
+
+  /// The shared buffers of `rows` estimated rows, from `_estimatedPool`, or
+  /// made and kept there. The pool holds at most 64 row counts and at most
+  /// `max(4 B, n / 8)` rows in all (the oldest entries go first), so a
+  /// small list does not keep buffers for every row count it ever had; a
+  /// block keeps the buffers it took when they leave the pool.
+  /// - Complexity: O(1) for a row count in the pool, else O(rows) (plus a
+  ///   pass over the pool's 64 entries).
+  @inlinable
+  package mutating func _estimatedBuffers(_ rows: Int) -> _EstimatedBuffers {
+    let found = _estimatedPool.withUnsafeBufferPointer { pool -> Int in
+      for i in pool.indices where pool[i].rows == rows { return i }
+      return -1
     }
+    if found >= 0 { return _estimatedPool[found] }
+    let made = _EstimatedBuffers(rows: rows)
+    let most = Swift.max(4 &* blockCapacity, count >> 3)
+    var held = rows
+    for entry in _estimatedPool { held &+= entry.rows }
+    var drop = 0
+    while drop < _estimatedPool.count && (_estimatedPool.count &- drop >= Self._estimatedPoolLimit || held > most) {
+      held &-= _estimatedPool[drop].rows
+      drop &+= 1
+    }
+    _estimatedPool.removeFirst(drop)
+    _estimatedPool.append(made)
+    return made
+  }
+
+  /// Whether a block of `rows` rows may take the pool's buffers: chunked
+  /// (under 4,096 rows) and at most twice the capacity (a block over it
+  /// splits at once, and the pool keeps no row count it will not see again).
+  @inlinable @inline(__always)
+  package func _poolsRows(_ rows: Int) -> Bool {
+    rows > 0 && rows < Self._chunkedRowLimit && rows <= 2 &* blockCapacity
   }
 
   /// The chunk prefixes of `n` estimated rows (none from 4,096 rows on,

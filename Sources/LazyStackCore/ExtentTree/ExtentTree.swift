@@ -54,6 +54,10 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// builds an index over all rows (SPEC E4). A snapshot (`_fill`) chooses
   /// again: ordered when at most an eighth of the ids are exceptions.
   @usableFromInline package var _ordered: Bool
+  /// Where reads made only to start cache misses early are kept, so the
+  /// optimizer does not drop them (`invalidateAll`). 32 bits after
+  /// `_ordered`, in the room `_implicit`'s tag leaves before the next word.
+  @usableFromInline package var _touchedSink: Int32 = 0
   /// The blocks' search keys, by position, while `_ordered`; else empty.
   /// `_firstIDs[p]` is greater than every ordered id before block `p` and at
   /// most every ordered id in it (the block's first id, while there are no
@@ -88,7 +92,16 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// position `p` is node `_lead + p + 1`. A block split off at the front
   /// takes the last empty node, so prepending costs O(log(n/B)) instead of a
   /// rebuild; a rebuild makes new room.
-  @usableFromInline package var _lead: Int
+  @inlinable @inline(__always)
+  package var _lead: Int {
+    get { Int(_leadNodes) }
+    set { _leadNodes = Int32(truncatingIfNeeded: newValue) }
+  }
+  /// `_lead`, 32 bits (it is at most the number of blocks, whose handles
+  /// are 32 bits), beside `_blockCapacity` in one word.
+  @usableFromInline package var _leadNodes: Int32
+  /// The most rows one block holds (`blockCapacity`).
+  @usableFromInline package let _blockCapacity: Int32
   /// Totals over all rows.
   @usableFromInline package var _total: _Summary
   /// The blocks' header and footer counts (`_Block.roleCounts`, packed) in
@@ -104,12 +117,6 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var estimate: Int64
   /// The spacing after every row but the last, in units.
   @usableFromInline package var spacing: Int64
-  /// Where reads made only to start cache misses early are kept, so the
-  /// optimizer does not drop them (`invalidateAll`).
-  @usableFromInline package var _touchedSink: Int32 = 0
-  /// The most rows one block holds (`blockCapacity`): 32 bits, beside
-  /// `_touchedSink`, so the two take one word.
-  @usableFromInline package let _blockCapacity: Int32
   /// Blocks per row, times 2^32 (`_refreshRowGuess`): `_locate`'s guess
   /// of a row's block is a multiplication and a shift, not a division.
   /// Refreshed whenever the row or block count changes; a stale value only
@@ -122,11 +129,17 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var _kindPitch: Int64 = 0
   /// The kinds and their estimates, and the Fenwick tree of the blocks'
   /// kind vectors (`ExtentTree+Kinds`); `nil` until a row is first given a
-  /// kind or an own estimate, so a list without them pays nothing. Last,
+  /// kind or an own estimate, so a list without them pays nothing. Late,
   /// so the other fields keep their places (and the tree its 256 bytes: a
   /// copy of it for a call that is not inlined is one block move of 8
   /// vectors; a larger tree's copy costs twice as much).
   @usableFromInline package var _kinds: _KindTable?
+  /// Shared buffers of estimated rows, a few row counts (`_estimatedBuffers`):
+  /// a block whose rows were all never measured keeps its extents and chunk
+  /// prefixes in the pool's buffers of its row count through inserts and
+  /// removals of estimated rows, instead of a copy of its own (4.5 bytes a row
+  /// in every edited block). After `_kinds`, so it keeps its place.
+  @usableFromInline package var _estimatedPool: ContiguousArray<_EstimatedBuffers> = []
 
   /// The block capacity used when none is given: 512, in every build
   /// configuration (an app's debug build gets the same layout as its
