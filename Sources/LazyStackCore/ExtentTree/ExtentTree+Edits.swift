@@ -381,11 +381,9 @@ extension ExtentTree {
       return h
     }
     var parts = (0 ..< pieces).map(piece)
-    if whole._isPristine {
-      // Pieces of a block of rows never measured share the pool's buffers.
-      for k in parts.indices where _poolsRows(parts[k].rowCount) {
-        parts[k]._share(_estimatedBuffers(parts[k].rowCount))
-      }
+    // Pieces whose rows were never measured share the pool's buffers.
+    for k in parts.indices where _poolsRows(parts[k].rowCount) && parts[k]._isPristine {
+      parts[k]._share(_estimatedBuffers(parts[k].rowCount))
     }
     // While ordered, the pieces' keys: the first keeps the block's (see `_firstIDs`).
     let keys = _ordered ? _pieceKeys(parts, at: position) : []
@@ -517,8 +515,9 @@ extension ExtentTree {
         if !block.extras.isEmpty { Self._compact(&block.extras, removing: group.slots) }
         block.rowCount = block.ids.count
       }
-      if shares {
-        // Rows never measured: the shared buffers of the new row count.
+      if shares || (block.measuredCount == 0 && _poolsRows(block.rowCount) && block._isPristine) {
+        // Rows never measured (also once the last measured one is gone): the
+        // shared buffers of the new row count.
         block._share(_estimatedBuffers(block.rowCount))
       } else if group.slots.count == 1 && !block.ids.isEmpty {
         block._shiftChunks(removedAt: group.slots[0], stored: removedStored)
