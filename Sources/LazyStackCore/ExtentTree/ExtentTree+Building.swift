@@ -63,7 +63,6 @@ extension ExtentTree {
     _order.removeAll(keepingCapacity: true)
     _positions.removeAll(keepingCapacity: true)
     _freeHandles.removeAll()
-    _estimatedPool.removeAll()
     _index = _IDIndex()
     _implicit = nil
     _ordered = false
@@ -109,12 +108,12 @@ extension ExtentTree {
     }
     let indexed = !tryOrdered
     _blocks.reserveCapacity((n &+ fill &- 1) / fill)
-    var shared = _EstimatedBuffers(rows: 0)  // fetched for the first block's row count
+    var shared = _EstimatedBuffers(rows: 0)  // made for the first block's row count
     var descents = 0
     var lower = 0
     while lower < n {
       let upper = Swift.min(n, lower &+ fill)
-      if shared.rows != upper &- lower { shared = _estimatedBuffers(upper &- lower) }
+      if shared.rows != upper &- lower { shared = _EstimatedBuffers(rows: upper &- lower) }
       _blocks.append(_Block(estimated: ContiguousArray(UnsafeBufferPointer(rebasing: ids[lower ..< upper])),
                             sharing: shared))
       if tryOrdered { descents &+= Self._descents(ids, from: lower, to: upper) }
@@ -319,11 +318,11 @@ extension ExtentTree {
   package mutating func _fillImplicit(_ range: Range<Int>) {
     let fill = _fillCount
     _blocks.reserveCapacity((range.count &+ fill &- 1) / fill)
-    var shared = _EstimatedBuffers(rows: 0)  // fetched for the first block's row count
+    var shared = _EstimatedBuffers(rows: 0)  // made for the first block's row count
     var lower = range.lowerBound
     while lower < range.upperBound {
       let upper = Swift.min(range.upperBound, lower &+ fill)
-      if shared.rows != upper &- lower { shared = _estimatedBuffers(upper &- lower) }
+      if shared.rows != upper &- lower { shared = _EstimatedBuffers(rows: upper &- lower) }
       let ids = unsafeBitCast(ContiguousArray<Int>(lower ..< upper), to: ContiguousArray<ID>.self)
       _blocks.append(_Block(estimated: ids, sharing: shared))
       lower = upper

@@ -306,15 +306,20 @@ extension ExtentTree {
     // Estimated rows joining a block of rows never measured: it takes the
     // shared buffers of its new row count instead of growing its own.
     // (A moved row brings its stored extent: -1 when never measured.)
-    let shares = (extents?.allSatisfy { $0 == Self._estimated } ?? true) && _poolsRows(_blocks[handle].rowCount &+ ids.count) && _blocks[handle]._isPristine
-    _blocks[handle]._makeRoom(for: ids.count, extents: !shares)
+    var shared: _EstimatedBuffers?
+    let rowsAfter = _blocks[handle].rowCount &+ ids.count
+    if _blocks[handle].measuredCount == 0 && _poolsRows(rowsAfter)
+        && (extents?.allSatisfy { $0 == Self._estimated } ?? true) && _blocks[handle]._isPristine {
+      shared = _estimatedBuffers(rowsAfter)
+    }
+    _blocks[handle]._makeRoom(for: ids.count, extents: shared == nil)
     _blocks[handle]._insertRoles(newRoles, counts: addedRoles, rowCount: ids.count, at: location.slot)
     _blocks[handle]._insertExtras(newExtras, rowCount: ids.count, at: location.slot)
     _roleAdd(addedRoles, at: location.position)
     _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
     _blocks[handle].rowCount &+= ids.count
-    if shares {
-      _blocks[handle]._share(_estimatedBuffers(_blocks[handle].rowCount))
+    if let shared {
+      _blocks[handle]._share(shared)
     } else {
       if let extents {
         _blocks[handle].extents.insert(contentsOf: extents, at: location.slot)
@@ -383,7 +388,7 @@ extension ExtentTree {
     var parts = (0 ..< pieces).map(piece)
     // Pieces whose rows were never measured share the pool's buffers.
     for k in parts.indices where _poolsRows(parts[k].rowCount) && parts[k]._isPristine {
-      parts[k]._share(_estimatedBuffers(parts[k].rowCount))
+      if let shared = _estimatedBuffers(parts[k].rowCount) { parts[k]._share(shared) }
     }
     // While ordered, the pieces' keys: the first keeps the block's (see `_firstIDs`).
     let keys = _ordered ? _pieceKeys(parts, at: position) : []
@@ -480,7 +485,11 @@ extension ExtentTree {
       var block = _Block()
       swap(&block, &_blocks[handle])
       let rolesBefore = block.roleCounts
-      let shares = group.slots.count < block.rowCount && _poolsRows(block.rowCount &- group.slots.count) && block._isPristine
+      let rowsAfter = block.rowCount &- group.slots.count
+      var shared: _EstimatedBuffers?
+      if block.measuredCount == 0 && _poolsRows(rowsAfter) && block._isPristine {
+        shared = _estimatedBuffers(rowsAfter)
+      }
       if _hasIndex {
         let hashes = group.slots.map { _index.hash(block.ids[$0]) }
         if hashes.count >= 8 { _index.warm(hashes) }
@@ -510,15 +519,18 @@ extension ExtentTree {
         block.rowCount = 0
       } else {
         Self._compact(&block.ids, removing: group.slots)
-        if !shares { Self._compact(&block.extents, removing: group.slots) }
+        if shared == nil { Self._compact(&block.extents, removing: group.slots) }
         if block.roleCounts == 0 { block.roles = [] } else if !block.roles.isEmpty { Self._compact(&block.roles, removing: group.slots) }
         if !block.extras.isEmpty { Self._compact(&block.extras, removing: group.slots) }
         block.rowCount = block.ids.count
       }
-      if shares || (block.measuredCount == 0 && _poolsRows(block.rowCount) && block._isPristine) {
-        // Rows never measured (also once the last measured one is gone): the
-        // shared buffers of the new row count.
-        block._share(_estimatedBuffers(block.rowCount))
+      if shared == nil && before.measuredCount > 0 && block.measuredCount == 0 && _poolsRows(block.rowCount)
+          && block._isPristine {
+        shared = _estimatedBuffers(block.rowCount)  // the last measured row is gone
+      }
+      if let shared {
+        // Rows never measured: the shared buffers of the new row count.
+        block._share(shared)
       } else if group.slots.count == 1 && !block.ids.isEmpty {
         block._shiftChunks(removedAt: group.slots[0], stored: removedStored)
       } else {
@@ -601,8 +613,8 @@ extension ExtentTree {
         _blocks[target]._insertExtras(of: moving, at: _blocks[target].rowCount)
         _blocks[target].ids.append(contentsOf: moving.ids)
         _blocks[target].rowCount &+= moving.rowCount
-        if shares {
-          _blocks[target]._share(_estimatedBuffers(_blocks[target].rowCount))
+        if shares, let shared = _estimatedBuffers(_blocks[target].rowCount) {
+          _blocks[target]._share(shared)
         } else {
           let oldCount = _blocks[target].extents.count
           _blocks[target].extents.append(contentsOf: moving.extents)

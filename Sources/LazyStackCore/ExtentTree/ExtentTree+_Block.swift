@@ -324,30 +324,28 @@ extension ExtentTree {
   @inlinable @inline(__always)
   package static var _estimatedPoolLimit: Int { 64 }
 
-  /// The shared buffers of `rows` estimated rows, from `_estimatedPool`, or
-  /// made and kept there. The pool holds at most 64 row counts and at most
-  /// `max(4 B, n / 8)` rows in all (the oldest entries go first), so a
-  /// small list does not keep buffers for every row count it ever had; a
-  /// block keeps the buffers it took when they leave the pool.
+  /// The shared buffers of `rows` estimated rows from `_estimatedPool`, or
+  /// made and kept there while it has room: at most 64 row counts and
+  /// `max(4 B, n / 8)` rows in all. A full pool drops nothing (a block that
+  /// holds an entry's buffers keeps them either way), so edits that reach
+  /// ever new row counts do not make and drop buffers in turn: nil then,
+  /// and the block keeps buffers of its own, as without a pool.
   /// - Complexity: O(1) for a row count in the pool, else O(rows) (plus a
   ///   pass over the pool's 64 entries).
   @inlinable
-  package mutating func _estimatedBuffers(_ rows: Int) -> _EstimatedBuffers {
-    let found = _estimatedPool.withUnsafeBufferPointer { pool -> Int in
-      for i in pool.indices where pool[i].rows == rows { return i }
-      return -1
+  package mutating func _estimatedBuffers(_ rows: Int) -> _EstimatedBuffers? {
+    let (found, held) = _estimatedPool.withUnsafeBufferPointer { pool -> (Int, Int) in
+      var held = 0
+      for i in pool.indices {
+        if pool[i].rows == rows { return (i, 0) }
+        held &+= pool[i].rows
+      }
+      return (-1, held)
     }
     if found >= 0 { return _estimatedPool[found] }
+    guard _estimatedPool.count < Self._estimatedPoolLimit,
+          held &+ rows <= Swift.max(4 &* blockCapacity, count >> 3) else { return nil }
     let made = _EstimatedBuffers(rows: rows)
-    let most = Swift.max(4 &* blockCapacity, count >> 3)
-    var held = rows
-    for entry in _estimatedPool { held &+= entry.rows }
-    var drop = 0
-    while drop < _estimatedPool.count && (_estimatedPool.count &- drop >= Self._estimatedPoolLimit || held > most) {
-      held &-= _estimatedPool[drop].rows
-      drop &+= 1
-    }
-    _estimatedPool.removeFirst(drop)
     _estimatedPool.append(made)
     return made
   }
