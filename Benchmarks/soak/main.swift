@@ -9,34 +9,59 @@ import LazyStackTestSupport
 // LazyStackLayout and to LazyStackReference, everything observable compared
 // after every step. Exits 1 on the first divergence, printing seed and step.
 
+let usage = """
+  usage: lazystack-soak [OPERATIONS] [FIRST_SEED]  random operations, model-checked (default 1,000,000 from seed 1)
+         lazystack-soak --scale [N]                the scale test (default 10,000,000 rows)
+         lazystack-soak --scale-lanes [N]          its lanes part alone (default 100,000,000 rows)
+         lazystack-soak --animated-jump [N]        animated jumps over N rows (default 1,000,000)
+  """
+
+/// The positive integer argument at `position` (after the program's name;
+/// `_` separators allowed), `fallback` when there is none; anything else
+/// is a usage error (exit 2), not a silent default.
+func countArgument(_ position: Int, default fallback: Int) -> Int {
+  let arguments = CommandLine.arguments.dropFirst()
+  guard arguments.count > position else { return fallback }
+  let text = arguments[arguments.startIndex + position]
+  guard let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0 else {
+    FileHandle.standardError.write(Data("lazystack-soak: not a positive count: \(text)\n\(usage)\n".utf8))
+    exit(2)
+  }
+  return value
+}
+
+if let first = CommandLine.arguments.dropFirst().first, first == "--help" || first == "-h" {
+  print(usage)
+  exit(0)
+}
+
 // `lazystack-soak --scale N`: the release-only scale test (SPEC §10, issue
 // "edits at scale"): builds N rows (default 10M), measures, edits and queries
 // them, checking the results against arithmetic; exits 1 on any failure.
 if CommandLine.arguments.dropFirst().first == "--scale" {
-  let n = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? 10_000_000
+  let n = countArgument(1, default: 10_000_000)
   exit(scaleTest(rows: n) ? 0 : 1)
 }
 
 // `lazystack-soak --scale-lanes N`: only the lanes part of the scale test
 // (SPEC §13): N rows (default 100M) in a 4-lane masonry and a grid.
 if CommandLine.arguments.dropFirst().first == "--scale-lanes" {
-  let n = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? 100_000_000
+  let n = countArgument(1, default: 100_000_000)
   exit(scaleTest(rows: n, lanesOnly: true) ? 0 : 1)
 }
 
 // `lazystack-soak --animated-jump N`: animated jumps over N rows (default
 // 1M) measured as they travel must land exactly (SPEC M4, issue #17).
 if CommandLine.arguments.dropFirst().first == "--animated-jump" {
-  let n = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? 1_000_000
+  let n = countArgument(1, default: 1_000_000)
   exit(animatedJumpTest(rows: n) ? 0 : 1)
 }
 
 // The model-checking soak runs the layouts' own consistency checks after
 // every mutation too (the lists stay under 400 rows, where they are cheap).
 LazyStackInternalChecks.isEnabled = true
-let arguments = CommandLine.arguments.dropFirst()
-let total = arguments.first.flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? 1_000_000
-let firstSeed = arguments.dropFirst().first.flatMap { UInt64($0) } ?? 1
+let total = countArgument(0, default: 1_000_000)
+let firstSeed = UInt64(countArgument(1, default: 1))
 let perSeed = 2_000
 let start = Date()
 var done = 0
