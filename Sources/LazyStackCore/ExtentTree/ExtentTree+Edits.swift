@@ -308,7 +308,8 @@ extension ExtentTree {
     // (A moved row brings its stored extent: -1 when never measured.)
     var shared: _EstimatedBuffers?
     let rowsAfter = _blocks[handle].rowCount &+ ids.count
-    if extents?.allSatisfy({ $0 == Self._estimated }) ?? true, _blocks[handle]._isPristine {
+    if _blocks[handle].measuredCount == 0 && _poolsRows(rowsAfter)
+        && (extents?.allSatisfy { $0 == Self._estimated } ?? true) && _blocks[handle]._isPristine {
       shared = _estimatedBuffers(rowsAfter)
     }
     _blocks[handle]._makeRoom(for: ids.count, extents: shared == nil)
@@ -386,7 +387,7 @@ extension ExtentTree {
     }
     var parts = (0 ..< pieces).map(piece)
     // Pieces whose rows were never measured share the pool's buffers.
-    for k in parts.indices where parts[k]._isPristine {
+    for k in parts.indices where _poolsRows(parts[k].rowCount) && parts[k]._isPristine {
       if let shared = _estimatedBuffers(parts[k].rowCount) { parts[k]._share(shared) }
     }
     // While ordered, the pieces' keys: the first keeps the block's (see `_firstIDs`).
@@ -486,7 +487,7 @@ extension ExtentTree {
       let rolesBefore = block.roleCounts
       let rowsAfter = block.rowCount &- group.slots.count
       var shared: _EstimatedBuffers?
-      if block._isPristine {
+      if block.measuredCount == 0 && _poolsRows(rowsAfter) && block._isPristine {
         shared = _estimatedBuffers(rowsAfter)
       }
       if _hasIndex {
@@ -523,7 +524,8 @@ extension ExtentTree {
         if !block.extras.isEmpty { Self._compact(&block.extras, removing: group.slots) }
         block.rowCount = block.ids.count
       }
-      if shared == nil && before.measuredCount > 0 && block._isPristine {
+      if shared == nil && before.measuredCount > 0 && block.measuredCount == 0 && _poolsRows(block.rowCount)
+          && block._isPristine {
         shared = _estimatedBuffers(block.rowCount)  // the last measured row is gone
       }
       if let shared {
@@ -605,7 +607,8 @@ extension ExtentTree {
         // Merge this block into the previous one.
         let moving = _blocks[h]
         let target = Int(last)
-        let shares = moving._isPristine && _blocks[target]._isPristine
+        let shares = _poolsRows(_blocks[target].rowCount &+ moving.rowCount)
+          && moving._isPristine && _blocks[target]._isPristine
         _blocks[target]._insertRoles(of: moving, at: _blocks[target].rowCount)
         _blocks[target]._insertExtras(of: moving, at: _blocks[target].rowCount)
         _blocks[target].ids.append(contentsOf: moving.ids)

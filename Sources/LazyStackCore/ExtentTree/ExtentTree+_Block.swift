@@ -329,15 +329,11 @@ extension ExtentTree {
   /// `max(4 B, n / 8)` rows in all. A full pool drops nothing (a block that
   /// holds an entry's buffers keeps them either way), so edits that reach
   /// ever new row counts do not make and drop buffers in turn: nil then,
-  /// and the block keeps buffers of its own, as without a pool. nil also
-  /// for a row count the pool never takes: 0, 4,096 or more (no chunk
-  /// prefixes), or over twice the capacity (a block that size splits at
-  /// once, and the pool keeps no row count it will not see again).
+  /// and the block keeps buffers of its own, as without a pool.
   /// - Complexity: O(1) for a row count in the pool, else O(rows) (plus a
   ///   pass over the pool's 64 entries).
   @inlinable
   package mutating func _estimatedBuffers(_ rows: Int) -> _EstimatedBuffers? {
-    guard rows > 0 && rows < Self._chunkedRowLimit && rows <= 2 &* blockCapacity else { return nil }
     let (found, held) = _estimatedPool.withUnsafeBufferPointer { pool -> (Int, Int) in
       var held = 0
       for i in pool.indices {
@@ -352,6 +348,14 @@ extension ExtentTree {
     let made = _EstimatedBuffers(rows: rows)
     _estimatedPool.append(made)
     return made
+  }
+
+  /// Whether a block of `rows` rows may take the pool's buffers: chunked
+  /// (under 4,096 rows) and at most twice the capacity (a block over it
+  /// splits at once, and the pool keeps no row count it will not see again).
+  @inlinable @inline(__always)
+  package func _poolsRows(_ rows: Int) -> Bool {
+    rows > 0 && rows < Self._chunkedRowLimit && rows <= 2 &* blockCapacity
   }
 
   /// The chunk prefixes of `n` estimated rows (none from 4,096 rows on,
