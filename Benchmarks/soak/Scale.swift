@@ -98,18 +98,24 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
       try singleEdits(&ordered, "ascending ids", fresh: -7)
       // 1 % of the rows moved to random places, one move at a time: each
       // an exception. The slowest move, the memory, and every moved id found.
-      var slowest = 0.0
+      var times: [Double] = []
+      var splits = Set<Int>()  // the moves that split or merged a block
       var moved: [Int] = []
       var rng = SystemRandomNumberGenerator()
       for _ in 0 ..< n / 100 {
         let from = Int.random(in: 0 ..< ordered.count, using: &rng)
         let to = Int.random(in: 0 ... ordered.count, using: &rng)
         moved.append(ordered.id(at: from))
+        let blocks = ordered._blockCount
         let t0 = DispatchTime.now().uptimeNanoseconds
         ordered.move(fromOffsets: [from], toOffset: to)
-        slowest = max(slowest, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
+        if ordered._blockCount != blocks { splits.insert(times.count - 1) }
       }
-      print("scale: ascending ids, \(n / 100) rows moved to random places: slowest move \(String(format: "%.1f", slowest)) µs")
+      let slowestMoves = times.indices.sorted { times[$0] > times[$1] }.prefix(5)
+        .map { "#\($0)\(splits.contains($0) ? " (split)" : ""): \(String(format: "%.0f", times[$0])) µs" }
+      print("scale: ascending ids, \(n / 100) rows moved to random places: slowest move \(String(format: "%.1f", times.max() ?? 0)) µs"
+            + " (\(splits.count) moves split a block; the slowest: \(slowestMoves.joined(separator: ", ")))")
       bytesPerRow("ascending ids with 1 % moved out of order", ordered)
       print("scale: memory, of which the exceptions table: \(String(format: "%.2f", Double(ordered._exceptionHeapBytes) / Double(ordered.count))) B/row")
       var found = 0
@@ -197,6 +203,25 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
             + "(the \(added - 1) inserts into that block before it: slowest \(String(format: "%.1f", slowestOther)) µs)")
       check(layout._blockCount != blocks, "no block split after \(added) inserts in one place")
       layout.remove(atOffsets: IndexSet(integersIn: place ..< place + added))
+    }
+    // The single removals that empty a block or merge it with a neighbour in
+    // the middle of the list: 1,000 new rows inserted at one place, then
+    // removed one at a time.
+    do {
+      let place = n / 2 + 17
+      let base = fresh + 20_000
+      try layout.insert(Array(base ..< base + 1_000), at: place)
+      var merging: [Double] = []
+      var slowestOther = 0.0
+      for _ in 0 ..< 1_000 {
+        let blocks = layout._blockCount
+        let us = microseconds { layout.remove(atOffsets: [place]) }
+        if layout._blockCount != blocks { merging.append(us) } else { slowestOther = max(slowestOther, us) }
+      }
+      print("scale: shuffled ids: remove one row that empties or merges a block in the middle: slowest "
+            + "\(String(format: "%.1f", merging.max() ?? 0)) µs of \(merging.count) (the other \(1_000 - merging.count) removals: "
+            + "slowest \(String(format: "%.1f", slowestOther)) µs)")
+      check(!merging.isEmpty, "no block emptied or merged after 1,000 removals in one place")
     }
     check(layout.count == n && layout.index(of: fresh) == nil && screenY(layout, tracked) == trackedBefore,
           "single edits: count \(layout.count), the tracked row moved")

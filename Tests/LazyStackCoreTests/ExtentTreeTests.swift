@@ -632,6 +632,87 @@ final class ExtentTreeTests: CheckedTestCase {
     for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
   }
 
+  /// A Fenwick tree's leaves replaced in place (a block split or merge in
+  /// the middle) leave every node what a build from the new leaves gives,
+  /// for vectors of several values a node too (the kind tree).
+  func testFenwickLeavesReplacedInPlaceMatchABuild() {
+    var rng = SeededRNG(seed: 45)
+    for width in [1, 3] {
+      var leaves = (0 ..< 37).map { _ in Int64.random(in: -50 ... 50, using: &rng) }
+      func built(_ leaves: [Int64]) -> ContiguousArray<Int64> {
+        var nodes = ContiguousArray<Int64>(repeating: 0, count: leaves.count + width)
+        for (k, v) in leaves.enumerated() { nodes[width + k] = v }
+        let size = leaves.count / width
+        for i in 1 ... max(1, size) where i <= size {
+          let parent = i + (i & -i)
+          if parent <= size { for e in 0 ..< width { nodes[parent * width + e] += nodes[i * width + e] } }
+        }
+        return nodes
+      }
+      leaves = Array(leaves.prefix(leaves.count / width * width))
+      var nodes = built(leaves)
+      for step in 0 ..< 300 {
+        let size = leaves.count / width
+        let first = Int.random(in: 1 ... size + 1, using: &rng)
+        let removing = Int.random(in: 0 ... min(3, size + 1 - first), using: &rng)
+        let inserting = (0 ..< Int.random(in: 0 ... 4, using: &rng) * width).map { _ in Int64.random(in: -50 ... 50, using: &rng) }
+        _FenwickTree<Int64>._replaceLeaves(&nodes, stride: width, first ..< first + removing, with: inserting)
+        leaves.replaceSubrange((first - 1) * width ..< (first - 1 + removing) * width, with: inserting)
+        XCTAssertEqual(Array(nodes), Array(built(leaves)), "width \(width), step \(step): leaves \(first) ..< \(first + removing)")
+      }
+    }
+  }
+
+  /// Splits and merges in the middle stream the trees' tails instead of
+  /// rebuilding them from the blocks: with headers, footers and kinds on
+  /// the rows (so the role and kind trees are spliced too), at the front
+  /// once its leading room is gone, and for blocks emptied or merged by
+  /// removals, every tree stays what a rebuild gives.
+  func testE4_splitsAndMergesInTheMiddleKeepEveryBlockTreeWithRolesAndKinds() throws {
+    var tree = try ExtentTree(ids: Array(0 ..< 40), estimate: 256, spacing: 3, blockCapacity: 4)
+    var model = Array(0 ..< 40)
+    var extents = [Int64?](repeating: nil, count: 40)
+    var rng = SeededRNG(seed: 46)
+    var next = 1000
+    let roles: [UInt8] = [ExtentTree<Int>._plainRole, ExtentTree<Int>._headerRole, ExtentTree<Int>._footerRole]
+    for step in 0 ..< 600 {
+      let k = Int.random(in: 1 ... 7, using: &rng)
+      let ids = Array(next ..< next + k)
+      next += k
+      let at = [0, model.count, Int.random(in: 0 ... model.count, using: &rng)][step % 3]
+      let stored = ids.map { _ in Bool.random(using: &rng) ? Int32.random(in: 0 ... 5000, using: &rng) : -1 }
+      let extras = ids.map { _ in ExtentTree<Int>._extra(kind: UInt8.random(in: 0 ... 3, using: &rng), own: nil) }
+      try tree.insert(ids, extents: stored, roles: ids.map { _ in roles.randomElement(using: &rng)! }, extras: extras, at: at)
+      model.insert(contentsOf: ids, at: at)
+      extents.insert(contentsOf: stored.map { $0 < 0 ? nil : Int64($0) }, at: at)
+      tree._checkInvariants()
+      XCTAssertEqual(tree.ids, model, "step \(step)")
+    }
+    XCTAssertGreaterThan(tree.blockCount, 300)
+    for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
+    // Removals one row at a time (a block that empties or falls under a
+    // quarter full goes or merges where it is), and now and then a batch
+    // over several blocks (the pass over every block).
+    var merges = 0
+    for step in 0 ..< 800 where !model.isEmpty {
+      let blocks = tree.blockCount
+      let indices = step % 50 == 49
+        ? Array(Set((0 ..< 20).map { _ in Int.random(in: 0 ..< model.count, using: &rng) })).sorted()
+        : [Int.random(in: 0 ..< model.count, using: &rng)]
+      tree.remove(sortedIndices: indices)
+      for i in indices.reversed() {
+        model.remove(at: i)
+        extents.remove(at: i)
+      }
+      if tree.blockCount < blocks { merges += 1 }
+      tree._checkInvariants()
+      XCTAssertEqual(tree.ids, model, "removal step \(step)")
+    }
+    XCTAssertGreaterThan(merges, 50)
+    assertPrefixes(tree, extents, "after the removals")
+    for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
+  }
+
   /// E4: the hash index of unordered ids grows without a rebuild inside
   /// one edit: from 5/8 full, a larger index is filled a few blocks an edit
   /// while both answer (inserts, removals, moves and the splits and merges

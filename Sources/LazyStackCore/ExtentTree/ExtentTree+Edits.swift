@@ -358,8 +358,10 @@ extension ExtentTree {
   /// leading nodes (`_lead`), and a split of the last block appends them:
   /// both cost O(B + log(n/B)) plus a shift of the positions array, so
   /// prepending (a chat loading older messages) and appending do not rebuild
-  /// the tree. A split anywhere else, or with no leading room left,
-  /// rebuilds it in O(n/B).
+  /// the tree. A split anywhere else, or with no leading room left, moves
+  /// the later blocks up: the arrays by position and the trees' tails are
+  /// streamed once (`_replaceTreeLeaves`), O(n/B) sequential, with no read
+  /// of the other blocks.
   /// - Complexity: O(B' + log(n/B)) for a block of B' rows at either end,
   ///   else O(B' + n/B).
   @inlinable
@@ -409,10 +411,19 @@ extension ExtentTree {
       }
       _order.insert(contentsOf: handles, at: 0)
       if _ordered { _firstIDs.replaceSubrange(0 ..< 1, with: keys) }
-      _shiftPositions(by: moved)
+      _shiftPositions(from: 0, by: moved)
       for (k, h) in handles.enumerated() { _positions[Int(h)] = Int32(truncatingIfNeeded: k) }
       _refreshRowGuess()
-      _rebuildKindTree()
+      if _kinds != nil {
+        // The kind tree's node for this block counted the front pieces too.
+        for (k, h) in handles.enumerated() {
+          for (e, v) in _blocks[Int(h)].kindVector.enumerated() where v != 0 {
+            _kindAdd(v, entry: e, at: k)
+            _kindAdd(-v, entry: e, at: moved)
+          }
+        }
+        _refreshKindTotals()
+      }
       return true
     }
     // The first piece keeps this handle; the others follow it.
@@ -432,22 +443,35 @@ extension ExtentTree {
         if _ordered { _firstIDs.append(keys[k &+ 1]) }
       }
       _refreshRowGuess()
-      _rebuildKindTree()
+      let leaf = _lead &+ position &+ 1
+      _replaceKindLeaves(leaf ..< leaf &+ 1, with: [Int32(truncatingIfNeeded: handle)] + handles)
       return true
     }
+    // In the middle: the later blocks move up by the new ones, and the
+    // trees' tails are streamed again (no read of every block).
     _order.insert(contentsOf: handles, at: position &+ 1)
     if _ordered { _firstIDs.insert(contentsOf: keys.dropFirst(), at: position &+ 1) }
-    _rebuildFenwick()
+    _shiftPositions(from: position &+ 1, by: moved)
+    for (k, h) in handles.enumerated() { _positions[Int(h)] = Int32(truncatingIfNeeded: position &+ 1 &+ k) }
+    // The first block with no leading room left makes new room, as a rebuild would.
+    let lead = position == 0 ? Swift.max(4, _order.count >> 4) : nil
+    _replaceTreeLeaves(position ..< position &+ 1, with: [Int32(truncatingIfNeeded: handle)] + handles, lead: lead)
+    _refreshRowGuess()
     return true
   }
 
-  /// Adds `delta` to the position of every block in use.
+  /// Adds `delta` to the position of every block in use at `position` or
+  /// later.
   /// - Complexity: O(n/B), a pass over a small array of integers.
   @inlinable
-  package mutating func _shiftPositions(by delta: Int) {
+  package mutating func _shiftPositions(from position: Int, by delta: Int) {
     let d = Int32(truncatingIfNeeded: delta)
+    let p = Int32(truncatingIfNeeded: position)
     _positions.withUnsafeMutableBufferPointer { positions in
-      for i in positions.indices where positions[i] >= 0 { positions[i] &+= d }
+      for i in positions.indices {
+        let q = positions[i]
+        positions[i] = q >= p ? q &+ d : q  // branch-free, so the pass vectorizes
+      }
     }
   }
 
@@ -455,7 +479,8 @@ extension ExtentTree {
   /// - Parameter indices: Row indices, sorted ascending, without repeats.
   /// - Precondition: every index is in `0 ..< count`.
   /// - Complexity: O(k (log(n/B) + B)), plus O(n/B) when a block empties or
-  ///   merges with a neighbour.
+  ///   merges with a neighbour (sequential when one block does, a pass over
+  ///   every block when several do).
   @inlinable
   package mutating func remove(sortedIndices indices: some Collection<Int>) {
     guard !indices.isEmpty else { return }
@@ -476,7 +501,7 @@ extension ExtentTree {
         groups.append((l.position, [l.slot]))
       }
     }
-    var structural = false
+    var structural: [Int] = []  // the positions of blocks emptied or under a quarter full
     for group in groups {
       let handle = Int(_order[group.position])
       let before = _blocks[handle].summary
@@ -541,20 +566,87 @@ extension ExtentTree {
       let rows = block.ids.count
       let rolesAfter = block.roleCounts
       swap(&block, &_blocks[handle])  // put it back
+      _fenwickSubtract(delta, at: group.position)
+      _roleAdd(rolesAfter &- rolesBefore, at: group.position)
+      _recountKinds(at: group.position)
       if rows == 0 || (rows < Swift.max(1, blockCapacity / 4) && _canMerge(position: group.position, rows: rows)) {
-        structural = true
-        _recountKinds(handle: handle)
-      } else {
-        _fenwickSubtract(delta, at: group.position)
-        _roleAdd(rolesAfter &- rolesBefore, at: group.position)
-        _recountKinds(at: group.position)
+        structural.append(group.position)
       }
     }
-    if structural {
+    if structural.count == 1 && _order.count > 1 {
+      // One block emptied or under a quarter full (a single removal, a move):
+      // it goes, or merges with a neighbour, where it is.
+      _mergeLocally(at: structural[0])
+      _tidyIndex()
+    } else if !structural.isEmpty {
       _compactBlocks()
       _rebuildFenwick()
       _tidyIndex()
     }
+  }
+
+  /// Drops the block at `position` when it is empty, else merges it with a
+  /// neighbour it fits in, the previous one first (as `_compactBlocks`
+  /// does: the block that stays keeps the first one's key). The trees
+  /// already count its rows where they are; the later blocks move down one
+  /// position and the trees' tails are streamed (`_replaceTreeLeaves`),
+  /// with no read of the other blocks.
+  /// - Complexity: O(B + n/B), the O(n/B) part sequential.
+  @inlinable
+  @inline(never)
+  package mutating func _mergeLocally(at position: Int) {
+    let rows = _block(at: position).ids.count
+    let gone: Int  // the position that goes
+    let first: Int  // the first position whose block changes
+    var kept: [Int32] = []  // the block that stays, if any
+    if rows == 0 {
+      (gone, first) = (position, position)
+    } else if position > 0 && _block(at: position &- 1).ids.count &+ rows <= blockCapacity {
+      (gone, first) = (position, position &- 1)
+      _appendRows(of: Int(_order[position]), to: Int(_order[position &- 1]))
+      kept = [_order[position &- 1]]
+    } else if position &+ 1 < _order.count && _block(at: position &+ 1).ids.count &+ rows <= blockCapacity {
+      (gone, first) = (position &+ 1, position)
+      _appendRows(of: Int(_order[position &+ 1]), to: Int(_order[position]))
+      kept = [_order[position]]
+    } else {
+      return  // no neighbour has room: the block stays as it is
+    }
+    let handle = Int(_order[gone])
+    _freeBlock(handle)
+    _positions[handle] = -1
+    _order.remove(at: gone)
+    if _ordered { _firstIDs.remove(at: gone) }
+    _shiftPositions(from: gone &+ 1, by: -1)
+    _replaceTreeLeaves(first ..< gone &+ 1, with: kept)
+    _refreshRowGuess()
+  }
+
+  /// Appends the rows of the block with handle `source` to the block with
+  /// handle `target` (which has room for them), refiling their ids; the
+  /// source keeps its rows (the caller frees it).
+  /// - Complexity: O(B).
+  @inlinable
+  package mutating func _appendRows(of source: Int, to target: Int) {
+    let moving = _blocks[source]
+    let shares = _poolsRows(_blocks[target].rowCount &+ moving.rowCount)
+      && moving._isPristine && _blocks[target]._isPristine
+    _blocks[target]._insertRoles(of: moving, at: _blocks[target].rowCount)
+    _blocks[target]._insertExtras(of: moving, at: _blocks[target].rowCount)
+    _blocks[target].ids.append(contentsOf: moving.ids)
+    _blocks[target].rowCount &+= moving.rowCount
+    if shares, let shared = _estimatedBuffers(_blocks[target].rowCount) {
+      _blocks[target]._share(shared)
+    } else {
+      let oldCount = _blocks[target].extents.count
+      _blocks[target].extents.append(contentsOf: moving.extents)
+      _blocks[target]._rebuildChunks(from: oldCount)
+    }
+    _blocks[target].measuredSum &+= moving.measuredSum
+    _blocks[target].measuredCount &+= moving.measuredCount
+    _blocks[target].measuredZeroCount &+= moving.measuredZeroCount
+    _refile(moving.ids, from: Int32(truncatingIfNeeded: source), to: Int32(truncatingIfNeeded: target))
+    _recountKinds(handle: target)
   }
 
   /// Removes the elements at `slots` (sorted ascending, without repeats)
@@ -605,26 +697,7 @@ extension ExtentTree {
       if let last = order.last, rows < minimum || _blocks[Int(last)].ids.count < minimum,
          _blocks[Int(last)].ids.count &+ rows <= blockCapacity {
         // Merge this block into the previous one.
-        let moving = _blocks[h]
-        let target = Int(last)
-        let shares = _poolsRows(_blocks[target].rowCount &+ moving.rowCount)
-          && moving._isPristine && _blocks[target]._isPristine
-        _blocks[target]._insertRoles(of: moving, at: _blocks[target].rowCount)
-        _blocks[target]._insertExtras(of: moving, at: _blocks[target].rowCount)
-        _blocks[target].ids.append(contentsOf: moving.ids)
-        _blocks[target].rowCount &+= moving.rowCount
-        if shares, let shared = _estimatedBuffers(_blocks[target].rowCount) {
-          _blocks[target]._share(shared)
-        } else {
-          let oldCount = _blocks[target].extents.count
-          _blocks[target].extents.append(contentsOf: moving.extents)
-          _blocks[target]._rebuildChunks(from: oldCount)
-        }
-        _blocks[target].measuredSum &+= moving.measuredSum
-        _blocks[target].measuredCount &+= moving.measuredCount
-        _blocks[target].measuredZeroCount &+= moving.measuredZeroCount
-        _refile(moving.ids, from: handle, to: last)
-        _recountKinds(handle: target)
+        _appendRows(of: h, to: Int(last))
         _freeBlock(h)
         continue
       }

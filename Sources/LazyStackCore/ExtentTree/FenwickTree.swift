@@ -8,6 +8,10 @@ package protocol _FenwickValue {
 
 extension Int: _FenwickValue {}
 
+extension Int64: _FenwickValue {}
+
+extension Int32: _FenwickValue {}
+
 /// A Fenwick (binary indexed) tree over a sequence of leaves: node `i`
 /// (1-based) holds the sum of the leaves `(i − lowbit(i), i]`, so a prefix
 /// sum, an update and a descent by a running total each touch O(log m)
@@ -119,6 +123,74 @@ package struct _FenwickTree<Value: _FenwickValue & Sendable>: Sendable {
     node -= prefix(i &- (i & -i))
     node += value
     nodes.append(node)
+  }
+
+  /// Replaces the leaves `range` (1-based) with `leaves`, keeping every
+  /// node a sum of its range: the nodes from `range.lowerBound` on go back
+  /// to their leaves, the leaves are spliced, and those nodes are summed
+  /// again. The nodes before the range are left alone, and the passes are
+  /// sequential, so a block split or merge in the middle of a list costs a
+  /// few streams over the tree's tail instead of a rebuild from the blocks.
+  /// - Complexity: O(m − range.lowerBound + leaves.count).
+  @inlinable
+  package mutating func replaceLeaves(_ range: Range<Int>, with leaves: some Collection<Value>) {
+    Self._replaceLeaves(&nodes, stride: 1, range, with: leaves)
+  }
+
+  /// `replaceLeaves` over `nodes` whose nodes are `stride` values wide
+  /// (node `i` is `nodes[i * stride ..< (i + 1) * stride]`, as in the kind
+  /// tree), with `leaves.count` a multiple of `stride`.
+  /// - Complexity: O(stride (m − range.lowerBound) + leaves.count).
+  @inlinable
+  package static func _replaceLeaves(
+    _ nodes: inout ContiguousArray<Value>, stride s: Int, _ range: Range<Int>, with leaves: some Collection<Value>
+  ) {
+    precondition(range.lowerBound >= 1 && range.upperBound &* s <= nodes.count && leaves.count % s == 0,
+                 "_FenwickTree: leaves out of range")
+    let first = range.lowerBound
+    nodes.withUnsafeMutableBufferPointer { tree in
+      let size = tree.count / s &- 1
+      // Top down, each node from `first` on leaves its parent; then the
+      // nodes before `first` whose parents lie after it (the prefix chain of
+      // `first - 1`) leave theirs.
+      var i = size
+      while i >= first {
+        Self._fold(tree, s, i, size, subtracting: true)
+        i &-= 1
+      }
+      var j = first &- 1
+      while j > 0 {
+        Self._fold(tree, s, j, size, subtracting: true)
+        j &= j &- 1
+      }
+    }
+    nodes.replaceSubrange(first &* s ..< range.upperBound &* s, with: leaves)
+    nodes.withUnsafeMutableBufferPointer { tree in
+      let size = tree.count / s &- 1
+      var j = first &- 1
+      while j > 0 {
+        Self._fold(tree, s, j, size, subtracting: false)
+        j &= j &- 1
+      }
+      var i = first
+      while i <= size {
+        Self._fold(tree, s, i, size, subtracting: false)
+        i &+= 1
+      }
+    }
+  }
+
+  /// Adds node `i` to its parent (or subtracts it), when the parent exists.
+  @inlinable @inline(__always)
+  package static func _fold(
+    _ tree: UnsafeMutableBufferPointer<Value>, _ s: Int, _ i: Int, _ size: Int, subtracting: Bool
+  ) {
+    let parent = i &+ (i & -i)
+    guard parent <= size else { return }
+    for e in 0 ..< s {
+      let node = tree[i &* s &+ e]
+      if subtracting { tree[parent &* s &+ e] -= node } else { tree[parent &* s &+ e] += node }
+    }
   }
 
   /// The largest power of two not above the number of leaves (the first
