@@ -540,6 +540,7 @@ func lanesAtScale(
     print("scale: masonry: \(label): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs, "
           + "slowest \(String(format: "%.1f", sorted.last!)) µs (21 times)")
   }
+  try laneSplits(&layout, "masonry", fresh: fresh + 1, check: check)
   // Re-flows: 4 -> 5 -> 4 lanes, the kept row where it was on screen (L1, L6).
   layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: middle).minY + 10))
   let kept = layout.position.viewID(type: Int.self)!
@@ -567,6 +568,7 @@ func lanesAtScale(
   gridTimes.sort()
   print("scale: grid: insert one row at a random index (every later cell moves to the next lane): median "
         + String(format: "%.1f µs, slowest %.1f µs (21 times)", gridTimes[10], gridTimes[20]))
+  try laneSplits(&layout, "grid", fresh: fresh + 1, check: check)
   // Last (its gigabytes at 100M rows leave the heap in a state that slows
   // what follows): back to a 4-lane masonry, a re-flow (lanes by the rule
   // over the measured rows, not the round robin of a new layout), its
@@ -589,4 +591,37 @@ func lanesAtScale(
   check(restored.contentOffset == layout.contentOffset, "masonry: restored at \(restored.contentOffset), saved at \(layout.contentOffset)")
   print("scale: masonry: snapshot of \(saved.entryCount) entries (\(saved.masonryLanes.count) lanes) "
         + String(format: "%.1f ms, restored into a new 4-lane layout of the same ids %.1f ms", snapshotTime / 1e3, restoreTime / 1e3))
+}
+
+/// Single inserts at one place in the middle of a lane section until a
+/// block of its body splits, and then a block of the tree (SPEC L8, E4:
+/// neither rebuilds a tree from every block or row): each timed alone,
+/// the inserts that split one reported apart; the rows removed after.
+func laneSplits(
+  _ layout: inout LazyStackLayout<Int>, _ label: String, fresh: Int, check: (Bool, @autoclosure () -> String) -> Void
+) throws {
+  let place = layout.count / 2 + 17
+  let (laneBlocks, treeBlocks) = (layout._laneBlockCount, layout._blockCount)
+  var splitting: [Double] = []
+  var slowestOther = 0.0
+  var added = 0
+  while (layout._laneBlockCount == laneBlocks || layout._blockCount == treeBlocks) && added < 2_000 {
+    let (lanesBefore, treeBefore) = (layout._laneBlockCount, layout._blockCount)
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    try layout.insert([fresh + added], at: place)
+    let us = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3
+    added += 1
+    if layout._laneBlockCount != lanesBefore || layout._blockCount != treeBefore {
+      splitting.append(us)
+    } else {
+      slowestOther = max(slowestOther, us)
+    }
+  }
+  print("scale: \(label): insert one row that splits a block in the middle: "
+        + splitting.map { String(format: "%.1f µs", $0) }.joined(separator: ", ")
+        + " (\(splitting.count) splits of the lanes' blocks and the tree's; the \(added - splitting.count) other inserts "
+        + "at that place: slowest \(String(format: "%.1f", slowestOther)) µs)")
+  check(layout._laneBlockCount != laneBlocks && layout._blockCount != treeBlocks,
+        "\(label): no split after \(added) inserts in one place")
+  layout.remove(atOffsets: IndexSet(integersIn: place ..< place + added))
 }

@@ -100,3 +100,14 @@ extension LazyStackLayout {
     return total
   }
 }
+
+extension LazyStackLayout {
+  /// The number of blocks of rows in the lane sections' bodies (the soak
+  /// tells the inserts that split one from the others); 0 while every
+  /// section is a list.
+  /// - Complexity: O(s) for s sections.
+  package var _laneBlockCount: Int {
+    guard let lanes = _laneBox?.value else { return 0 }
+    return lanes.sections.reduce(0) { $0 &+ ($1.grid?.blocks.blockCount ?? $1.masonry?.blocks.blockCount ?? 0) }
+  }
+}

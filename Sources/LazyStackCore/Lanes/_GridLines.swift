@@ -486,8 +486,68 @@ package struct _GridLines: Sendable {
   @inlinable
   package mutating func insert(_ extents: some Collection<Int64>, at i: Int) {
     let wasEmpty = blocks.blockCount == 0
+    let blockCount = blocks.blockCount
     let (b, reshaped) = blocks.insert(extents: extents, lanes: nil, at: i)
-    if reshaped || wasEmpty || blocks.blockCount > _leaves { _rebuildTree() } else { _refresh(block: b) }
+    if wasEmpty {
+      _rebuildTree()
+    } else if reshaped {
+      _splitLeaf(b, into: blocks.blockCount &- blockCount &+ 1)
+    } else {
+      _refresh(block: b)
+    }
+  }
+
+  /// After block `b` split into `pieces` blocks: the later leaves move up
+  /// by `pieces - 1` (the tree doubles its leaves first when they do not
+  /// fit), the pieces' leaves are summarized from their rows, and the
+  /// nodes above the moved leaves are combined again. No other block's
+  /// rows are read (`_rebuildTree` reads every row).
+  /// - Complexity: O(B + k m/B), the O(k m/B) part sequential.
+  @inlinable
+  @inline(never)
+  package mutating func _splitLeaf(_ b: Int, into pieces: Int) {
+    let k = self.k
+    let n = blocks.blockCount
+    let old = n &- pieces &+ 1  // leaves in use before the split
+    var from = b  // the first leaf whose ancestors change
+    if n > _leaves {
+      from = 0  // every node of the new tree is combined
+      // Twice the leaves (or more): the leaves in use keep their summaries.
+      var leaves = _leaves
+      while leaves < n { leaves &<<= 1 }
+      var summaries = ContiguousArray<_LineSummary>(repeating: .empty, count: 2 &* leaves &* k)
+      var counts = ContiguousArray<Int>(repeating: 0, count: 2 &* leaves)
+      summaries[leaves &* k ..< (leaves &+ old) &* k] = _summaries[_leaves &* k ..< (_leaves &+ old) &* k]
+      counts[leaves ..< leaves &+ old] = _counts[_leaves ..< _leaves &+ old]
+      (_leaves, _summaries, _counts) = (leaves, summaries, counts)
+    }
+    let moved = pieces &- 1
+    let first = _leaves &+ b &+ 1  // the first leaf that moves
+    let end = _leaves &+ old
+    // From the last down, so no leaf is overwritten before it moves.
+    _summaries.withUnsafeMutableBufferPointer { n in
+      var e = end &* k
+      while e > first &* k {
+        e &-= 1
+        n[e &+ moved &* k] = n[e]
+      }
+    }
+    _counts.withUnsafeMutableBufferPointer { c in
+      var leaf = end
+      while leaf > first {
+        leaf &-= 1
+        c[leaf &+ moved] = c[leaf]
+      }
+    }
+    for p in b ..< b &+ pieces { _summarizeLeaf(p) }
+    // Every node above a leaf from `from` on, level by level.
+    var low = (_leaves &+ from) &>> 1
+    var high = (_leaves &+ n &- 1) &>> 1
+    while low >= 1 {
+      for i in low ... high { _combineNode(i) }
+      low &>>= 1
+      high &>>= 1
+    }
   }
 
   /// Removes the rows `range`.

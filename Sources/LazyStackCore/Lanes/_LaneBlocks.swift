@@ -80,6 +80,12 @@ package struct _LaneBlocks: Sendable, Equatable {
     counts.build { tree in
       for (p, b) in blocks.enumerated() { tree[p &+ 1] = b.count }
     }
+    // Room for an eighth more blocks, so the splits that follow do not copy
+    // the arrays by block.
+    let room = blocks.count &+ blocks.count >> 3 &+ 4
+    if extents.capacity < room { extents.reserveCapacity(room) }
+    if keepsLanes && lanes.capacity < room { lanes.reserveCapacity(room) }
+    if counts.nodes.capacity < room &+ 1 { counts.nodes.reserveCapacity(room &+ 1) }
   }
 
   /// The block holding row `i` and its slot there; `i == count` gives the
@@ -171,7 +177,9 @@ package struct _LaneBlocks: Sendable, Equatable {
     return (b, false)
   }
 
-  /// Splits block `b` into blocks of `capacity` rows.
+  /// Splits block `b` into blocks of `capacity` rows; the count tree's
+  /// tail is streamed (`replaceLeaves`), no other block is read.
+  /// - Complexity: O(B + m/B), the O(m/B) part sequential.
   @inlinable
   package mutating func _split(_ b: Int) {
     let whole = extents[b]
@@ -186,7 +194,8 @@ package struct _LaneBlocks: Sendable, Equatable {
     }
     extents.replaceSubrange(b ... b, with: pieces)
     if keepsLanes { lanes.replaceSubrange(b ... b, with: lanePieces) }
-    _rebuildCounts()
+    // The tree's leaf for the block did not count the new rows yet.
+    counts.replaceLeaves(b &+ 1 ..< b &+ 2, with: pieces.map(\.count))
   }
 
   /// Removes the rows `range`. Returns the first and last block position

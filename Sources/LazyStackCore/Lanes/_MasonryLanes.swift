@@ -83,6 +83,9 @@ package struct _MasonryLanes: Sendable {
     let s = spacing
     _pitches = ContiguousArray(repeating: 0, count: (n &+ 1) &* k)
     _counts = ContiguousArray(repeating: 0, count: (n &+ 1) &* k)
+    // Room for an eighth more blocks (splits copy no tree).
+    _pitches.reserveCapacity((n &+ n >> 3 &+ 5) &* k)
+    _counts.reserveCapacity((n &+ n >> 3 &+ 5) &* k)
     for p in 0 ..< n {
       let node = p &+ 1
       let e = blocks.extents[p]
@@ -107,6 +110,29 @@ package struct _MasonryLanes: Sendable {
     for p in 0 ..< n {
       for (e, j) in zip(blocks.extents[p], blocks.lanes[p]) { laneTotals[Int(j)] &+= Int64(e) &+ s }
     }
+  }
+
+  /// Puts the leaves of the blocks now at `positions` in place of the
+  /// leaves `old` (block positions) in both trees: the trees' tails are
+  /// streamed, and only the new blocks' rows are read (`_rebuildTree` reads
+  /// every row). The totals are the caller's.
+  /// - Complexity: O(k m/B + B), the O(k m/B) part sequential.
+  @inlinable
+  @inline(never)
+  package mutating func _replaceLeaves(_ old: Range<Int>, withBlocks positions: Range<Int>) {
+    let k = self.k
+    let s = spacing
+    var pitches = ContiguousArray<Int64>(repeating: 0, count: positions.count &* k)
+    var counts = ContiguousArray<Int32>(repeating: 0, count: positions.count &* k)
+    for (q, p) in positions.enumerated() {
+      for (e, j) in zip(blocks.extents[p], blocks.lanes[p]) {
+        pitches[q &* k &+ Int(j)] &+= Int64(e) &+ s
+        counts[q &* k &+ Int(j)] &+= 1
+      }
+    }
+    let leaves = (old.lowerBound &+ 1) ..< (old.upperBound &+ 1)
+    _FenwickTree<Int64>._replaceLeaves(&_pitches, stride: k, leaves, with: pitches)
+    _FenwickTree<Int32>._replaceLeaves(&_counts, stride: k, leaves, with: counts)
   }
 
   /// Adds `pitch` and `rows` to lane `j` of block `p`.
@@ -214,9 +240,14 @@ package struct _MasonryLanes: Sendable {
       }
     }
     let wasEmpty = blocks.blockCount == 0
+    let blockCount = blocks.blockCount
     let (b, reshaped) = blocks.insert(extents: extents, lanes: lanes, at: i)
-    if reshaped || wasEmpty {
+    if wasEmpty {
       _rebuildTree()
+    } else if reshaped {
+      // Block `b` split: its leaf (without the new rows) becomes the pieces'.
+      _replaceLeaves(b ..< b &+ 1, withBlocks: b ..< b &+ blocks.blockCount &- blockCount &+ 1)
+      for (e, j) in zip(extents, lanes) { laneTotals[j] &+= e &+ spacing }
     } else {
       for (e, j) in zip(extents, lanes) { _add(pitch: e &+ spacing, rows: 1, lane: j, block: b) }
     }
