@@ -619,9 +619,32 @@ func laneSplits(
   }
   print("scale: \(label): insert one row that splits a block in the middle: "
         + splitting.map { String(format: "%.1f µs", $0) }.joined(separator: ", ")
-        + " (\(splitting.count) splits of the lanes' blocks and the tree's; the \(added - splitting.count) other inserts "
+        + " (the inserts that split a block of the lanes or of the tree; the \(added - splitting.count) other inserts "
         + "at that place: slowest \(String(format: "%.1f", slowestOther)) µs)")
   check(layout._laneBlockCount != laneBlocks && layout._blockCount != treeBlocks,
         "\(label): no split after \(added) inserts in one place")
   layout.remove(atOffsets: IndexSet(integersIn: place ..< place + added))
+  // 1,000 new rows inserted at that place at once (blocks of new rows
+  // only), then removed one at a time: the removals that empty or merge a
+  // block (of the lanes or the tree) reported apart.
+  let count = layout.count
+  try layout.insert(Array(fresh ..< fresh + 1_000), at: place)
+  var merging: [Double] = []
+  slowestOther = 0
+  for _ in 0 ..< 1_000 {
+    let (lanesBefore, treeBefore) = (layout._laneBlockCount, layout._blockCount)
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    layout.remove(atOffsets: [place])
+    let us = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3
+    if layout._laneBlockCount != lanesBefore || layout._blockCount != treeBefore {
+      merging.append(us)
+    } else {
+      slowestOther = max(slowestOther, us)
+    }
+  }
+  print("scale: \(label): remove one row that empties or merges a block in the middle: slowest "
+        + String(format: "%.1f µs, median %.1f µs of %d", merging.max() ?? 0, merging.isEmpty ? 0 : merging.sorted()[merging.count / 2], merging.count)
+        + " (the \(1_000 - merging.count) other removals at that place: slowest \(String(format: "%.1f", slowestOther)) µs)")
+  check(!merging.isEmpty, "\(label): no block emptied or merged after 1,000 removals in one place")
+  check(layout.count == count, "\(label): \(layout.count) rows after the removals, not \(count)")
 }

@@ -491,62 +491,89 @@ package struct _GridLines: Sendable {
     if wasEmpty {
       _rebuildTree()
     } else if reshaped {
-      _splitLeaf(b, into: blocks.blockCount &- blockCount &+ 1)
+      _replaceLeaves(b ..< b &+ 1, count: blocks.blockCount &- blockCount &+ 1)
     } else {
       _refresh(block: b)
     }
   }
 
-  /// After block `b` split into `pieces` blocks: the later leaves move up
-  /// by `pieces - 1` (the tree doubles its leaves first when they do not
-  /// fit), the pieces' leaves are summarized from their rows, and the
-  /// nodes above the moved leaves are combined again. No other block's
-  /// rows are read (`_rebuildTree` reads every row).
-  /// - Complexity: O(B + k m/B), the O(k m/B) part sequential.
+  /// After the blocks at `old` were replaced by `count` blocks (a split, or
+  /// a tidy after a removal): the later leaves move by the difference, the
+  /// new blocks' leaves are summarized from their rows, and the nodes above
+  /// the moved leaves are combined again; the tree takes twice or half the
+  /// leaves when `_rebuildTree` would, keeping the leaves' summaries. No
+  /// other block's rows are read (`_rebuildTree` reads every row).
+  /// - Complexity: O(B c + k m/B) for c new blocks, the O(k m/B) part
+  ///   sequential.
   @inlinable
   @inline(never)
-  package mutating func _splitLeaf(_ b: Int, into pieces: Int) {
+  package mutating func _replaceLeaves(_ old: Range<Int>, count: Int) {
     let k = self.k
     let n = blocks.blockCount
-    let old = n &- pieces &+ 1  // leaves in use before the split
-    var from = b  // the first leaf whose ancestors change
-    if n > _leaves {
-      from = 0  // every node of the new tree is combined
-      // Twice the leaves (or more): the leaves in use keep their summaries.
-      var leaves = _leaves
-      while leaves < n { leaves &<<= 1 }
-      var summaries = ContiguousArray<_LineSummary>(repeating: .empty, count: 2 &* leaves &* k)
-      var counts = ContiguousArray<Int>(repeating: 0, count: 2 &* leaves)
-      summaries[leaves &* k ..< (leaves &+ old) &* k] = _summaries[_leaves &* k ..< (_leaves &+ old) &* k]
-      counts[leaves ..< leaves &+ old] = _counts[_leaves ..< _leaves &+ old]
-      (_leaves, _summaries, _counts) = (leaves, summaries, counts)
+    let before = n &- count &+ old.count  // leaves in use before
+    var target = 1
+    while target < n { target &<<= 1 }
+    var from = old.lowerBound  // the first leaf whose ancestors change
+    if target > _leaves {
+      _relayout(leaves: target, keeping: before, combining: false)
+      from = 0
     }
-    let moved = pieces &- 1
-    let first = _leaves &+ b &+ 1  // the first leaf that moves
-    let end = _leaves &+ old
-    // From the last down, so no leaf is overwritten before it moves.
-    _summaries.withUnsafeMutableBufferPointer { n in
-      var e = end &* k
-      while e > first &* k {
-        e &-= 1
-        n[e &+ moved &* k] = n[e]
+    // The later leaves move by `delta`, copied away from the side they move to.
+    let delta = count &- old.count
+    let first = _leaves &+ old.upperBound
+    let end = _leaves &+ before
+    _summaries.withUnsafeMutableBufferPointer { nodes in
+      _counts.withUnsafeMutableBufferPointer { counts in
+        if delta > 0 {
+          var leaf = end
+          while leaf > first {
+            leaf &-= 1
+            counts[leaf &+ delta] = counts[leaf]
+            for e in 0 ..< k { nodes[(leaf &+ delta) &* k &+ e] = nodes[leaf &* k &+ e] }
+          }
+        } else if delta < 0 {
+          for leaf in first ..< end {
+            counts[leaf &+ delta] = counts[leaf]
+            for e in 0 ..< k { nodes[(leaf &+ delta) &* k &+ e] = nodes[leaf &* k &+ e] }
+          }
+          for leaf in (end &+ delta) ..< end {
+            counts[leaf] = 0
+            for e in 0 ..< k { nodes[leaf &* k &+ e] = .empty }
+          }
+        }
       }
     }
-    _counts.withUnsafeMutableBufferPointer { c in
-      var leaf = end
-      while leaf > first {
-        leaf &-= 1
-        c[leaf &+ moved] = c[leaf]
-      }
+    for p in old.lowerBound ..< old.lowerBound &+ count { _summarizeLeaf(p) }
+    if target < _leaves {
+      _relayout(leaves: target, keeping: n, combining: true)
+      return
     }
-    for p in b ..< b &+ pieces { _summarizeLeaf(p) }
     // Every node above a leaf from `from` on, level by level.
     var low = (_leaves &+ from) &>> 1
-    var high = (_leaves &+ n &- 1) &>> 1
+    var high = (_leaves &+ Swift.max(1, Swift.max(n, before)) &- 1) &>> 1
     while low >= 1 {
       for i in low ... high { _combineNode(i) }
       low &>>= 1
       high &>>= 1
+    }
+  }
+
+  /// Moves the first `used` leaves into a tree of `leaves` leaves (the rest
+  /// empty), and combines its nodes when `combining`.
+  /// - Complexity: O(k leaves + k used).
+  @inlinable
+  package mutating func _relayout(leaves: Int, keeping used: Int, combining: Bool) {
+    let k = self.k
+    var summaries = ContiguousArray<_LineSummary>(repeating: .empty, count: 2 &* leaves &* k)
+    var counts = ContiguousArray<Int>(repeating: 0, count: 2 &* leaves)
+    summaries[leaves &* k ..< (leaves &+ used) &* k] = _summaries[_leaves &* k ..< (_leaves &+ used) &* k]
+    counts[leaves ..< leaves &+ used] = _counts[_leaves ..< _leaves &+ used]
+    (_leaves, _summaries, _counts) = (leaves, summaries, counts)
+    guard combining else { return }
+    var i = leaves &- 1
+    while i >= 1 {
+      _combineNode(i)
+      i &-= 1
     }
   }
 
@@ -557,8 +584,8 @@ package struct _GridLines: Sendable {
   package mutating func remove(_ range: Range<Int>) {
     guard !range.isEmpty else { return }
     let (touched, reshaped) = blocks.remove(range)
-    if reshaped {
-      _rebuildTree()
+    if let reshaped {
+      _replaceLeaves(reshaped.old, count: reshaped.new.count)
     } else {
       for p in touched { _refresh(block: p) }
     }

@@ -1,6 +1,6 @@
 // The rows of one grid or masonry section body (SPEC §13), in blocks: the
 // storage `_GridLines` and `_MasonryLanes` share. Each keeps its own tree of
-// block summaries over it and rebuilds that tree when the blocks change
+// block summaries over it and splices that tree where the blocks change
 // shape (a split or a merge).
 
 /// A sequence of rows in blocks of at most `2 * capacity` rows, each row an
@@ -10,9 +10,10 @@
 ///
 /// A block grows to twice the capacity before it is split into blocks of
 /// `capacity`, and a block that falls below a quarter of it merges with a
-/// neighbour that has room: the shape changes (`insert` and `remove`
-/// return `true`) once in many edits, and the owner rebuilds its summary
-/// tree then, in O(m/B) summaries.
+/// neighbour that has room: the shape changes (`insert` and `remove` say
+/// so) once in many edits, and the owner then splices its summary tree
+/// where the blocks changed, in sequential passes over O(m/B) summaries
+/// that read the new blocks' rows only.
 @usableFromInline
 package struct _LaneBlocks: Sendable, Equatable {
   /// Each block's extents, in units, by block position.
@@ -199,14 +200,19 @@ package struct _LaneBlocks: Sendable, Equatable {
   }
 
   /// Removes the rows `range`. Returns the first and last block position
-  /// whose rows changed (before any reshaping) and whether the blocks
-  /// changed shape (a block emptied or merged).
-  /// - Complexity: O(r + B + (r/B) log(m/B)), plus O(m/B) when the shape
-  ///   changes.
+  /// whose rows changed, and, when the blocks changed shape (a block
+  /// emptied or fell under a quarter), the positions `old` that were
+  /// tidied (`_tidy(_:)`: the touched blocks and a neighbour on each side)
+  /// and the positions `new` of the blocks that replace them; the count
+  /// tree is current either way.
+  /// - Complexity: O(r + B + (r/B) log(m/B)), plus O(m/B) sequential when
+  ///   the shape changes.
   @inlinable
-  package mutating func remove(_ range: Range<Int>) -> (blocks: ClosedRange<Int>, reshaped: Bool) {
+  package mutating func remove(_ range: Range<Int>)
+    -> (blocks: ClosedRange<Int>, reshaped: (old: Range<Int>, new: Range<Int>)?)
+  {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "_LaneBlocks: rows out of range")
-    guard !range.isEmpty else { return (0 ... 0, false) }
+    guard !range.isEmpty else { return (0 ... 0, nil) }
     let first = locate(range.lowerBound)
     var b = first.block
     var slot = first.slot
@@ -227,18 +233,22 @@ package struct _LaneBlocks: Sendable, Equatable {
     }
     count &-= range.count
     let touched = first.block ... b &- 1
-    if reshaped { _tidy() }
-    return (touched, reshaped)
+    guard reshaped else { return (touched, nil) }
+    let old = Swift.max(0, touched.lowerBound &- 1) ..< Swift.min(extents.count, touched.upperBound &+ 2)
+    return (touched, (old, _tidy(old)))
   }
 
-  /// Drops empty blocks and merges a block below a quarter of the
-  /// capacity into its next neighbour when both fit in one.
+  /// Drops the empty blocks at `positions` and merges a block there below
+  /// a quarter of the capacity into the one before it when both fit in
+  /// one; the count tree's tail is streamed. Returns the positions of the
+  /// blocks that replace them.
+  /// - Complexity: O(B w + m/B) for w positions, the O(m/B) part sequential.
   @inlinable
-  package mutating func _tidy() {
+  @discardableResult
+  package mutating func _tidy(_ positions: Range<Int>) -> Range<Int> {
     var e = ContiguousArray<ContiguousArray<Int32>>()
     var l = ContiguousArray<ContiguousArray<UInt8>>()
-    e.reserveCapacity(extents.count)
-    for p in extents.indices where !extents[p].isEmpty {
+    for p in positions where !extents[p].isEmpty {
       if let last = e.last, (last.count < capacity / 4 || extents[p].count < capacity / 4),
         last.count &+ extents[p].count <= capacity
       {
@@ -249,8 +259,9 @@ package struct _LaneBlocks: Sendable, Equatable {
         if keepsLanes { l.append(lanes[p]) }
       }
     }
-    extents = e
-    lanes = l
-    _rebuildCounts()
+    extents.replaceSubrange(positions, with: e)
+    if keepsLanes { lanes.replaceSubrange(positions, with: l) }
+    counts.replaceLeaves(positions.lowerBound &+ 1 ..< positions.upperBound &+ 1, with: e.map(\.count))
+    return positions.lowerBound ..< positions.lowerBound &+ e.count
   }
 }

@@ -273,7 +273,7 @@ package struct _MasonryLanes: Sendable {
       b &+= 1
       slot = 0
     }
-    if blocks.remove(range).reshaped { _rebuildTree() }
+    if let reshaped = blocks.remove(range).reshaped { _replaceLeaves(reshaped.old, withBlocks: reshaped.new) }
   }
 
   /// The first row of lane `j` whose pitch end (start plus extent plus
