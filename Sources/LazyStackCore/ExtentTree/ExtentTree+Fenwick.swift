@@ -42,18 +42,26 @@ extension ExtentTree {
     _roleTotal = roleTotal
     if roleTotal != 0 || !_roleFenwick.isEmpty { _rebuildRoleFenwick() }
     if _kinds != nil { _rebuildKindTree() }
-    _reserveBlockRoom()
   }
 
-  /// Makes room in the arrays by block and by position for an eighth more
-  /// blocks, so the splits after a build or a rebuild do not copy them:
-  /// growing one on a split would copy every block (88 bytes each, 23 MB at
-  /// 100M rows) inside that single insert.
+  /// The blocks the arrays by block and by position have room for after a
+  /// build or a rebuild of `blocks` blocks: an eighth more from 64 blocks
+  /// on, so the splits that follow do not copy them (growing one on a
+  /// split would copy every block, 88 bytes each, 23 MB at 100M rows,
+  /// inside that single insert); exactly `blocks` below (a copy of fewer
+  /// than 64 blocks costs nothing, and small builds no allocation).
+  @inlinable @inline(__always)
+  package static func _blockRoom(_ blocks: Int) -> Int {
+    blocks >= 64 ? blocks &+ blocks >> 3 : blocks
+  }
+
+  /// Gives the arrays by block and by position their room
+  /// (`_blockRoom`) where a build did not already.
   /// - Complexity: O(n/B) when it grows an array, else O(1).
   @inlinable
   package mutating func _reserveBlockRoom() {
     let blocks = _order.count
-    let room = blocks &+ blocks >> 3 &+ 4
+    let room = Self._blockRoom(blocks)
     if _blocks.capacity < room { _blocks.reserveCapacity(room) }
     if _positions.capacity < room { _positions.reserveCapacity(room) }
     if _order.capacity < room { _order.reserveCapacity(room) }
