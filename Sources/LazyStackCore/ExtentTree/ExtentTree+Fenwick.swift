@@ -44,33 +44,6 @@ extension ExtentTree {
     if _kinds != nil { _rebuildKindTree() }
   }
 
-  /// The blocks the arrays by block and by position have room for after a
-  /// build or a rebuild of `blocks` blocks: an eighth more from 64 blocks
-  /// on, so the splits that follow do not copy them (growing one on a
-  /// split would copy every block, 88 bytes each, 23 MB at 100M rows,
-  /// inside that single insert); exactly `blocks` below (a copy of fewer
-  /// than 64 blocks costs nothing, and small builds no allocation).
-  @inlinable @inline(__always)
-  package static func _blockRoom(_ blocks: Int) -> Int {
-    blocks >= 64 ? blocks &+ blocks >> 3 : blocks
-  }
-
-  /// Gives the arrays by block and by position their room
-  /// (`_blockRoom`) where a build did not already.
-  /// - Complexity: O(n/B) when it grows an array, else O(1).
-  @inlinable
-  package mutating func _reserveBlockRoom() {
-    let blocks = _order.count
-    let room = Self._blockRoom(blocks)
-    if _blocks.capacity < room { _blocks.reserveCapacity(room) }
-    if _positions.capacity < room { _positions.reserveCapacity(room) }
-    if _order.capacity < room { _order.reserveCapacity(room) }
-    if _ordered && _firstIDs.capacity < room { _firstIDs.reserveCapacity(room) }
-    let nodes = _lead &+ room &+ 1
-    if _fenwick.nodes.capacity < nodes { _fenwick.nodes.reserveCapacity(nodes) }
-    if !_roleFenwick.isEmpty && _roleFenwick.nodes.capacity < nodes { _roleFenwick.nodes.reserveCapacity(nodes) }
-  }
-
   /// Puts the blocks `handles` (which hold their rows already) in place of
   /// the blocks at `positions` in every block-level tree: the main one, the
   /// role tree when it is built, the kind tree when there are kinds. For a
