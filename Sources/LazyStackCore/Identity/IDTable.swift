@@ -70,13 +70,16 @@ package struct _IDTable<Key: Hashable & Sendable>: Sendable {
     }
   }
 
-  /// Sets the value for `key` and returns the previous one, if any.
+  /// Sets the value for `key` and returns the previous one, if any. A full
+  /// table grows for a new key only: a key already present is updated in
+  /// place (growing there copied the whole table inside one edit: 24.8 ms
+  /// for the exception counts of 100M rows, SPEC E4).
   /// - Complexity: O(1) expected (amortized over growth).
   @inlinable
   @discardableResult
   package mutating func updateValue(_ value: Int32, forKey key: Key) -> Int32? {
     let hash = _storage._hash(key)
-    if _storage.count >= _storage.maximumCount {
+    if _storage.count >= _storage.maximumCount && !_storage._find(key, hash: hash).found {
       // A grown copy is this table's own.
       _storage = _storage._copy(slots: _idSlotCount(for: Swift.max(16, count &* 2)))
     } else {
