@@ -637,8 +637,10 @@ final class ExtentTreeTests: CheckedTestCase {
   /// for vectors of several values a node too (the kind tree).
   func testFenwickLeavesReplacedInPlaceMatchABuild() {
     var rng = SeededRNG(seed: 45)
-    for width in [1, 3] {
-      var leaves = (0 ..< 37).map { _ in Int64.random(in: -50 ... 50, using: &rng) }
+    // Small trees take the stream; larger ones also write as many leaves
+    // as they replace in place (every third step replaces like for like).
+    for (width, start) in [(1, 37), (3, 37), (1, 600), (3, 600)] {
+      var leaves = (0 ..< start).map { _ in Int64.random(in: -50 ... 50, using: &rng) }
       func built(_ leaves: [Int64]) -> ContiguousArray<Int64> {
         var nodes = ContiguousArray<Int64>(repeating: 0, count: leaves.count + width)
         for (k, v) in leaves.enumerated() { nodes[width + k] = v }
@@ -655,7 +657,8 @@ final class ExtentTreeTests: CheckedTestCase {
         let size = leaves.count / width
         let first = Int.random(in: 1 ... size + 1, using: &rng)
         let removing = Int.random(in: 0 ... min(3, size + 1 - first), using: &rng)
-        let inserting = (0 ..< Int.random(in: 0 ... 4, using: &rng) * width).map { _ in Int64.random(in: -50 ... 50, using: &rng) }
+        let replacing = step % 3 == 0 ? removing : Int.random(in: 0 ... 4, using: &rng)
+        let inserting = (0 ..< replacing * width).map { _ in Int64.random(in: -50 ... 50, using: &rng) }
         _FenwickTree<Int64>._replaceLeaves(&nodes, stride: width, first ..< first + removing, with: inserting)
         leaves.replaceSubrange((first - 1) * width ..< (first - 1 + removing) * width, with: inserting)
         XCTAssertEqual(Array(nodes), Array(built(leaves)), "width \(width), step \(step): leaves \(first) ..< \(first + removing)")

@@ -217,6 +217,25 @@ final class LaneStructureTests: XCTestCase {
     XCTAssertEqual(s.pitch, 110)
   }
 
+  /// SPEC E4 with lanes: a block that falls under a quarter of the
+  /// capacity between two full neighbours cannot merge, so the removal
+  /// leaves the blocks' shape alone (no reshape for the trees above to
+  /// stream); the removal that empties it drops it.
+  func testE4_aSmallBlockBetweenFullNeighboursIsNotReshaped() {
+    var blocks = _LaneBlocks(extents: (0 ..< 24).map { Int64($0) }, lanes: nil, capacity: 8)
+    XCTAssertEqual(blocks.extents.map(\.count), [8, 8, 8])
+    var reshapes: [Bool] = []
+    for _ in 0 ..< 7 { reshapes.append(blocks.remove(8 ..< 9).reshaped != nil) }
+    XCTAssertEqual(reshapes, Array(repeating: false, count: 7), "a block of 1 beside blocks of 8 merges with neither")
+    XCTAssertEqual(blocks.extents.map(\.count), [8, 1, 8])
+    XCTAssertEqual(blocks.rows(before: 2), 9)
+    let last = blocks.remove(8 ..< 9)
+    XCTAssertEqual(last.reshaped?.new.count, 2, "the emptied block is dropped")
+    XCTAssertEqual(blocks.extents.map(\.count), [8, 8])
+    XCTAssertEqual(blocks.rows(before: 1), 8)
+    XCTAssertEqual(blocks.extents.joined().map(Int64.init), (0 ..< 8).map(Int64.init) + (16 ..< 24).map(Int64.init))
+  }
+
   // MARK: Random edits against the rules
 
   func testGridLinesAgainstTheRules() {
@@ -224,7 +243,8 @@ final class LaneStructureTests: XCTestCase {
       var rng = SeededRNG(seed: seed)
       let k = Int.random(in: 1 ... 5, using: &rng)
       let spacing = Int64.random(in: 0 ... 3, using: &rng)
-      let capacity = Int.random(in: 1 ... 4, using: &rng)
+      // Odd seeds: blocks large enough to fall under a quarter without merging.
+      let capacity = Int.random(in: 1 ... 4, using: &rng) * (seed % 2 == 0 ? 1 : 3)
       let initial = (0 ..< Int.random(in: 0 ... 30, using: &rng)).map { _ in Int64.random(in: 0 ... 50, using: &rng) }
       var g = _GridLines(extents: initial, lanes: k, spacing: spacing, blockCapacity: capacity)
       var m = GridModel(extents: initial, k: k, spacing: spacing)
@@ -258,7 +278,8 @@ final class LaneStructureTests: XCTestCase {
       var rng = SeededRNG(seed: seed)
       let k = Int.random(in: 1 ... 5, using: &rng)
       let spacing = Int64.random(in: 0 ... 3, using: &rng)
-      let capacity = Int.random(in: 1 ... 4, using: &rng)
+      // Odd seeds: blocks large enough to fall under a quarter without merging.
+      let capacity = Int.random(in: 1 ... 4, using: &rng) * (seed % 2 == 0 ? 1 : 3)
       let initial = (0 ..< Int.random(in: 0 ... 30, using: &rng)).map { _ in Int64.random(in: 0 ... 50, using: &rng) }
       var s = _MasonryLanes(extents: initial, lanes: nil, lanes: k, spacing: spacing, blockCapacity: capacity)
       var m = MasonryModel(extents: [], lanes: [], k: k, spacing: spacing)

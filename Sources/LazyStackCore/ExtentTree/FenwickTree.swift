@@ -140,7 +140,13 @@ package struct _FenwickTree<Value: _FenwickValue & Sendable>: Sendable {
   /// `replaceLeaves` over `nodes` whose nodes are `stride` values wide
   /// (node `i` is `nodes[i * stride ..< (i + 1) * stride]`, as in the kind
   /// tree), with `leaves.count` a multiple of `stride`.
-  /// - Complexity: O(stride (m − range.lowerBound) + leaves.count).
+  ///
+  /// As many leaves as `range` holds are written in place instead when
+  /// that is cheaper: each leaf's old value is read off its node, and the
+  /// difference goes up its path, so a block that changes its rows but
+  /// not the number of blocks costs O(log m) a leaf, not a stream.
+  /// - Complexity: O(stride (m − range.lowerBound) + leaves.count), or
+  ///   O(stride w log m) for w leaves replaced by as many.
   @inlinable
   package static func _replaceLeaves(
     _ nodes: inout ContiguousArray<Value>, stride s: Int, _ range: Range<Int>, with leaves: some Collection<Value>
@@ -148,6 +154,11 @@ package struct _FenwickTree<Value: _FenwickValue & Sendable>: Sendable {
     precondition(range.lowerBound >= 1 && range.upperBound &* s <= nodes.count && leaves.count % s == 0,
                  "_FenwickTree: leaves out of range")
     let first = range.lowerBound
+    let size = nodes.count / s &- 1
+    if leaves.count == range.count &* s && range.count &* (Int.bitWidth &- size.leadingZeroBitCount) < size &- first {
+      _overwriteLeaves(&nodes, stride: s, range, with: leaves)
+      return
+    }
     nodes.withUnsafeMutableBufferPointer { tree in
       let size = tree.count / s &- 1
       // Top down, each node from `first` on leaves its parent; then the
@@ -176,6 +187,39 @@ package struct _FenwickTree<Value: _FenwickValue & Sendable>: Sendable {
       while i <= size {
         Self._fold(tree, s, i, size, subtracting: false)
         i &+= 1
+      }
+    }
+  }
+
+  /// `_replaceLeaves` for as many leaves as `range` holds: each leaf's old
+  /// value is its node less the nodes of its range below it, and the
+  /// difference goes to the node and every node above it.
+  /// - Complexity: O(stride w log m) for w leaves.
+  @inlinable
+  package static func _overwriteLeaves(
+    _ nodes: inout ContiguousArray<Value>, stride s: Int, _ range: Range<Int>, with leaves: some Collection<Value>
+  ) {
+    nodes.withUnsafeMutableBufferPointer { tree in
+      let size = tree.count / s &- 1
+      var source = leaves.startIndex
+      for i in range {
+        let low = i &- (i & -i)  // node i covers the leaves (low, i]
+        for e in 0 ..< s {
+          var old = tree[i &* s &+ e]
+          var j = i &- 1
+          while j > low {
+            old -= tree[j &* s &+ e]
+            j &-= j & -j
+          }
+          var delta = leaves[source]
+          delta -= old
+          source = leaves.index(after: source)
+          var u = i
+          while u <= size {
+            tree[u &* s &+ e] += delta
+            u &+= u & -u
+          }
+        }
       }
     }
   }

@@ -235,17 +235,20 @@ package struct _LaneBlocks: Sendable, Equatable {
     let touched = first.block ... b &- 1
     guard reshaped else { return (touched, nil) }
     let old = Swift.max(0, touched.lowerBound &- 1) ..< Swift.min(extents.count, touched.upperBound &+ 2)
-    return (touched, (old, _tidy(old)))
+    guard let new = _tidy(old) else { return (touched, nil) }
+    return (touched, (old, new))
   }
 
   /// Drops the empty blocks at `positions` and merges a block there below
   /// a quarter of the capacity into the one before it when both fit in
   /// one; the count tree's tail is streamed. Returns the positions of the
-  /// blocks that replace them.
-  /// - Complexity: O(B w + m/B) for w positions, the O(m/B) part sequential.
+  /// blocks that replace them, or `nil` when no block empties or merges
+  /// (a small block whose neighbours are too full stays as it is, and
+  /// nothing is written).
+  /// - Complexity: O(B w + m/B) for w positions, the O(m/B) part
+  ///   sequential; O(w) when nothing changes.
   @inlinable
-  @discardableResult
-  package mutating func _tidy(_ positions: Range<Int>) -> Range<Int> {
+  package mutating func _tidy(_ positions: Range<Int>) -> Range<Int>? {
     var e = ContiguousArray<ContiguousArray<Int32>>()
     var l = ContiguousArray<ContiguousArray<UInt8>>()
     for p in positions where !extents[p].isEmpty {
@@ -259,6 +262,8 @@ package struct _LaneBlocks: Sendable, Equatable {
         if keepsLanes { l.append(lanes[p]) }
       }
     }
+    // Without a drop or a merge the blocks are the ones there already.
+    guard e.count < positions.count else { return nil }
     extents.replaceSubrange(positions, with: e)
     if keepsLanes { lanes.replaceSubrange(positions, with: l) }
     counts.replaceLeaves(positions.lowerBound &+ 1 ..< positions.upperBound &+ 1, with: e.map(\.count))
