@@ -602,7 +602,7 @@ func laneSplits(
 ) throws {
   let place = layout.count / 2 + 17
   let (laneBlocks, treeBlocks) = (layout._laneBlockCount, layout._blockCount)
-  var splitting: [Double] = []
+  var splitting: [(us: Double, split: String)] = []
   var slowestOther = 0.0
   var added = 0
   while (layout._laneBlockCount == laneBlocks || layout._blockCount == treeBlocks) && added < 2_000 {
@@ -611,14 +611,15 @@ func laneSplits(
     try layout.insert([fresh + added], at: place)
     let us = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3
     added += 1
-    if layout._laneBlockCount != lanesBefore || layout._blockCount != treeBefore {
-      splitting.append(us)
+    let (lanes, tree) = (layout._laneBlockCount != lanesBefore, layout._blockCount != treeBefore)
+    if lanes || tree {
+      splitting.append((us, lanes && tree ? "lanes and tree" : lanes ? "lanes" : "tree"))
     } else {
       slowestOther = max(slowestOther, us)
     }
   }
   print("scale: \(label): insert one row that splits a block in the middle: "
-        + splitting.map { String(format: "%.1f µs", $0) }.joined(separator: ", ")
+        + splitting.map { String(format: "%.1f µs", $0.us) + " (\($0.split))" }.joined(separator: ", ")
         + " (the inserts that split a block of the lanes or of the tree; the \(added - splitting.count) other inserts "
         + "at that place: slowest \(String(format: "%.1f", slowestOther)) µs)")
   check(layout._laneBlockCount != laneBlocks && layout._blockCount != treeBlocks,
@@ -630,6 +631,7 @@ func laneSplits(
   let count = layout.count
   try layout.insert(Array(fresh ..< fresh + 1_000), at: place)
   var merging: [Double] = []
+  var laneMerges: [Double] = []  // those that merged or dropped a block of the lanes
   slowestOther = 0
   for _ in 0 ..< 1_000 {
     let (lanesBefore, treeBefore) = (layout._laneBlockCount, layout._blockCount)
@@ -638,12 +640,14 @@ func laneSplits(
     let us = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3
     if layout._laneBlockCount != lanesBefore || layout._blockCount != treeBefore {
       merging.append(us)
+      if layout._laneBlockCount != lanesBefore { laneMerges.append(us) }
     } else {
       slowestOther = max(slowestOther, us)
     }
   }
   print("scale: \(label): remove one row that empties or merges a block in the middle: slowest "
         + String(format: "%.1f µs, median %.1f µs of %d", merging.max() ?? 0, merging.isEmpty ? 0 : merging.sorted()[merging.count / 2], merging.count)
+        + "; of the lanes' blocks: " + (laneMerges.isEmpty ? "none" : laneMerges.map { String(format: "%.1f µs", $0) }.joined(separator: ", "))
         + " (the \(1_000 - merging.count) other removals at that place: slowest \(String(format: "%.1f", slowestOther)) µs)")
   check(!merging.isEmpty, "\(label): no block emptied or merged after 1,000 removals in one place")
   check(layout.count == count, "\(label): \(layout.count) rows after the removals, not \(count)")

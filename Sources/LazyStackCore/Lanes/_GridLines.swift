@@ -77,11 +77,12 @@ package struct _LaneSpan: Sendable, Equatable {
 /// - A measurement changes one line in each phase: its block's k summaries
 ///   in O(k²) and the nodes above it in O(k log(m/B)). An insert or removal
 ///   recomputes its block's summaries, all k phases in one pass: O(B + k).
-/// - Blocks hold 128 rows (up to 256 before a split), twice a masonry
-///   body's: at 100M rows the tree has 780k leaves, not 1.6M, so an edit's
-///   descents miss the cache less (Benchmarks/RESULTS.md, 2026-11-27), and
-///   a measurement does not pay for the larger block; an insert's O(B)
-///   and a scroll's block walk pay a little.
+/// - Blocks hold 128 rows (up to 256 before a split; more past 8M rows,
+///   `_LaneBlocks.defaultCapacity`), twice a masonry body's: the tree has
+///   half the leaves, so an edit's descents miss the cache less
+///   (Benchmarks/RESULTS.md, 2026-11-27), and a measurement does not pay
+///   for the larger block; an insert's O(B) and a scroll's block walk pay
+///   a little.
 /// - A line start is one descent at one phase: O(log(m/B) + B).
 @usableFromInline
 package struct _GridLines: Sendable {
@@ -107,7 +108,7 @@ package struct _GridLines: Sendable {
     precondition(k >= 1 && k <= _LaneBlocks.maxLanes, "_GridLines: lane count \(k) out of range")
     self.k = k
     self.spacing = spacing
-    blocks = _LaneBlocks(extents: extents, lanes: nil, capacity: blockCapacity ?? Swift.max(128, k))
+    blocks = _LaneBlocks(extents: extents, lanes: nil, capacity: blockCapacity ?? _LaneBlocks.defaultCapacity(rows: extents.count, lanes: k, base: 128))
     _leaves = 1
     _summaries = []
     _counts = []

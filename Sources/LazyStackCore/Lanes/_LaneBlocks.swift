@@ -35,6 +35,18 @@ package struct _LaneBlocks: Sendable, Equatable {
   @inlinable @inline(__always)
   package static var maxLanes: Int { 256 }
 
+  /// The capacity a body of `rows` rows in `k` lanes is built with when
+  /// none is given: `base` rows, or more once the body has over 2^16
+  /// blocks of it, so a split or a merge, which streams the trees over
+  /// every later block, never streams more than about 2^16 of them (at
+  /// 100M rows in a masonry, 65k blocks, not 1.6M; a read's O(B) part
+  /// grows with it). Bodies under 4M rows keep `base`.
+  /// - Complexity: O(1).
+  @inlinable
+  package static func defaultCapacity(rows: Int, lanes k: Int, base: Int) -> Int {
+    Swift.max(base, k, rows &>> 16)
+  }
+
   /// Blocks built from `extents` (and `lanes` when `keepsLanes`, one for
   /// each extent).
   /// - Complexity: O(m).

@@ -53,7 +53,8 @@ package struct _MasonryLanes: Sendable {
         return j
       }
     }
-    blocks = _LaneBlocks(extents: extents, lanes: lanes, capacity: blockCapacity ?? Swift.max(64, k))
+    let capacity = blockCapacity ?? _LaneBlocks.defaultCapacity(rows: extents.count, lanes: k, base: 64)
+    blocks = _LaneBlocks(extents: extents, lanes: lanes, capacity: capacity)
     _pitches = []
     _counts = []
     laneTotals = []
