@@ -57,11 +57,13 @@ package struct _FenwickTree<Value: _FenwickValue & Sendable>: Sendable {
   @inlinable @inline(__always)
   package subscript(node i: Int) -> Value { nodes[i] }
 
-  /// Makes `size` zero leaves, keeping the allocation.
+  /// Makes `size` zero leaves, keeping the allocation, with room for
+  /// `room` more leaves (reserved before the nodes are written: no copy).
   /// - Complexity: O(size).
   @inlinable
-  package mutating func reset(zeros size: Int) {
+  package mutating func reset(zeros size: Int, room: Int = 0) {
     nodes.removeAll(keepingCapacity: true)
+    nodes.reserveCapacity(size &+ room &+ 1)
     nodes.append(contentsOf: repeatElement(Value(), count: size &+ 1))
   }
 
