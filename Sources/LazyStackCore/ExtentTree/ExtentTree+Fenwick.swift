@@ -18,7 +18,7 @@ extension ExtentTree {
     _positions.removeAll(keepingCapacity: true)
     _positions.reserveCapacity(Self._withRoom(_blocks.count))
     _positions.append(contentsOf: repeatElement(-1, count: _blocks.count))
-    _fenwick.reset(zeros: size, room: size &>> 3)
+    _fenwick.reset(zeros: size, room: Self._withRoom(size) &- size)
     var total = _Summary()
     var roleTotal = 0
     _positions.withUnsafeMutableBufferPointer { positions in

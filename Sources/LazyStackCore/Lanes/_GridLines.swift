@@ -108,7 +108,8 @@ package struct _GridLines: Sendable {
     precondition(k >= 1 && k <= _LaneBlocks.maxLanes, "_GridLines: lane count \(k) out of range")
     self.k = k
     self.spacing = spacing
-    blocks = _LaneBlocks(extents: extents, lanes: nil, capacity: blockCapacity ?? _LaneBlocks.defaultCapacity(rows: extents.count, lanes: k, base: 128))
+    let capacity = blockCapacity ?? _LaneBlocks.defaultCapacity(rows: extents.count, lanes: k, base: 128)
+    blocks = _LaneBlocks(extents: extents, lanes: nil, capacity: capacity)
     _leaves = 1
     _summaries = []
     _counts = []

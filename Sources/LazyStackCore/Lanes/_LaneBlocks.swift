@@ -88,17 +88,16 @@ package struct _LaneBlocks: Sendable, Equatable {
   /// - Complexity: O(m/B).
   @inlinable
   package mutating func _rebuildCounts() {
-    counts.reset(zeros: extents.count)
+    // Room for an eighth more blocks, so the splits that follow do not copy
+    // the arrays by block (the count tree's reserved before it is written).
+    let room = extents.count &+ extents.count >> 3 &+ 4
+    counts.reset(zeros: extents.count, room: room &- extents.count)
     let blocks = extents
     counts.build { tree in
       for (p, b) in blocks.enumerated() { tree[p &+ 1] = b.count }
     }
-    // Room for an eighth more blocks, so the splits that follow do not copy
-    // the arrays by block.
-    let room = blocks.count &+ blocks.count >> 3 &+ 4
     if extents.capacity < room { extents.reserveCapacity(room) }
     if keepsLanes && lanes.capacity < room { lanes.reserveCapacity(room) }
-    if counts.nodes.capacity < room &+ 1 { counts.nodes.reserveCapacity(room &+ 1) }
   }
 
   /// The block holding row `i` and its slot there; `i == count` gives the
