@@ -82,15 +82,11 @@ package struct _MasonryLanes: Sendable {
     let n = blocks.blockCount
     let k = self.k
     let s = spacing
-    // Room for an eighth more blocks (splits copy no tree), reserved
-    // before the nodes are written.
-    let room = (n &+ n >> 3 &+ 5) &* k
-    _pitches = []
-    _counts = []
-    _pitches.reserveCapacity(room)
-    _counts.reserveCapacity(room)
-    _pitches.append(contentsOf: repeatElement(0, count: (n &+ 1) &* k))
-    _counts.append(contentsOf: repeatElement(0, count: (n &+ 1) &* k))
+    _pitches = ContiguousArray(repeating: 0, count: (n &+ 1) &* k)
+    _counts = ContiguousArray(repeating: 0, count: (n &+ 1) &* k)
+    // Room for an eighth more blocks (splits copy no tree).
+    _pitches.reserveCapacity((n &+ n >> 3 &+ 5) &* k)
+    _counts.reserveCapacity((n &+ n >> 3 &+ 5) &* k)
     for p in 0 ..< n {
       let node = p &+ 1
       let e = blocks.extents[p]
