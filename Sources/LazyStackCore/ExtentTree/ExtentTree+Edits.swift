@@ -491,6 +491,11 @@ extension ExtentTree {
       precondition(i > previous, "ExtentTree.remove: indices must be sorted and unique")
       previous = i
     }
+    if indices.count == 1 {
+      // One row (a swipe to delete, a move): no groups to gather.
+      _remove(at: _locate(previous))
+      return
+    }
     // Group the slots by block position (locations computed before any change).
     var groups: [(position: Int, slots: [Int])] = []
     for i in indices {
@@ -502,87 +507,118 @@ extension ExtentTree {
       }
     }
     var structural: [Int] = []  // the positions of blocks emptied or under a quarter full
-    for group in groups {
-      let handle = Int(_order[group.position])
-      let before = _blocks[handle].summary
-      // Take the block out (a swap: no copy of its buffers' references),
-      // so that `block` is uniquely referenced.
-      var block = _Block()
-      swap(&block, &_blocks[handle])
-      let rolesBefore = block.roleCounts
-      let rowsAfter = block.rowCount &- group.slots.count
-      var shared: _EstimatedBuffers?
-      if block.measuredCount == 0 && _poolsRows(rowsAfter) && block._isPristine {
-        shared = _estimatedBuffers(rowsAfter)
-      }
-      if _hasIndex {
-        let hashes = group.slots.map { _index.hash(block.ids[$0]) }
-        if hashes.count >= 8 { _index.warm(hashes) }
-        for hash in hashes.reversed() { _indexRemove(hash, handle: Int32(truncatingIfNeeded: handle)) }
-      } else if _exceptions != nil {
-        if group.slots.count == 1 {
-          _dropExceptions(CollectionOfOne(block.ids[group.slots[0]]))
-        } else {
-          _dropExceptions(group.slots.map { block.ids[$0] })
-        }
-      }
-      for slot in group.slots.reversed() {
-        if !block.roles.isEmpty { block.roleCounts &-= Self._packedRoleCount(block.roles[slot]) }
-        let e = block.extents[slot]
-        if e >= 0 {
-          block.measuredSum &-= Int64(e)
-          block.measuredCount &-= 1
-          if e == 0 { block.measuredZeroCount &-= 1 }
-        }
-      }
-      let removedStored = group.slots.count == 1 ? block.extents[group.slots[0]] : 0
-      if group.slots.count == block.ids.count {
-        block.ids.removeAll()
-        block.extents.removeAll()
-        block.roles.removeAll()
-        block.extras.removeAll()
-        block.rowCount = 0
-      } else {
-        Self._compact(&block.ids, removing: group.slots)
-        if shared == nil { Self._compact(&block.extents, removing: group.slots) }
-        if block.roleCounts == 0 { block.roles = [] } else if !block.roles.isEmpty { Self._compact(&block.roles, removing: group.slots) }
-        if !block.extras.isEmpty { Self._compact(&block.extras, removing: group.slots) }
-        block.rowCount = block.ids.count
-      }
-      if shared == nil && before.measuredCount > 0 && block.measuredCount == 0 && _poolsRows(block.rowCount)
-          && block._isPristine {
-        shared = _estimatedBuffers(block.rowCount)  // the last measured row is gone
-      }
-      if let shared {
-        // Rows never measured: the shared buffers of the new row count.
-        block._share(shared)
-      } else if group.slots.count == 1 && !block.ids.isEmpty {
-        block._shiftChunks(removedAt: group.slots[0], stored: removedStored)
-      } else {
-        block._rebuildChunks(from: group.slots[0])
-      }
-      var delta = before
-      delta -= block.summary
-      let rows = block.ids.count
-      let rolesAfter = block.roleCounts
-      swap(&block, &_blocks[handle])  // put it back
-      _fenwickSubtract(delta, at: group.position)
-      _roleAdd(rolesAfter &- rolesBefore, at: group.position)
-      _recountKinds(at: group.position)
-      if rows == 0 || (rows < Swift.max(1, blockCapacity / 4) && _canMerge(position: group.position, rows: rows)) {
-        structural.append(group.position)
-      }
+    for group in groups where _removeSlots(group.slots, fromBlockAt: group.position) {
+      structural.append(group.position)
     }
-    if structural.count == 1 && _order.count > 1 {
+    _restructure(structural)
+  }
+
+  /// Removes the row at `location` (found by `_locate`, with no change
+  /// since), as `remove(sortedIndices:)` does one row.
+  /// - Complexity: O(log(n/B) + B), plus O(n/B) when its block empties or
+  ///   merges with a neighbour.
+  @inlinable
+  package mutating func _remove(at location: _Location) {
+    _implicit = nil  // still ordered (see `_ordered`)
+    if _removeSlots(CollectionOfOne(location.slot), fromBlockAt: location.position) {
+      _restructure(CollectionOfOne(location.position))
+    }
+  }
+
+  /// Drops or merges the blocks at `positions` (emptied or under a quarter
+  /// full by a removal): one where it is, several in a pass over every block.
+  /// - Complexity: O(n/B).
+  @inlinable
+  internal mutating func _restructure(_ positions: some Collection<Int>) {
+    if positions.count == 1 && _order.count > 1 {
       // One block emptied or under a quarter full (a single removal, a move):
       // it goes, or merges with a neighbour, where it is.
-      _mergeLocally(at: structural[0])
+      _mergeLocally(at: positions.first.unsafelyUnwrapped)
       _tidyIndex()
-    } else if !structural.isEmpty {
+    } else if !positions.isEmpty {
       _compactBlocks()
       _rebuildFenwick()
       _tidyIndex()
     }
+  }
+
+  /// Removes the rows at the ascending `slots` of the block at `position`,
+  /// keeping the trees' counts; whether the block is left empty or under a
+  /// quarter full with a neighbour to merge with (the caller restructures).
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable
+  internal mutating func _removeSlots<Slots: RandomAccessCollection<Int>>(
+    _ slots: Slots, fromBlockAt position: Int
+  ) -> Bool where Slots.Index == Int {
+    let handle = Int(_order[position])
+    let before = _blocks[handle].summary
+    // Take the block out (a swap: no copy of its buffers' references),
+    // so that `block` is uniquely referenced.
+    var block = _Block()
+    swap(&block, &_blocks[handle])
+    let rolesBefore = block.roleCounts
+    let rowsAfter = block.rowCount &- slots.count
+    var shared: _EstimatedBuffers?
+    if block.measuredCount == 0 && _poolsRows(rowsAfter) && block._isPristine {
+      shared = _estimatedBuffers(rowsAfter)
+    }
+    if _hasIndex && slots.count == 1 {
+      _indexRemove(_index.hash(block.ids[slots[0]]), handle: Int32(truncatingIfNeeded: handle))
+    } else if _hasIndex {
+      let hashes = slots.map { _index.hash(block.ids[$0]) }
+      if hashes.count >= 8 { _index.warm(hashes) }
+      for hash in hashes.reversed() { _indexRemove(hash, handle: Int32(truncatingIfNeeded: handle)) }
+    } else if _exceptions != nil {
+      if slots.count == 1 {
+        _dropExceptions(CollectionOfOne(block.ids[slots[0]]))
+      } else {
+        _dropExceptions(slots.map { block.ids[$0] })
+      }
+    }
+    for slot in slots.reversed() {
+      if !block.roles.isEmpty { block.roleCounts &-= Self._packedRoleCount(block.roles[slot]) }
+      let e = block.extents[slot]
+      if e >= 0 {
+        block.measuredSum &-= Int64(e)
+        block.measuredCount &-= 1
+        if e == 0 { block.measuredZeroCount &-= 1 }
+      }
+    }
+    let removedStored = slots.count == 1 ? block.extents[slots[0]] : 0
+    if slots.count == block.ids.count {
+      block.ids.removeAll()
+      block.extents.removeAll()
+      block.roles.removeAll()
+      block.extras.removeAll()
+      block.rowCount = 0
+    } else {
+      Self._compact(&block.ids, removing: slots)
+      if shared == nil { Self._compact(&block.extents, removing: slots) }
+      if block.roleCounts == 0 { block.roles = [] } else if !block.roles.isEmpty { Self._compact(&block.roles, removing: slots) }
+      if !block.extras.isEmpty { Self._compact(&block.extras, removing: slots) }
+      block.rowCount = block.ids.count
+    }
+    if shared == nil && before.measuredCount > 0 && block.measuredCount == 0 && _poolsRows(block.rowCount)
+        && block._isPristine {
+      shared = _estimatedBuffers(block.rowCount)  // the last measured row is gone
+    }
+    if let shared {
+      // Rows never measured: the shared buffers of the new row count.
+      block._share(shared)
+    } else if slots.count == 1 && !block.ids.isEmpty {
+      block._shiftChunks(removedAt: slots[0], stored: removedStored)
+    } else {
+      block._rebuildChunks(from: slots[0])
+    }
+    var delta = before
+    delta -= block.summary
+    let rows = block.ids.count
+    let rolesAfter = block.roleCounts
+    swap(&block, &_blocks[handle])  // put it back
+    _fenwickSubtract(delta, at: position)
+    _roleAdd(rolesAfter &- rolesBefore, at: position)
+    _recountKinds(at: position)
+    return rows == 0 || (rows < Swift.max(1, blockCapacity / 4) && _canMerge(position: position, rows: rows))
   }
 
   /// Drops the block at `position` when it is empty, else merges it with a
@@ -653,7 +689,9 @@ extension ExtentTree {
   /// from `array`: one shift for one slot, else one pass from the first.
   /// - Complexity: O(count - slots[0]).
   @inlinable
-  package static func _compact<Element>(_ array: inout ContiguousArray<Element>, removing slots: [Int]) {
+  package static func _compact<Element, Slots: RandomAccessCollection<Int>>(
+    _ array: inout ContiguousArray<Element>, removing slots: Slots
+  ) where Slots.Index == Int {
     guard let first = slots.first else { return }
     if slots.count == 1 {
       array.remove(at: first)
