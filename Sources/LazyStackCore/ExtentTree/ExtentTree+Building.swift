@@ -107,7 +107,7 @@ extension ExtentTree {
       return .duplicateID(String(describing: ids[duplicate]), index: duplicate)
     }
     let indexed = !tryOrdered
-    _blocks.reserveCapacity(Self._withRoom((n &+ fill &- 1) / fill))
+    _blocks.reserveCapacity(_withRoom((n &+ fill &- 1) / fill))
     var shared = _EstimatedBuffers(rows: 0)  // made for the first block's row count
     var descents = 0
     var lower = 0
@@ -312,17 +312,6 @@ extension ExtentTree {
     _rebuildFenwick()
   }
 
-  /// `count` blocks and room for an eighth more: the arrays by block are
-  /// reserved that large when they are built, before they are written, so
-  /// the splits after a build do not grow them (a growth copies an array
-  /// to new pages: 7 ms for 195k blocks on the machine of
-  /// Benchmarks/RESULTS.md, 2026-11-27), and the room costs no copy.
-  /// - Complexity: O(1).
-  @inlinable @inline(__always)
-  package static func _withRoom(_ count: Int) -> Int {
-    count &+ count &>> 3
-  }
-
   /// The order of `count` blocks built in row order (handle `p` at
   /// position `p`), with room (`_withRoom`).
   /// - Complexity: O(count).
@@ -339,7 +328,7 @@ extension ExtentTree {
   @inlinable
   package mutating func _fillImplicit(_ range: Range<Int>) {
     let fill = _fillCount
-    _blocks.reserveCapacity(Self._withRoom((range.count &+ fill &- 1) / fill))
+    _blocks.reserveCapacity(_withRoom((range.count &+ fill &- 1) / fill))
     var shared = _EstimatedBuffers(rows: 0)  // made for the first block's row count
     var lower = range.lowerBound
     while lower < range.upperBound {

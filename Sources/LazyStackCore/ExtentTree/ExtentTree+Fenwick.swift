@@ -16,9 +16,9 @@ extension ExtentTree {
     let size = lead &+ blockCount
     _lead = lead
     _positions.removeAll(keepingCapacity: true)
-    _positions.reserveCapacity(Self._withRoom(_blocks.count))
+    _positions.reserveCapacity(_withRoom(_blocks.count))
     _positions.append(contentsOf: repeatElement(-1, count: _blocks.count))
-    _fenwick.reset(zeros: size, room: Self._withRoom(size) &- size)
+    _fenwick.reset(zeros: size, room: _withRoom(size) &- size)
     var total = _Summary()
     var roleTotal = 0
     _positions.withUnsafeMutableBufferPointer { positions in

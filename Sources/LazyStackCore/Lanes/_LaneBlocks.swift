@@ -90,7 +90,7 @@ package struct _LaneBlocks: Sendable, Equatable {
   package mutating func _rebuildCounts() {
     // Room for an eighth more blocks, so the splits that follow do not copy
     // the arrays by block (the count tree's reserved before it is written).
-    let room = extents.count &+ extents.count >> 3 &+ 4
+    let room = _withRoom(extents.count)
     counts.reset(zeros: extents.count, room: room &- extents.count)
     let blocks = extents
     counts.build { tree in

@@ -85,8 +85,8 @@ package struct _MasonryLanes: Sendable {
     _pitches = ContiguousArray(repeating: 0, count: (n &+ 1) &* k)
     _counts = ContiguousArray(repeating: 0, count: (n &+ 1) &* k)
     // Room for an eighth more blocks (splits copy no tree).
-    _pitches.reserveCapacity((n &+ n >> 3 &+ 5) &* k)
-    _counts.reserveCapacity((n &+ n >> 3 &+ 5) &* k)
+    _pitches.reserveCapacity(_withRoom(n &+ 1) &* k)
+    _counts.reserveCapacity(_withRoom(n &+ 1) &* k)
     for p in 0 ..< n {
       let node = p &+ 1
       let e = blocks.extents[p]
