@@ -60,7 +60,7 @@ extension ExtentTree {
   /// block.
   /// - Precondition: `0 <= index <= count`.
   /// - Complexity: O(log(n/B)).
-  @inlinable
+  @inlinable @inline(__always)
   package func _locate(_ index: Int) -> _Location {
     let blocks = _order.count
     if blocks > 1 && index < count {
