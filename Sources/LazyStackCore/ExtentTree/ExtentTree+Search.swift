@@ -651,7 +651,7 @@ extension ExtentTree {
   /// extent of each row in `range`, in order: one search, then a walk.
   /// - Precondition: `range` lies in `0 ..< count`.
   /// - Complexity: O(log(n/B) + B + k) for k rows.
-  @inlinable
+  @inlinable @inline(__always)
   package func forEachRow(in range: Range<Int>, _ body: (ID, Int64, Int64) -> Void) {
     guard !range.isEmpty else { return }
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "Rows \(range) out of range 0..<\(count)")

@@ -160,6 +160,7 @@ extension LazyStackLayout {
     }
     let before = _capture()
     guard !offsets.isEmpty else { return _settle(from: before, cause: .edit) }
+    if offsets.count == 1 { return _moveRow(from: offsets[0], to: destination, before: before) }
     var ids: [ID] = []
     var extents: [Int32] = []
     var roles: [UInt8] = []
@@ -186,6 +187,32 @@ extension LazyStackLayout {
       preconditionFailure("LazyStackLayout.move: reinserting moved rows failed: \(error)")
     }
     if _slowPath(_batch != nil) { _logInsertion(at: target, count: ids.count, stored: extents) }
+    return _settle(from: before, cause: .edit)
+  }
+
+  /// `move(fromOffsets:toOffset:)` of one row (a drag): the row is read
+  /// where it was found once, and an estimated row of the plain role with
+  /// no kind goes back with no arrays of extents, roles or extras.
+  /// - Complexity: O(log n + B), plus O(n/B) on a split or merge.
+  @inlinable
+  internal mutating func _moveRow(from source: Int, to destination: Int, before: _Before) -> ScrollCorrection {
+    let location = _tree._locate(source)
+    let row = _tree._row(at: location)
+    let role = _tree.role(at: location)  // H1: roles follow their ids
+    let extra = _tree._kinds == nil ? 0 : _tree._extra(at: location)  // K1, K2: so do kinds
+    let target = source < destination ? destination &- 1 : destination
+    if _slowPath(_batch != nil) { _logRemoval(CollectionOfOne(source)) }
+    if _slowPath(_laneBox != nil) { _keepLanesByID() }  // L4: moved rows keep their lanes
+    _tree._remove(at: location)
+    let stored: [Int32]? = row.stored == ExtentTree<ID>._estimated ? nil : [row.stored]
+    do {
+      try _tree.insert(CollectionOfOne(row.id), extents: stored,
+                       roles: role == ExtentTree<ID>._plainRole ? nil : [role], extras: extra == 0 ? nil : [extra],
+                       at: target, knownNew: true)  // just removed
+    } catch {
+      preconditionFailure("LazyStackLayout.move: reinserting the moved row failed: \(error)")
+    }
+    if _slowPath(_batch != nil) { _logInsertion(at: target, count: 1, stored: stored) }
     return _settle(from: before, cause: .edit)
   }
 
