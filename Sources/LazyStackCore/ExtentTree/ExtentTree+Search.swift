@@ -154,7 +154,13 @@ extension ExtentTree {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     let l = _locate(index)
     if _slowPath(_kinds != nil) { return _kindedSpan(at: l) }
-    return _withBlock(handle: Int(_order[l.position])) { block in
+    return _plainSpan(at: l)
+  }
+
+  /// `span(_:)` of the row at `l` in a tree without kinds.
+  @inlinable @inline(__always)
+  package func _plainSpan(at l: _Location) -> (start: Int64, extent: Int64) {
+    _withBlock(handle: Int(_order[l.position])) { block in
       (_pitch(l.before) &+ _slotPitchPrefix(block, l.slot), _extent(ofStored: block.pointee.extents[l.slot]))
     }
   }

@@ -50,6 +50,16 @@ extension LazyStackLayout {
   public func frame(at index: Int) -> CGRect {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     if _slowPath(_laneBox != nil) { return _laneFrame(at: index) }
+    if _slowPath(_tree._kinds != nil) { return _kindedFrame(at: index) }
+    // No call into the tree on this path: each would copy it first (the
+    // tree is a large struct, see HowItWorks' "Calls into the tree").
+    let span = _tree._plainSpan(at: _tree._locate(index))
+    return _rect(start: span.start, extent: span.extent)
+  }
+
+  /// `frame(at:)` with kinds (SPEC K1).
+  @inlinable @inline(never)
+  internal func _kindedFrame(at index: Int) -> CGRect {
     let span = _tree.span(index)
     return _rect(start: span.start, extent: span.extent)
   }
@@ -189,8 +199,8 @@ extension LazyStackLayout {
   @inlinable @inline(__always)
   internal func _firstVisibleSpan(from low: Int64) -> (first: Int, hit: ExtentTree<ID>._RowSpan)? {
     // The first row with end >= low ...
-    guard let hit = _tree._firstRowSpan(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing,
-                                        hint: _nearHint) else { return nil }
+    guard let hit = _tree._firstRowSpanInline(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing,
+                                              hint: _nearHint) else { return nil }
     // ... unless it is a non-empty row that ends exactly at `low`.
     let endsAtLow = hit.extent > 0 && _leadingInset &+ hit.start &+ hit.extent == low
     return (endsAtLow ? hit.row &+ 1 : hit.row, hit)
