@@ -339,21 +339,26 @@ public struct Viewer<Source: RecordSource> {
 
   /// The row on the first text row that a pinned header does not cover,
   /// and how far into it that text row is (nil for an empty list). In
-  /// lanes, of the rows there the one that starts nearest to it (the
-  /// first by index on a tie): the record whose beginning the reader sees.
+  /// lanes, of the rows there the one that starts nearest to it, and of
+  /// those that start on the same line the leftmost, as a reader reads the
+  /// screen: after a re-flow, the record kept at the top (L6) when it is in
+  /// the first lane, even where a record of an earlier index starts on the
+  /// same line in another lane.
   var topRow: (index: Int, distance: CGFloat)? {
     guard layout.count > 0 else { return nil }
     var y = layout.contentOffset.y
     if let header = layout.pinnedRows.first, header.frame.minY <= y { y = header.frame.maxY }
-    var best: (index: Int, distance: CGFloat)?
+    var best: (index: Int, distance: CGFloat, x: CGFloat)?
     if lanes != nil {
       for i in layout.visibleRows {
         let frame = layout.frame(at: i)
-        guard frame.minY <= y && y < frame.maxY, y - frame.minY < best?.distance ?? .infinity else { continue }
-        best = (i, y - frame.minY)
+        guard frame.minY <= y && y < frame.maxY else { continue }
+        let distance = y - frame.minY
+        if let best, (best.distance, best.x) <= (distance, frame.minX) { continue }
+        best = (i, distance, frame.minX)
       }
     }
-    if let best { return best }
+    if let best { return (best.index, best.distance) }
     guard let row = layout.index(atOffset: y) else { return nil }
     return (row, Swift.max(0, y - layout.frame(at: row).minY))
   }

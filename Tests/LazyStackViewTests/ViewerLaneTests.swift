@@ -75,6 +75,10 @@ final class ViewerLaneTests: AssertingTestCase {
       XCTAssertEqual(v.recordColumns, max(1, (columns - (lanes - 1)) / lanes))
       let frame = v.layout.frame(of: 2_499)!
       XCTAssertEqual(frame.minY, v.layout.contentOffset.y, "\(columns) columns: record 2500 still starts the screen (L6)")
+      // Records of other lanes may start on the same first line; the status
+      // names the one a reader reads first, the leftmost: still record 2500.
+      XCTAssertEqual(v.topRecord, 2_499, "\(columns) columns: the status names the record kept at the top")
+      XCTAssertTrue(v.statusLine().contains("record 2500 of"), "\(columns) columns: \(v.statusLine())")
       XCTAssertEqual(frame.width.rounded(.down), CGFloat(v.recordColumns))
       assertScreenMatchesLayout(v, screen, "\(columns) columns")
     }
