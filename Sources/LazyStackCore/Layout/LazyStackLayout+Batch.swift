@@ -154,10 +154,12 @@ extension LazyStackLayout {
   ///   away gets its real old frame.
   /// - Throws: What `changes` throws; the layout is then as it was before
   ///   the batch.
-  /// - Complexity: O((k + v)(log n + B)) besides the changes themselves,
-  ///   for k changed rows and v rows on screen, whatever n is (no copy of
-  ///   the layout is made); O(n) when the batch holds an O(n) change (a
-  ///   snapshot, `invalidateAllMeasurements()`).
+  /// - Complexity: O((k + v)(log n + B) + w (k + r)) besides the changes
+  ///   themselves, for k changes removing r rows in all, v rows on screen,
+  ///   and w of them that came on screen (each walked back through the log
+  ///   of the k changes), whatever n is (no copy of the layout is made);
+  ///   O(n) when the batch holds an O(n) change (a snapshot,
+  ///   `invalidateAllMeasurements()`).
   @inlinable
   public mutating func performBatch(_ changes: (inout LazyStackLayout) throws -> Void) rethrows -> LayoutTransition<ID> {
     guard _batch == nil else {
