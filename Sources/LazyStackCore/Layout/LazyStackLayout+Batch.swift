@@ -19,7 +19,10 @@ import Foundation
 extension LazyStackLayout {
   /// Where a row was at some moment of a batch: its index, the sum of the
   /// pitches before it, the number of estimated rows before it, and its
-  /// own extent and whether it was estimated.
+  /// own extent and whether it was estimated. The number of estimated rows
+  /// before it is read only by an estimate change that a walk back passes,
+  /// so a trace taken when no estimate change is logged before it leaves
+  /// it 0 (`_trace(at:in:counting:)`).
   @usableFromInline
   internal struct _Trace: Sendable {
     @usableFromInline var index: Int
@@ -105,6 +108,9 @@ extension LazyStackLayout {
     /// The removed rows of every `.remove` step, one after another.
     @usableFromInline @exclusivity(unchecked) var removed: [_RemovedRow] = []
     @usableFromInline @exclusivity(unchecked) var checkpoints: [ExtentTree<ID>] = []
+    /// Whether an `.estimate` step is logged: until then a trace needs no
+    /// count of the estimated rows before it.
+    @usableFromInline @exclusivity(unchecked) var estimateLogged = false
     /// The layout when the batch began, without its tree (an empty one).
     @usableFromInline @exclusivity(unchecked) var saved: LazyStackLayout?
 
@@ -127,6 +133,7 @@ extension LazyStackLayout {
       c.edits = edits
       c.removed = removed
       c.checkpoints = checkpoints
+      c.estimateLogged = estimateLogged
       c.saved = saved
       return c
     }
@@ -237,7 +244,8 @@ extension LazyStackLayout {
         let start = log.startContentOffset
         before = log.saved?.frame(of: id)?.offsetBy(dx: -start.x, dy: -start.y)
       } else {
-        before = _oldTrace(of: id, from: _trace(at: _tree._locate(index), in: _tree).0, log: log)
+        let now = _trace(at: _tree._locate(index), in: _tree, counting: log.estimateLogged).0
+        before = _oldTrace(of: id, from: now, log: log)
           .map { _oldFrame($0, log: log) }
       }
       rows.append((id, before, frame))
@@ -250,12 +258,15 @@ extension LazyStackLayout {
   }
 
   /// Where the row at `location` of `tree` is, and the row itself.
+  /// `counting`: whether the trace counts the estimated rows before it,
+  /// which only a walk back past an estimate change reads (a rank of the
+  /// measured rows: a Fenwick prefix and a scan of the block).
   /// - Complexity: O(B).
   @inlinable
-  internal func _trace(at location: ExtentTree<ID>._Location,
-                       in tree: ExtentTree<ID>) -> (_Trace, ExtentTree<ID>._RowInfo) {
+  internal func _trace(at location: ExtentTree<ID>._Location, in tree: ExtentTree<ID>,
+                       counting: Bool = true) -> (_Trace, ExtentTree<ID>._RowInfo) {
     let info = tree.rowInfo(at: location)
-    let estimatedBefore = info.index &- tree.measuredRows(at: location)
+    let estimatedBefore = counting ? info.index &- tree.measuredRows(at: location) : 0
     return (_Trace(index: info.index, prefix: info.start, estimatedBefore: estimatedBefore, extent: info.extent,
                    estimated: info.stored < 0), info)
   }
@@ -407,7 +418,8 @@ extension LazyStackLayout {
     let start = log.removed.count
     for index in indices {
       let location = _tree._locate(index)
-      let (t, row) = _trace(at: location, in: _tree)
+      // A walk back reads the count only at an estimate change logged before this step.
+      let (t, row) = _trace(at: location, in: _tree, counting: log.estimateLogged)
       log.removed.append(_RemovedRow(id: row.id, stored: row.stored, role: _tree.role(at: location),
                                      extra: _tree._kinds == nil ? 0 : _tree._extra(at: location), trace: t))
     }
