@@ -361,6 +361,18 @@ extension ExtentTree {
   package func _firstRowSpanInline(withPitchPrefixAfterAbove threshold: Int64, hint: Int = -1) -> _RowSpan? {
     guard count > 0 else { return nil }
     if _slowPath(_kinds != nil) { return _kindedFirstRowSpan(withPitchPrefixAfterAbove: threshold) }
+    return _plainFirstRowSpan(withPitchPrefixAfterAbove: threshold, hint: hint)
+  }
+
+  /// `_firstRowSpanInline` of a tree without kinds, with no call in it: a
+  /// caller that tests for kinds itself and sends them to a function of
+  /// its own makes no call that takes the tree, so the compiler keeps no
+  /// copy of it (256 bytes) for one.
+  /// - Precondition: `_kinds == nil`.
+  /// - Complexity: O(log(n/B) + B).
+  @inlinable @inline(__always)
+  package func _plainFirstRowSpan(withPitchPrefixAfterAbove threshold: Int64, hint: Int = -1) -> _RowSpan? {
+    guard count > 0 else { return nil }
     if threshold < 0 {
       let block = _blocks[Int(_order[0])]
       return _RowSpan(row: 0, start: 0, extent: _extent(ofStored: block.extents[0]), position: 0, slot: 0, blockStart: 0)
@@ -444,7 +456,18 @@ extension ExtentTree {
   /// - Complexity: O(log(n/B) + B).
   @inlinable @inline(__always)
   package func rowsStarting(before limit: Int64, walkingFrom span: _RowSpan) -> Int {
-    guard span.start < limit, _kinds == nil else { return rowsStarting(before: limit) }
+    _walkedRowsStarting(before: limit, from: span) ?? rowsStarting(before: limit)
+  }
+
+  /// `rowsStarting(before:walkingFrom:)` when the walk from `span`'s row
+  /// finds it, else `nil` (a limit at or before `span`'s start, a tree
+  /// with kinds, a limit past the walk): the caller then searches, in a
+  /// function of its own if it keeps the tree from being copied for the
+  /// call (see `_plainFirstRowSpan`).
+  /// - Complexity: O(B).
+  @inlinable @inline(__always)
+  package func _walkedRowsStarting(before limit: Int64, from span: _RowSpan) -> Int? {
+    guard span.start < limit, _kinds == nil else { return nil }
     let estimate = self.estimate
     let spacing = self.spacing
     let walked: Int? = _withBlock(handle: Int(_order[span.position])) { block in
@@ -481,7 +504,7 @@ extension ExtentTree {
         return start >= limit ? span.row &+ (slot &- span.slot) : nil
       }
     }
-    return walked ?? rowsStarting(before: limit)
+    return walked
   }
 
   /// The number of rows that start before `limit`: rows with

@@ -198,12 +198,24 @@ extension LazyStackLayout {
   /// no row does.
   @inlinable @inline(__always)
   internal func _firstVisibleSpan(from low: Int64) -> (first: Int, hit: ExtentTree<ID>._RowSpan)? {
-    // The first row with end >= low ...
-    guard let hit = _tree._firstRowSpanInline(withPitchPrefixAfterAbove: low &- 1 &- _leadingInset &+ _tree.spacing,
+    guard let hit = _tree._firstRowSpanInline(withPitchPrefixAfterAbove: _firstVisibleThreshold(low),
                                               hint: _nearHint) else { return nil }
-    // ... unless it is a non-empty row that ends exactly at `low`.
+    return (_firstVisible(of: hit, from: low), hit)
+  }
+
+  /// The pitch-prefix threshold whose first row (the search's hit) is the
+  /// first row with end >= `low` ...
+  @inlinable @inline(__always)
+  internal func _firstVisibleThreshold(_ low: Int64) -> Int64 {
+    low &- 1 &- _leadingInset &+ _tree.spacing
+  }
+
+  /// ... which is the first visible row, unless it is a non-empty row that
+  /// ends exactly at `low`.
+  @inlinable @inline(__always)
+  internal func _firstVisible(of hit: ExtentTree<ID>._RowSpan, from low: Int64) -> Int {
     let endsAtLow = hit.extent > 0 && _leadingInset &+ hit.start &+ hit.extent == low
-    return (endsAtLow ? hit.row &+ 1 : hit.row, hit)
+    return endsAtLow ? hit.row &+ 1 : hit.row
   }
 
   /// Where searches near the viewport start: the anchor row's block as the
@@ -218,10 +230,32 @@ extension LazyStackLayout {
   @inlinable
   internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
     if _slowPath(_laneBox != nil) { return _laneRows(intersecting: low, high) }
-    // The end is walked to from the row the first search found.
+    if _slowPath(_tree._kinds != nil) { return _kindedRows(intersecting: low, high) }
+    // No call here takes the tree: the compiler copied it (256 bytes) at
+    // the top of this function for one, every frame. The first row is
+    // searched inline, the end walked to from it, and only a search past
+    // the walk is a call, of the layout's.
+    guard let hit = _tree._plainFirstRowSpan(withPitchPrefixAfterAbove: _firstVisibleThreshold(low),
+                                             hint: _nearHint) else { return count ..< count }
+    let first = _firstVisible(of: hit, from: low)
+    let limit = high &- _leadingInset
+    let end = _tree._walkedRowsStarting(before: limit, from: hit) ?? _searchedRowsStarting(before: limit)
+    return end > first ? first ..< end : first ..< first
+  }
+
+  /// `_rows(intersecting:_:)` with kinds (SPEC K1).
+  @inlinable @inline(never)
+  internal func _kindedRows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
     guard let (first, hit) = _firstVisibleSpan(from: low) else { return count ..< count }
     let end = _tree.rowsStarting(before: high &- _leadingInset, walkingFrom: hit)
     return end > first ? first ..< end : first ..< first
+  }
+
+  /// `_tree.rowsStarting(before:)`, called from a function that must not
+  /// pass the tree to a call itself (`_rows(intersecting:_:)`).
+  @inlinable @inline(never)
+  internal func _searchedRowsStarting(before limit: Int64) -> Int {
+    _tree.rowsStarting(before: limit)
   }
 
   /// `_rows(intersecting:_:)` with lanes: the smallest range holding every
