@@ -403,10 +403,13 @@ extension LazyStackLayout {
     return _batch.unsafelyUnwrapped
   }
 
-  /// Records a step of the batch in progress.
+  /// Records a step of the batch in progress (and, for an estimate
+  /// change, that one is logged: `estimateLogged`).
   @inlinable
   internal mutating func _log(_ edit: _Edit) {
-    _batchLog().edits.append(edit)
+    let log = _batchLog()
+    log.edits.append(edit)
+    if case .estimate = edit { log.estimateLogged = true }
   }
 
   /// Records, before they are removed, the rows at the sorted `indices`.

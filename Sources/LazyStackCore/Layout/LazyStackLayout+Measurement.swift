@@ -203,12 +203,7 @@ extension LazyStackLayout {
     if _slowPath(_batch != nil) {
       // With kinds, an estimate moves only kind 0's rows: the batch keeps
       // the tree instead of replaying the change on every estimated row.
-      if _tree._kinds != nil {
-        _logCheckpoint()
-      } else {
-        _log(.estimate(old: _tree.estimate, new: units))
-        _batchLog().estimateLogged = true
-      }
+      if _tree._kinds != nil { _logCheckpoint() } else { _log(.estimate(old: _tree.estimate, new: units)) }
     }
     _tree.setEstimate(units)
   }
