@@ -49,6 +49,11 @@ func medianOf(_ values: [Double]) -> Double {
 /// Times `operation`, batched so one timed batch lasts about
 /// `policy.batchNanoseconds`, after a warm-up; `reset` (untimed) runs after
 /// every timed batch when an operation must be undone.
+///
+/// An operation whose warm-up run alone outlasts the whole budget (the
+/// naive model's batches and re-flows at 1M rows: seconds to a minute
+/// each) is timed once, by that run: three more would only repeat a
+/// figure whose noise is small beside its length, and cost CI minutes.
 func sample(_ policy: SamplingPolicy, operation: () -> Void, reset: (() -> Void)? = nil) -> [Double] {
   // Warm-up and calibration.
   var batch = 1
@@ -57,12 +62,16 @@ func sample(_ policy: SamplingPolicy, operation: () -> Void, reset: (() -> Void)
       let start = now()
       for _ in 0 ..< batch { operation() }
       let elapsed = now() - start
+      if batch == 1 && Double(elapsed) >= policy.budget * 1e9 { return [Double(elapsed)] }
       if elapsed >= policy.batchNanoseconds || batch >= 1 << 20 { break }
       batch = elapsed == 0 ? batch * 16 : Swift.max(batch * 2, Int(Double(batch) * Double(policy.batchNanoseconds) / Double(elapsed)))
     }
   } else {
+    let start = now()
     operation()
+    let elapsed = now() - start
     reset!()
+    if Double(elapsed) >= policy.budget * 1e9 { return [Double(elapsed)] }
   }
   var values: [Double] = []
   let deadline = now() + UInt64(policy.budget * 1e9)
