@@ -250,12 +250,13 @@ extension ExtentTree {
     }
     // Where the rows go (none yet in an empty tree): locations count rows, not ids.
     let place: _Location? = _order.isEmpty ? nil : _locate(index)
-    // While ordered: the ids that break the order (by offset), filed as exceptions below.
-    var breaking: [Int] = []
+    // While ordered: how many ids break the order (filed as exceptions below).
+    var breaking = 0
     var lowestOrdered: Int?
+    var bounds = (low: Int.min, high: Int.max)
     if _ordered {
-      let bounds = place.map(_orderedBounds(at:)) ?? (low: Int.min, high: Int.max)
-      (breaking, lowestOrdered) = Self._classify(ids, after: bounds.low, before: bounds.high)
+      if let place { bounds = _orderedBounds(at: place) }
+      lowestOrdered = Self._classify(ids, after: bounds.low, before: bounds.high) { _, _ in breaking &+= 1 }
     }
     let newRoles = roles.map { ContiguousArray($0) } ?? []
     var newExtras: ContiguousArray<UInt64> = []
@@ -279,7 +280,7 @@ extension ExtentTree {
       }
       if _ordered {
         _firstIDs = [lowestOrdered ?? Int.max]
-        _fileExceptions(breaking, of: ids, in: handle)
+        _fileExceptions(breaking, of: ids, after: bounds.low, before: bounds.high, in: handle)
       }
       _rebuildFenwick()
       _splitIfNeeded(at: 0)
@@ -290,7 +291,7 @@ extension ExtentTree {
     let handle = Int(_order[location.position])
     if _hasIndex { try _register(ids, in: Int32(truncatingIfNeeded: handle)) }
     if _ordered {
-      _fileExceptions(breaking, of: ids, in: Int32(truncatingIfNeeded: handle))
+      _fileExceptions(breaking, of: ids, after: bounds.low, before: bounds.high, in: Int32(truncatingIfNeeded: handle))
       if let lowest = lowestOrdered { _lowerKey(to: lowest, at: location.position) }
     }
     // What the rows add (no block is made for them: a single insert

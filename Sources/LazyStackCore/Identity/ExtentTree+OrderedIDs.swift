@@ -113,14 +113,17 @@ extension ExtentTree {
 
   /// Which of `ids`, inserted in order between ordered ids at most `low`
   /// and at least `high`, break the order: a greedy pass keeps each id that
-  /// is above the last one kept and below `high`. Returns the offsets of the
-  /// others and the first id kept (the lowest).
+  /// is above the last one kept and below `high`, and calls `breaking` with
+  /// the offset and id of each of the others. Returns the first id kept
+  /// (the lowest). The one definition of which ids an insert files as
+  /// exceptions: the insert counts them with it, then files them with it
+  /// (`_fileExceptions`), so no array of offsets is made (an insert of one
+  /// row allocates nothing for its order).
   /// - Complexity: O(k) for k ids.
-  @inlinable
+  @inlinable @inline(__always)
   package static func _classify(
-    _ ids: some Collection<ID>, after low: Int, before high: Int
-  ) -> (breaking: [Int], lowest: Int?) {
-    var breaking: [Int] = []
+    _ ids: some Collection<ID>, after low: Int, before high: Int, breaking: (Int, Int) -> Void
+  ) -> Int? {
     var lowest: Int?
     var last = low
     for (offset, id) in ids.enumerated() {
@@ -129,26 +132,26 @@ extension ExtentTree {
         if lowest == nil { lowest = x }
         last = x
       } else {
-        breaking.append(offset)
+        breaking(offset, x)
       }
     }
-    return (breaking, lowest)
+    return lowest
   }
 
-  /// Files `ids[offsets]` as exceptions in block `handle`.
+  /// Files the ids of `ids` that break the order between `low` and `high`
+  /// (`_classify`) as exceptions in block `handle`; `count` is how many
+  /// there are.
   /// - Complexity: O(k) expected (amortized over the table's growth).
   @inlinable
-  package mutating func _fileExceptions(_ offsets: [Int], of ids: some Collection<ID>, in handle: Int32) {
-    guard !offsets.isEmpty else { return }
-    var exceptions = _exceptions ?? _GrowingIDTable(minimumCapacity: offsets.count)
+  package mutating func _fileExceptions(
+    _ count: Int, of ids: some Collection<ID>, after low: Int, before high: Int, in handle: Int32
+  ) {
+    guard count > 0 else { return }
+    var exceptions = _exceptions ?? _GrowingIDTable(minimumCapacity: count)
     _exceptions = nil  // let `exceptions` be uniquely referenced
-    var next = 0
-    for (offset, id) in ids.enumerated() where next < offsets.count && offsets[next] == offset {
-      exceptions.updateValue(handle, forKey: unsafeBitCast(id, to: Int.self))
-      next &+= 1
-    }
+    _ = Self._classify(ids, after: low, before: high) { _, x in exceptions.updateValue(handle, forKey: x) }
     _exceptions = exceptions
-    _countExceptions(offsets.count, in: handle)
+    _countExceptions(count, in: handle)
   }
 
   /// Files the exceptions among `ids` (rows that moved from block `old` to

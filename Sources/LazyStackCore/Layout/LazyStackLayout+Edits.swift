@@ -35,6 +35,11 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func remove(atOffsets offsets: IndexSet) -> ScrollCorrection {
+    if let first = offsets.first, offsets.last == first {
+      // One row (a swipe to delete): no array of offsets.
+      precondition(first >= 0 && first < count, "Offsets \(offsets) out of range 0..<\(count)")
+      return _removeRows(sortedIndices: CollectionOfOne(first))
+    }
     let indices = Self._sortedOffsets(offsets)
     if let last = indices.last {
       precondition(indices[0] >= 0 && last < count, "Offsets \(offsets) out of range 0..<\(count)")
@@ -79,7 +84,9 @@ extension LazyStackLayout {
   }
 
   @inlinable
-  internal mutating func _removeRows(sortedIndices indices: [Int]) -> ScrollCorrection {
+  internal mutating func _removeRows<Indices: RandomAccessCollection<Int>>(
+    sortedIndices indices: Indices
+  ) -> ScrollCorrection where Indices.Index == Int {
     let before = _capture()
     _replaceRemovedAnchor(removing: indices, reinserted: [])
     if _slowPath(_batch != nil) { _logRemoval(indices) }
@@ -90,7 +97,7 @@ extension LazyStackLayout {
     let estimate = _tree.estimate
     _tree.remove(sortedIndices: indices)
     _refreshEstimate()
-    if _slowPath(_laneBox != nil) { _lanesDidRemove(indices, plain: plain, estimate: estimate) }
+    if _slowPath(_laneBox != nil) { _lanesDidRemove(Array(indices), plain: plain, estimate: estimate) }
     return _settle(from: before, cause: .edit)
   }
 
@@ -99,7 +106,9 @@ extension LazyStackLayout {
   /// stays (SPEC S5), looking forward first then backward.
   /// - Complexity: O(k (log n + B)).
   @inlinable
-  internal mutating func _replaceRemovedAnchor(removing indices: [Int], reinserted: Set<ID>) {
+  internal mutating func _replaceRemovedAnchor<Indices: RandomAccessCollection<Int>>(
+    removing indices: Indices, reinserted: Set<ID>
+  ) where Indices.Index == Int {
     if let anchorID = _anchorRowID, case .some(let survivor) = _survivor(ofRemoved: anchorID, indices, reinserted) {
       _replaceAnchorRow(with: survivor)
     }
@@ -113,17 +122,19 @@ extension LazyStackLayout {
   /// forward first then backward (`.some(nil)`: none); `.none` if it stays.
   /// - Complexity: O(k (log n + B)).
   @inlinable
-  internal func _survivor(ofRemoved id: ID, _ indices: [Int], _ reinserted: Set<ID>) -> ID?? {
+  internal func _survivor<Indices: RandomAccessCollection<Int>>(
+    ofRemoved id: ID, _ indices: Indices, _ reinserted: Set<ID>
+  ) -> ID?? where Indices.Index == Int {
     // A few rows removed: whether one of them is the row reads their ids
     // (a descent each) instead of looking the id up (a block scan where
     // ids that break their order crowd).
     if indices.count <= 4 && !indices.contains(where: { _tree.id(at: $0) == id }) { return .none }
     guard !reinserted.contains(id), let anchorIndex = _tree.index(of: id) else { return .none }
     let position = _lowerBound(indices, anchorIndex)
-    guard position < indices.count, indices[position] == anchorIndex else { return .none }
+    guard position < indices.endIndex, indices[position] == anchorIndex else { return .none }
     func survives(_ i: Int) -> Bool {
       let p = _lowerBound(indices, i)
-      return !(p < indices.count && indices[p] == i) || reinserted.contains(_tree.id(at: i))
+      return !(p < indices.endIndex && indices[p] == i) || reinserted.contains(_tree.id(at: i))
     }
     var candidate = anchorIndex &+ 1
     while candidate < count && !survives(candidate) { candidate &+= 1 }
@@ -133,10 +144,14 @@ extension LazyStackLayout {
     return .some(candidate >= 0 ? _tree.id(at: candidate) : nil)
   }
 
+  /// The index of the first element of `sorted` not below `value`
+  /// (`endIndex` if none is).
+  /// - Complexity: O(log k) for k elements.
   @inlinable
-  internal func _lowerBound(_ sorted: [Int], _ value: Int) -> Int {
-    var low = 0
-    var high = sorted.count
+  internal func _lowerBound<Sorted: RandomAccessCollection<Int>>(_ sorted: Sorted, _ value: Int) -> Int
+  where Sorted.Index == Int {
+    var low = sorted.startIndex
+    var high = sorted.endIndex
     while low < high {
       let mid = (low &+ high) >> 1
       if sorted[mid] < value { low = mid &+ 1 } else { high = mid }
@@ -154,6 +169,11 @@ extension LazyStackLayout {
   @discardableResult
   public mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ScrollCorrection {
     precondition(destination >= 0 && destination <= count, "Destination \(destination) out of range 0...\(count)")
+    if let first = source.first, source.last == first {
+      // One row (a drag): no array of offsets.
+      precondition(first >= 0 && first < count, "Offsets \(source) out of range 0..<\(count)")
+      return _moveRow(from: first, to: destination, before: _capture())
+    }
     let offsets = Self._sortedOffsets(source)
     if let last = offsets.last {
       precondition(offsets[0] >= 0 && last < count, "Offsets \(source) out of range 0..<\(count)")
