@@ -140,11 +140,15 @@ struct Comparison {
   var low: Double
   var high: Double
   var pairs: Int
+  /// Set when a regression's two builds do the same work an operation
+  /// (`isPlacementOnly`, SameWork.swift).
+  var placement = false
 
   /// `regression` when the interval lies wholly above +threshold (5 % by
-  /// default), `improvement` when wholly below -threshold, else `same`.
+  /// default), `improvement` when wholly below -threshold, else `same`;
+  /// `placement` for a regression whose builds do the same work.
   var verdict: String {
-    if low > Comparison.threshold { return "regression" }
+    if low > Comparison.threshold { return placement ? "placement" : "regression" }
     if high < -Comparison.threshold { return "improvement" }
     return "same"
   }
@@ -463,6 +467,10 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
         r = compare(scenario: scenario.name, size: size, rounds: rounds)
         show(r, Double(now() - t1) / 1e9, note: "  pooled, \(passes) passes" + (r.verdict == "regression" ? ": confirmed" : ""))
       }
+      // A confirmed slowdown: do the two builds do the same work?
+      if r.verdict == "regression" && !rounds.isEmpty {
+        r.placement = isPlacementOnly(r, base: baseBinary, head: headBinary)
+      }
       results.append(r)
     }
   }
@@ -480,8 +488,13 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
   }
   let regressions = results.filter { $0.verdict == "regression" }
   let improvements = results.filter { $0.verdict == "improvement" }
-  print(String(format: "\ncompare: %d cases, %d regressions, %d improvements (threshold ±%.0f %%, 95 %% intervals); wrote %@/compare.csv in %.0f s",
-               results.count, regressions.count, improvements.count, Comparison.threshold * 100, output, Double(now() - started) / 1e9))
+  let placements = results.filter { $0.verdict == "placement" }
+  print(String(format: "\ncompare: %d cases, %d regressions, %d improvements, %d placement effects (threshold ±%.0f %%, 95 %% intervals); wrote %@/compare.csv in %.0f s",
+               results.count, regressions.count, improvements.count, placements.count, Comparison.threshold * 100, output, Double(now() - started) / 1e9))
+  for r in placements {
+    print(String(format: "  PLACEMENT %@ n=%d: %+.1f %% [%+.1f, %+.1f] in time, the same work counted in both builds (not a regression)",
+                 r.scenario, r.size, r.change * 100, r.low * 100, r.high * 100))
+  }
   for r in regressions {
     print(String(format: "  REGRESSION %@ n=%d: %+.1f %% [%+.1f, %+.1f]", r.scenario, r.size, r.change * 100, r.low * 100, r.high * 100))
   }

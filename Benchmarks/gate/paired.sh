@@ -4,7 +4,9 @@
 # with `bench --compare`, at 1e4 rows (threshold 5 %) and at 1e6 rows
 # (threshold 15 %: there each process's memory layout moves a case by up to
 # about 15 %). Exit 0 only on a clear verdict:
-#   - every case "same" or "improvement";
+#   - every case "same", "improvement" or "placement" (a confirmed slowdown
+#     whose two builds count the same instructions and data-cache misses an
+#     operation under callgrind: where the linker put the code; needs valgrind);
 #   - or a regression that a commit since the base declares in a trailer
 #       Bench-Gate: SCENARIO[, SCENARIO...]: why the slowdown is accepted
 #   - or no verdict possible because the benchmark cannot run against the
