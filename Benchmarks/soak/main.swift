@@ -14,6 +14,7 @@ let usage = """
          lazystack-soak --scale [N]                the scale test (default 10,000,000 rows)
          lazystack-soak --scale-lanes [N]          its lanes part alone (default 100,000,000 rows)
          lazystack-soak --animated-jump [N]        animated jumps over N rows (default 1,000,000)
+         lazystack-soak --trace SEED               one seed's operations, printed, to the first divergence
   """
 
 /// The positive integer argument at `position` (after the program's name;
@@ -59,6 +60,30 @@ if CommandLine.arguments.dropFirst().first == "--animated-jump" {
 
 // The model-checking soak runs the layouts' own consistency checks after
 // every mutation too (the lists stay under 400 rows, where they are cheap).
+/// The soak's choices for one seed: lanes one seed in four, the row limit
+/// and the axis.
+func soakSeed(_ seed: UInt64, operations n: Int, trace: ((Int, String) -> Void)? = nil) throws -> Int {
+  // One seed in four lays sections out in grids and masonry (SPEC §13), with
+  // up to 120 rows (the reference lays every lane out from scratch).
+  let lanes = seed % 4 == 1
+  return try soak(seed: seed, operations: n, maxRows: seed % 10 == 0 && !lanes ? 400 : 120,
+                  axis: seed % 3 == 0 ? .horizontal : .vertical, lanes: lanes, trace: trace)
+}
+
+if CommandLine.arguments.dropFirst().first == "--trace" {
+  // One seed's operations, printed as they run, up to the first divergence.
+  let seed = UInt64(countArgument(1, default: 1))
+  LazyStackInternalChecks.isEnabled = true
+  do {
+    _ = try soakSeed(seed, operations: 2_000) { step, op in print("step \(step): \(op)") }
+    print("soak: seed \(seed): 2000 operations, no divergence")
+    exit(0)
+  } catch {
+    print("soak: DIVERGENCE: \(error)")
+    exit(1)
+  }
+}
+
 LazyStackInternalChecks.isEnabled = true
 let total = countArgument(0, default: 1_000_000)
 let firstSeed = UInt64(countArgument(1, default: 1))
@@ -69,11 +94,7 @@ var seed = firstSeed
 while done < total {
   let n = min(perSeed, total - done)
   do {
-    // One seed in four lays sections out in grids and masonry (SPEC §13), with
-    // up to 120 rows (the reference lays every lane out from scratch).
-    let lanes = seed % 4 == 1
-    done += try soak(seed: seed, operations: n, maxRows: seed % 10 == 0 && !lanes ? 400 : 120,
-                     axis: seed % 3 == 0 ? .horizontal : .vertical, lanes: lanes)
+    done += try soakSeed(seed, operations: n)
   } catch {
     print("soak: DIVERGENCE after \(done) operations: \(error)")
     exit(1)

@@ -856,9 +856,28 @@ func soakBlockCapacity(_ rng: inout SeededRNG) -> Int {
   Int.random(in: 0 ..< 3, using: &rng) == 0 ? Int.random(in: 40 ... 160, using: &rng) : Int.random(in: 4 ... 12, using: &rng)
 }
 
+/// What `soak`'s trace prints after each step (`lazystack-soak --trace`):
+/// both sides' offset, content size, position and row count; with the
+/// environment variable `SOAK_TRACE_ROWS` set, also the first 24 rows'
+/// ids and frames and the visible ranges.
+func traceState(of pair: ModelPair, step: Int, to trace: (Int, String) -> Void) {
+  func state(_ offset: CGPoint, _ size: CGSize, _ position: ScrollPosition, _ count: Int) -> String {
+    "offset \(offset), content \(size), \(position), \(count) rows"
+  }
+  trace(step, "  core:      " + state(pair.core.contentOffset, pair.core.contentSize, pair.core.position, pair.core.count))
+  trace(step, "  reference: " + state(pair.reference.contentOffset, pair.reference.contentSize, pair.reference.position,
+                                       pair.reference.ids.count))
+  guard ProcessInfo.processInfo.environment["SOAK_TRACE_ROWS"] != nil else { return }
+  func row(_ id: Int, _ f: CGRect) -> String { "\(id)@\(f.minX),\(f.minY)+\(f.height)" }
+  let n = Swift.min(24, pair.core.count, pair.reference.ids.count)
+  trace(step, "  core rows: " + (0 ..< n).map { row(pair.core.id(at: $0), pair.core.frame(at: $0)) }.joined(separator: " "))
+  trace(step, "  ref rows:  " + (0 ..< n).map { row(pair.reference.ids[$0], pair.reference.frame(at: $0)) }.joined(separator: " "))
+  trace(step, "  visible: core \(pair.core.visibleIndices), reference \(pair.reference.visibleIndices)")
+}
+
 public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical,
                  sections: Bool = true, motion: Bool = true, batches: Bool = true, kinds: Bool = true,
-                 lanes: Bool = false) throws -> Int {
+                 lanes: Bool = false, trace: ((Int, String) -> Void)? = nil) throws -> Int {
   var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: sections,
                                      includeMotion: motion, includeOrderedIDs: seed % 2 == 1)
   generator.includeBatches = batches
@@ -875,6 +894,8 @@ public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis =
   for step in 0 ..< operations {
     let extent = axis == .vertical ? pair.reference.contentSize.height : pair.reference.contentSize.width
     let op = generator.next(ids: pair.reference.ids, contentExtent: extent)
+    trace?(step, "\(op)")
+    defer { if let trace { traceState(of: pair, step: step, to: trace) } }
     if let problem = pair.step(op) {
       throw SoakFailure(description: "seed \(seed) step \(step) \(op): \(problem)")
     }
