@@ -51,6 +51,10 @@ struct ByteReader {
   }
 }
 
+/// `FUZZ_TRACE=1 .build-fuzz/lazystack-fuzz ARTIFACT` prints each operation
+/// and the core's state before it: what led to a crash, step by step.
+let trace = ProcessInfo.processInfo.environment["FUZZ_TRACE"] != nil
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   LazyStackInternalChecks.isEnabled = true  // the internal invariants after every step
@@ -223,6 +227,10 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       let limits: [ViewAlignedScrollTargetBehavior.LimitBehavior?] = [nil, .automatic, .always, .alwaysByOne, .alwaysByFew, .never]
       op = .snap(release: r.extent(), velocity: r.extent() * (r.byte() % 2 == 0 ? 40 : -40), limit: limits[Int(r.byte()) % 6])
     }
+    }
+    if trace {
+      FileHandle.standardError.write(Data("step \(step): \(op)\n".utf8))
+      FileHandle.standardError.write(Data("  core: offset \(pair.core.contentOffset), content \(pair.core.contentSize), viewport \(pair.core.viewportSize), \(pair.core.position), \(pair.core.count) rows\n".utf8))
     }
     if let problem = pair.step(op) { fatalError("step \(step) \(op): \(problem)") }
     pair.core._checkInvariants()

@@ -16,6 +16,40 @@ final class FuzzRegressionTests: CheckedTestCase {
     layout.position.scrollTo(id: 5, anchor: UnitPoint(x: .nan, y: .nan))
     XCTAssertEqual(layout.contentOffset.y, 50, "a NaN fraction counts as 0 (top)")
   }
+
+  /// crash-d78891a7: a header's own `.list` keeps the lane sections with
+  /// no section in lanes; view-aligned snapping then took the lanes'
+  /// distinct starts (L7), so rows of zero extent sharing a start counted
+  /// as one boundary, and `.alwaysByFew` (B5: three boundaries) went
+  /// further than the list's rule allows. Every section a list: the list's
+  /// boundaries, one a row.
+  func testFuzz_viewAlignedSnapWithOnlyAListHeaderLayoutCountsEveryRow() throws {
+    let ids = Array(0 ..< 60)
+    var core = try LazyStackLayout(ids: ids, estimatedExtent: 20)
+    var reference = try LazyStackReference(ids: ids, estimatedExtent: 20)
+    for id in 30 ..< 40 {
+      core.setMeasuredExtent(0, for: id)
+      reference.setMeasuredExtent(0, for: id)
+    }
+    XCTAssertTrue(core.setRole(.sectionHeader, for: 10))
+    XCTAssertTrue(reference.setRole(.sectionHeader, for: 10))
+    core.setSectionLayout(.list, forHeader: 10)
+    reference.setSectionLayout(.list, forHeader: 10)
+    core.viewportSize = CGSize(width: 100, height: 100)
+    reference.viewportSize = CGSize(width: 100, height: 100)
+    for limit: ViewAlignedScrollTargetBehavior.LimitBehavior in [.alwaysByOne, .alwaysByFew, .always, .never] {
+      for release: CGFloat in [610, 650, 700, 590] {
+        for velocity: CGFloat in [-40_000, -2_000, 0, 2_000, 40_000] {
+          let behavior = ViewAlignedScrollTargetBehavior(limitBehavior: limit)
+          let at = CGPoint(x: 0, y: release)
+          let v = CGVector(dx: 0, dy: velocity)
+          XCTAssertEqual(core.targetContentOffset(forReleaseAt: at, velocity: v, behavior: behavior),
+                         reference.targetContentOffset(forReleaseAt: at, velocity: v, snap: .viewAligned(limit)),
+                         "\(limit) release \(release) velocity \(velocity)")
+        }
+      }
+    }
+  }
 }
 
 /// Found by running `lazystack-view --sections` (which starts from an empty

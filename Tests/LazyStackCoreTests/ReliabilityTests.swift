@@ -41,6 +41,21 @@ final class ReliabilityTests: CheckedTestCase {
     XCTAssertEqual(total, 4800)
   }
 
+  /// SPEC T1: a header with a layout of its own that is `.list`, and no
+  /// section in lanes, keeps the lane sections; tracking there follows the
+  /// list's rule (G4's row clamped into the visible rows by index), not the
+  /// lanes' nearest row. Found by `lazystack-soak 3000000 7000001`: 20 empty
+  /// rows arrived above a user's place at the top, inside a batch, and
+  /// `position` named the first of them, the reference the last visible one.
+  func testT1_listSectionsKeptForAHeaderLayoutTrackAsAList_soakSeed7000561() throws {
+    do {
+      let done = try soak(seed: 7000561, operations: 400, maxRows: 120, axis: .vertical, lanes: true)
+      XCTAssertEqual(done, 400)
+    } catch {
+      XCTFail("\(error)")
+    }
+  }
+
   /// Value semantics under concurrency: copies handed to tasks are
   /// independent, and the original is untouched (run under TSan too).
   func testSendable_layoutsSharedAcrossTasksStayIndependent() async throws {

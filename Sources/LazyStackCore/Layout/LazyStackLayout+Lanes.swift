@@ -166,6 +166,14 @@ extension LazyStackLayout {
     layouts.filter { _tree.contains($0.key) }
   }
 
+  /// Whether some section lays its rows out in lanes (SPEC L1). The lane
+  /// sections can stay while every section is a list (a header's own
+  /// `.list`, `_keepsLanes`); then the list's rules apply where lanes have
+  /// rules of their own (T1's tracked row, B5's and L7's snapping starts).
+  /// - Complexity: O(h) for h header layouts.
+  @inlinable @inline(__always)
+  internal var _lanesInForce: Bool { _laneBox?.value.hasLanes ?? false }
+
   /// Whether the lane sections stay: while the layout-wide layout is not a
   /// list, or any header has a layout of its own (a `.list` one too: it
   /// outlasts a later layout-wide change).
@@ -251,7 +259,9 @@ extension LazyStackLayout {
   /// T1 with lanes (SPEC L6): the row at the anchor point (L5) if it
   /// meets the viewport, else the row meeting it nearest to the point
   /// along the main axis (the lower index on ties); with the rows that
-  /// meet the viewport (index order). `nil` when none does.
+  /// meet the viewport (index order). `nil` when none does. While every
+  /// section is a list (a header's own `.list` keeps the lane sections),
+  /// T1's list rule: that row clamped into the visible rows by index.
   /// - Complexity: O(k (log n + B) + v) for v rows on screen.
   @inlinable @inline(never)
   internal func _trackedRowInLanes(_ window: _TrackingWindow) -> (tracked: _LaneSpan, meeting: [_LaneSpan])? {
@@ -269,6 +279,13 @@ extension LazyStackLayout {
     }
     let at = lanes.index(atPitch: window.point, in: _tree)
     if let hit = meeting.first(where: { $0.row == at }) { return (hit, meeting) }
+    if !lanes.hasLanes {
+      // Every section a list (the lane sections stay for a header's own
+      // `.list`): T1's rule for a list, G4's row clamped into the visible
+      // rows by index, which `meeting` holds in order.
+      let clamped = Swift.min(Swift.max(at, meeting[0].row), meeting[meeting.count &- 1].row)
+      if let hit = meeting.first(where: { $0.row == clamped }) { return (hit, meeting) }
+    }
     var best = meeting[0]
     for row in meeting.dropFirst() where _distance(row, to: window.point) < _distance(best, to: window.point) {
       best = row

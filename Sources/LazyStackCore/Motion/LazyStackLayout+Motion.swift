@@ -293,7 +293,7 @@ extension LazyStackLayout {
     case .rowStart(let id):
       // A removed row hands the target back to its last offset (`_motionDidSettle`).
       guard let index = _tree.index(of: id) else { return _clamp(_motion.targetOffset) }
-      if let lanes = _laneBox?.value { return _clamp(_leadingInset &+ lanes.snapStart(of: index, in: _tree)) }  // L7
+      if let lanes = _laneBox?.value, lanes.hasLanes { return _clamp(_leadingInset &+ lanes.snapStart(of: index, in: _tree)) }  // L7
       return _clamp(_rowStartUnits(at: index))
     }
   }
@@ -305,7 +305,7 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable @inline(never)
   internal func _rowStartTarget(at offset: Int64) -> _MotionTarget {
-    if let lanes = _laneBox?.value {
+    if let lanes = _laneBox?.value, lanes.hasLanes {
       // L7: the last row whose snapping start is `offset`.
       let starts = lanes.snapStarts(in: _tree)
       guard let i = starts.lastIndex(of: offset &- _leadingInset) else { return .content(offset) }

@@ -70,7 +70,7 @@ extension LazyStackLayout {
     projected = _FixedPoint.points(_FixedPoint.units(Swift.min(Swift.max(0, projected), maximum)))
     let origin = vertical ? CGPoint(x: releaseCross, y: projected) : CGPoint(x: projected, y: releaseCross)
     // The built-in behaviours, without building a context.
-    if _slowPath(_laneBox != nil), let viewAligned = behavior as? ViewAlignedScrollTargetBehavior {
+    if _slowPath(_laneBox != nil) && _lanesInForce, let viewAligned = behavior as? ViewAlignedScrollTargetBehavior {
       let main = _FixedPoint.points(viewAligned._resolve(
         projected: _FixedPoint.units(projected), release: _FixedPoint.units(releaseMain), velocity: v,
         containerExtent: _viewportUnits, maximum: _maxOffset, axis: axis, geometry: _laneSnapGeometry()))
@@ -93,7 +93,7 @@ extension LazyStackLayout {
     let context = ScrollTargetBehaviorContext(
       originalTarget: original, velocity: velocity, contentSize: contentSize, containerSize: _viewport,
       releaseOffset: release, axis: axis, maxOffset: maximum,
-      geometry: _laneBox == nil ? self as any _SnappingGeometry : _laneSnapGeometry())
+      geometry: _lanesInForce ? _laneSnapGeometry() : self as any _SnappingGeometry)
     behavior.updateTarget(&target, context: context)
     var main = vertical ? target.rect.origin.y : target.rect.origin.x
     var cross = vertical ? target.rect.origin.x : target.rect.origin.y
