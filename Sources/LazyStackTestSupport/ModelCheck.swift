@@ -856,11 +856,12 @@ func soakBlockCapacity(_ rng: inout SeededRNG) -> Int {
   Int.random(in: 0 ..< 3, using: &rng) == 0 ? Int.random(in: 40 ... 160, using: &rng) : Int.random(in: 4 ... 12, using: &rng)
 }
 
-/// What `soak`'s trace prints after each step (`lazystack-soak --trace`):
+/// What `soak`'s trace prints after each step (`lazystack-soak --trace`,
+/// and the fuzz target's with `FUZZ_TRACE`):
 /// both sides' offset, content size, position and row count; with the
 /// environment variable `SOAK_TRACE_ROWS` set, also the first 24 rows'
 /// ids and frames and the visible ranges.
-func traceState(of pair: ModelPair, step: Int, to trace: (Int, String) -> Void) {
+package func traceState(of pair: ModelPair, step: Int, to trace: (Int, String) -> Void) {
   func state(_ offset: CGPoint, _ size: CGSize, _ position: ScrollPosition, _ count: Int) -> String {
     "offset \(offset), content \(size), \(position), \(count) rows"
   }

@@ -52,7 +52,8 @@ struct ByteReader {
 }
 
 /// `FUZZ_TRACE=1 .build-fuzz/lazystack-fuzz ARTIFACT` prints each operation
-/// and the core's state before it: what led to a crash, step by step.
+/// and both sides' state after it (`traceState`, as `lazystack-soak
+/// --trace`): what led to a crash, step by step.
 let trace = ProcessInfo.processInfo.environment["FUZZ_TRACE"] != nil
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -228,11 +229,12 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       op = .snap(release: r.extent(), velocity: r.extent() * (r.byte() % 2 == 0 ? 40 : -40), limit: limits[Int(r.byte()) % 6])
     }
     }
-    if trace {
-      FileHandle.standardError.write(Data("step \(step): \(op)\n".utf8))
-      FileHandle.standardError.write(Data("  core: offset \(pair.core.contentOffset), content \(pair.core.contentSize), viewport \(pair.core.viewportSize), \(pair.core.position), \(pair.core.count) rows\n".utf8))
-    }
-    if let problem = pair.step(op) { fatalError("step \(step) \(op): \(problem)") }
+    // Standard error, unbuffered: the lines before a crash are not lost.
+    func line(_: Int, _ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    if trace { line(step, "step \(step): \(op)") }
+    let problem = pair.step(op)
+    if trace { traceState(of: pair, step: step, to: line) }
+    if let problem { fatalError("step \(step) \(op): \(problem)") }
     pair.core._checkInvariants()
     if let problem = pair.difference(probes: [r.extent(), CGFloat(r.int(-100 ... 5000))]) {
       fatalError("step \(step) \(op): \(problem)")

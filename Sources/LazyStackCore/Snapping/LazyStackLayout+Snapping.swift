@@ -70,7 +70,7 @@ extension LazyStackLayout {
     projected = _FixedPoint.points(_FixedPoint.units(Swift.min(Swift.max(0, projected), maximum)))
     let origin = vertical ? CGPoint(x: releaseCross, y: projected) : CGPoint(x: projected, y: releaseCross)
     // The built-in behaviours, without building a context.
-    if _slowPath(_laneBox != nil) && _lanesInForce, let viewAligned = behavior as? ViewAlignedScrollTargetBehavior {
+    if _slowPath(_lanesInForce), let viewAligned = behavior as? ViewAlignedScrollTargetBehavior {
       let main = _FixedPoint.points(viewAligned._resolve(
         projected: _FixedPoint.units(projected), release: _FixedPoint.units(releaseMain), velocity: v,
         containerExtent: _viewportUnits, maximum: _maxOffset, axis: axis, geometry: _laneSnapGeometry()))
