@@ -56,6 +56,20 @@ final class ReliabilityTests: CheckedTestCase {
     }
   }
 
+  /// B5 with every section a list: soak seed 9000057 (horizontal, lanes
+  /// on) keeps its only section layout, a header's own `.list`, and at step
+  /// 198 a view-aligned `.alwaysByFew` release must count each row's start
+  /// as a boundary, as a list does. a6cbf02 snapped to 1866.875, the
+  /// reference to 1944.5.
+  func testB5_listSectionsKeptForAHeaderLayoutSnapAsAList_soakSeed9000057() throws {
+    do {
+      let done = try soak(seed: 9000057, operations: 220, maxRows: 120, axis: .horizontal, lanes: true)
+      XCTAssertEqual(done, 220)
+    } catch {
+      XCTFail("\(error)")
+    }
+  }
+
   /// Value semantics under concurrency: copies handed to tasks are
   /// independent, and the original is untouched (run under TSan too).
   func testSendable_layoutsSharedAcrossTasksStayIndependent() async throws {
