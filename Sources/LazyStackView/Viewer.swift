@@ -645,10 +645,22 @@ public struct Viewer<Source: RecordSource> {
   /// where it was (SPEC C1): the width the records were wrapped at (the
   /// terminal's, or a lane's), then the layout's snapshot in its binary
   /// form.
+  ///
+  /// In lanes the place is the record the status line names (`topRow`: of
+  /// the records on the first text row, the one that starts nearest to
+  /// it), not the layout's kept row (SPEC C1 through T1: the row that
+  /// meets the top, which in a masonry can be a long record of another
+  /// lane that started screens above). At the same width both restore the
+  /// same screen; at another width the records re-flow, and only the one
+  /// the reader saw at the top still comes back to the top.
   public func stateData() -> Data {
     var bytes = Array("LSVS".utf8)
     UInt32(truncatingIfNeeded: recordColumns).appendSnapshotBytes(to: &bytes)
-    return Data(bytes) + layout.snapshot().encoded()
+    var snapshot = layout.snapshot()
+    if lanes != nil, let top = topRow {
+      snapshot.place = LayoutSnapshot<Int>.Place(id: layout.id(at: top.index), distance: top.distance, anchor: .top)
+    }
+    return Data(bytes) + snapshot.encoded()
   }
 
   /// Reopens at a saved place (SPEC C2, C3): the same record, at the same

@@ -98,6 +98,41 @@ final class ViewerLaneTests: AssertingTestCase {
     assertScreenMatchesLayout(v, screen, "sections in lanes")
   }
 
+  /// SPEC C1–C3 in a masonry: the layout's reading place is T1's kept row,
+  /// the row that meets the top, which can be a long record of another lane
+  /// that started lines above the record the reader sees first. The state
+  /// saves the record the status names, so at another width that record
+  /// comes back to the top (the kept row would bring back the other one).
+  func testStateInLanesReopensAtTheRecordTheStatusNames() throws {
+    var v = try viewer(20_000, columns: 120, lanes: .fixed(2), sections: 16)
+    _ = v.perform(script: ":12000\n")
+    var steps = 0
+    // Scroll until the kept row and the reader's top record differ.
+    while steps < 400, let top = v.topRow, v.layout.snapshot().place?.id == v.layout.id(at: top.index) {
+      _ = v.perform(script: "j")
+      steps += 1
+    }
+    let top = try XCTUnwrap(v.topRow)
+    let kept = try XCTUnwrap(v.layout.snapshot().place?.id)
+    XCTAssertNotEqual(kept, v.layout.id(at: top.index), "no place in 400 lines where the kept row is another lane's record")
+    let record = try XCTUnwrap(v.topRecord)
+    let screen = v.render()
+    let state = v.stateData()
+
+    var same = try viewer(20_000, columns: 120, lanes: .fixed(2), sections: 16)
+    try same.restoreState(state)
+    XCTAssertEqual(same.render().dropLast(), screen.dropLast(), "the same screen, line for line")
+    XCTAssertEqual(same.topRecord, record)
+
+    for columns in [90, 160] {
+      var other = try viewer(20_000, columns: columns, lanes: .fixed(2), sections: 16)
+      try other.restoreState(state)
+      _ = other.render()
+      XCTAssertEqual(other.topRecord, record, "\(columns) columns: the record the reader saw at the top")
+      XCTAssertTrue(other.statusLine().contains("record \(record + 1) of"), other.statusLine())
+    }
+  }
+
   func testBadLaneCountsAreErrors() throws {
     XCTAssertThrowsError(try viewer(columns: 80, lanes: .fixed(0)))
     XCTAssertThrowsError(try viewer(columns: 80, lanes: .fixed(257)))
