@@ -211,19 +211,77 @@ public struct Viewer<Source: RecordSource> {
   }
 
   func wrapped(id: Int, columns: Int) -> [String] {
-    let text = text(ofRow: id).map { c -> Character in
-      c == "\t" ? " " : (c.isASCII && (c.asciiValue! < 32 || c.asciiValue! == 127) ? "?" : c)
-    }
-    guard !text.isEmpty else { return [""] }
+    let lines = Self.wrap(text(ofRow: id), columns: columns)
+    // A section header is one line (`lineCount(ofRow:)`), cut at the width.
+    return record(ofRow: id) == nil ? Array(lines.prefix(1)) : lines
+  }
+
+  /// `text` in lines of at most `columns` terminal cells: tabs as spaces,
+  /// control characters as '?', characters that take no cell dropped, and
+  /// a wide character (two cells) that does not fit moved to the next line
+  /// (shown as '?' when no line is two cells wide).
+  static func wrap(_ text: String, columns: Int) -> [String] {
     var lines: [String] = []
-    var start = 0
-    while start < text.count {
-      let end = min(text.count, start + columns)
-      lines.append(String(text[start ..< end]))
-      start = end
+    var line = ""
+    var used = 0
+    forEachCell(of: text, columns: columns) { c, width in
+      if used + width > columns {
+        lines.append(line)
+        line = ""
+        used = 0
+      }
+      line.append(c)
+      used += width
     }
+    lines.append(line)
     return lines
   }
+
+  /// Calls `body` with each character of `text` as it is drawn and the
+  /// cells it takes (1 or 2; see `wrap`).
+  static func forEachCell(of text: String, columns: Int, _ body: (Character, Int) -> Void) {
+    for c in text {
+      if c.isASCII {
+        let v = c.asciiValue!
+        body(c == "\t" ? " " : (v < 32 || v == 127 ? "?" : c), 1)
+        continue
+      }
+      let width = cells(of: c)
+      if width == 0 { continue }
+      if width > columns { body("?", 1) } else { body(c, width) }
+    }
+  }
+
+  /// The terminal cells a non-ASCII character takes: 2 for East Asian wide
+  /// and fullwidth characters (CJK, Hangul, kana, fullwidth forms) and for
+  /// emoji shown as emoji, 0 for a lone combining mark or format character
+  /// (zero-width space, direction marks), else 1. Combining marks that
+  /// follow a base are part of its character and add nothing.
+  static func cells(of c: Character) -> Int {
+    let scalars = c.unicodeScalars
+    let first = scalars.first!
+    if scalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F && first.properties.isEmoji }) {
+      return 2
+    }
+    switch first.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format, .control: return 0
+    default: break
+    }
+    switch first.value {
+    case 0x1100 ... 0x115F, 0x2E80 ... 0x303E, 0x3041 ... 0x33FF, 0x3400 ... 0x4DBF, 0x4E00 ... 0x9FFF,
+         0xA000 ... 0xA4CF, 0xA960 ... 0xA97F, 0xAC00 ... 0xD7A3, 0xF900 ... 0xFAFF, 0xFE10 ... 0xFE19,
+         0xFE30 ... 0xFE6F, 0xFF00 ... 0xFF60, 0xFFE0 ... 0xFFE6, 0x1F300 ... 0x1F64F, 0x1F900 ... 0x1F9FF,
+         0x20000 ... 0x2FFFD, 0x30000 ... 0x3FFFD:
+      return 2
+    default:
+      return 1
+    }
+  }
+
+  /// What the second cell of a wide character holds on the screen: never
+  /// a character of a record (NUL is shown as '?'), dropped from the
+  /// rendered lines.
+  static var wideTail: Character { "\u{0}" }
 
   /// Accumulates the time spent in LazyStackCore calls.
   final class CoreClock {
@@ -264,7 +322,20 @@ public struct Viewer<Source: RecordSource> {
 
   /// The number of terminal lines a record takes at `columns` (at least 1).
   static func lineCount(of record: String, columns: Int) -> Int {
-    Swift.max(1, (record.count + columns - 1) / columns)
+    if record.utf8.allSatisfy({ $0 < 0x80 }) {
+      return Swift.max(1, (record.utf8.count + columns - 1) / columns)
+    }
+    // Wide characters take two cells and may move to the next line (`wrap`).
+    var lines = 1
+    var used = 0
+    forEachCell(of: record, columns: columns) { _, width in
+      if used + width > columns {
+        lines += 1
+        used = 0
+      }
+      used += width
+    }
+    return lines
   }
 
   // MARK: Rendering
@@ -290,7 +361,7 @@ public struct Viewer<Source: RecordSource> {
         }
       }
       coreNanoseconds = clock.nanoseconds
-      return screen.map { String($0) } + [statusLine()]
+      return screen.map { String($0.filter { $0 != Self.wideTail }) } + [statusLine()]
     }
     let offset = Int(clock.time { layout.contentOffset.y })
     // Exactly the rows on screen: in a masonry the visible range can hold
@@ -304,7 +375,7 @@ public struct Viewer<Source: RecordSource> {
       draw(id: layout.id(at: pinned.index), in: pinned.frame, top: Int(pinned.frame.minY) - offset, on: &screen)
     }
     coreNanoseconds = clock.nanoseconds
-    return screen.map { String($0) } + [statusLine()]
+    return screen.map { String($0.filter { $0 != Self.wideTail }) } + [statusLine()]
   }
 
   /// Draws row `id` wrapped to its frame's width, its first line on text
@@ -316,9 +387,12 @@ public struct Viewer<Source: RecordSource> {
     guard x < columns else { return }
     for (k, line) in wrapped(id: id, columns: width).enumerated() where top + k >= 0 && top + k < pageRows {
       var column = x
-      for c in line where column < x + width {
+      for c in line {
+        let cells = c.isASCII ? 1 : Self.cells(of: c)
+        guard column + cells <= x + width else { break }
         screen[top + k][column] = c
-        column += 1
+        if cells == 2 { screen[top + k][column + 1] = Self.wideTail }
+        column += cells
       }
       while column < x + width {
         screen[top + k][column] = " "

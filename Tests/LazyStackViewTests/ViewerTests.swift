@@ -274,6 +274,45 @@ final class ViewerTests: AssertingTestCase {
     XCTAssertEqual(reopened.layout.contentOffset.y - reopened.layout.frame(at: top).minY, into)
   }
 
+  /// A record wraps at terminal cells, not characters: CJK and emoji take
+  /// two, a combining mark none (part of its base), a zero-width space
+  /// none; a wide character that does not fit goes to the next line. The
+  /// line count the layout measures is the count of lines drawn.
+  func testWideCharactersTakeTwoCellsAndWrapWhole() throws {
+    typealias V = Viewer<GeneratedRecords>
+    XCTAssertEqual(V.wrap("日本語abc", columns: 4), ["日本", "語ab", "c"])
+    XCTAssertEqual(V.wrap("ab日", columns: 3), ["ab", "日"], "a wide character never straddles the edge")
+    XCTAssertEqual(V.wrap("e\u{301}x\u{200B}y", columns: 2), ["e\u{301}x", "y"])
+    XCTAssertEqual(V.wrap("🎉a\tb", columns: 3), ["🎉a", " b"])
+    XCTAssertEqual(V.wrap("日", columns: 1), ["?"], "no line is two cells wide")
+    XCTAssertEqual(V.wrap("", columns: 5), [""])
+    for text in ["日本語abc", "ab日", "e\u{301}x\u{200B}y", "🎉a\tb", "日", "", "plain ascii text", "한국어 텍스트입니다 ok"] {
+      for columns in 1 ... 7 {
+        XCTAssertEqual(V.lineCount(of: text, columns: columns), V.wrap(text, columns: columns).count, "\(text) at \(columns)")
+      }
+    }
+
+    // Drawn in two lanes: every screen line is exactly the terminal's width
+    // in cells (all non-ASCII text here is two cells wide).
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("lazystack-wide-\(getpid()).txt")
+    let lines = (0 ..< 500).map { "\($0) " + String(repeating: "日本語のテキスト ", count: 1 + $0 % 4) }
+    try lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    var v = try Viewer(source: FileRecords(path: url.path), columns: 31, rows: 12, lanes: .fixed(2))
+    while v.indexMore(seconds: 1) {}
+    v.animationDuration = 0
+    for script in ["", ":200\n", "jjj"] {
+      let screen = v.perform(script: script)
+      for (k, line) in screen.dropLast().enumerated() {
+        XCTAssertEqual(line.reduce(0) { $0 + ($1.isASCII ? 1 : 2) }, 31, "\(script): line \(k): \(line)")
+      }
+      for i in v.layout.visibleRows {
+        let id = v.layout.id(at: i)
+        XCTAssertEqual(v.layout.frame(at: i).height, CGFloat(v.wrapped(id: id).count), "record \(id)'s height is its lines")
+      }
+    }
+  }
+
   func testStatusSaysEndWhenTheLastRecordIsVisible() throws {
     var v = try viewer(1000)
     var screen = run(&v, "G")
