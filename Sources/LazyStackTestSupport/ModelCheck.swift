@@ -157,6 +157,11 @@ public struct OperationGenerator: Sendable {
   /// viewport's width (SPEC §13); off, seeds replay as before, like
   /// `includeSections`.
   public var includeLanes: Bool = false
+  /// With `includeLanes`: every section layout given is `.list` (the
+  /// layout-wide one and the headers' own), so the lane sections are kept
+  /// (a header's own layout outlasts a layout-wide change) while no
+  /// section has lanes, and the list's rules must hold throughout.
+  public var listLayoutsOnly: Bool = false
   /// The operations left in the open batch, or nil.
   var batchLeft: Int?
 
@@ -174,9 +179,13 @@ public struct OperationGenerator: Sendable {
 
   /// A lane operation (SPEC §13), or nil (most of the time) for any other.
   mutating func lanes(ids: [Int]) -> LayoutOperation? {
+    func layout() -> SectionLayout {
+      let drawn = sectionLayout()
+      return listLayoutsOnly ? .list : drawn
+    }
     switch Int.random(in: 0 ..< 24, using: &rng) {
-    case 0: return .sectionLayout(sectionLayout())
-    case 1, 2: return .headerLayout(pickID(from: ids), Int.random(in: 0 ..< 4, using: &rng) == 0 ? nil : sectionLayout())
+    case 0: return .sectionLayout(layout())
+    case 1, 2: return .headerLayout(pickID(from: ids), Int.random(in: 0 ..< 4, using: &rng) == 0 ? nil : layout())
     case 3:
       let h = Int.random(in: 0 ..< 12, using: &rng) == 0 ? 0 : CGFloat(Int.random(in: 1 ... 1200, using: &rng))
       return .laneViewport(CGSize(width: CGFloat(Int.random(in: 0 ... 700, using: &rng)), height: h))
@@ -878,12 +887,14 @@ package func traceState(of pair: ModelPair, step: Int, to trace: (Int, String) -
 
 public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical,
                  sections: Bool = true, motion: Bool = true, batches: Bool = true, kinds: Bool = true,
-                 lanes: Bool = false, trace: ((Int, String) -> Void)? = nil) throws -> Int {
+                 lanes: Bool = false, listLayoutsOnly: Bool = false,
+                 trace: ((Int, String) -> Void)? = nil) throws -> Int {
   var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: sections,
                                      includeMotion: motion, includeOrderedIDs: seed % 2 == 1)
   generator.includeBatches = batches
   generator.includeKinds = kinds
   generator.includeLanes = lanes
+  generator.listLayoutsOnly = listLayoutsOnly
   var rng = SeededRNG(seed: seed ^ 0xA5A5)
   // Odd seeds: ids spaced by 8, so inserts can keep their order (SPEC E4).
   let initial = Array(stride(from: 0, to: Int.random(in: 0 ... maxRows / 2, using: &rng) * (seed % 2 == 1 ? 8 : 1),
