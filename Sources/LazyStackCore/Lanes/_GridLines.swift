@@ -231,18 +231,33 @@ package struct _GridLines: Sendable {
   /// - Complexity: O(k).
   @inlinable
   package mutating func _combineNode(_ i: Int) {
-    let left = 2 &* i
-    let right = left &+ 1
     let k = self.k
     let s = spacing
-    let shift = _counts[left] % k
-    _counts[i] = _counts[left] &+ _counts[right]
-    _summaries.withUnsafeMutableBufferPointer { n in
-      for phase in 0 ..< k {
-        var q = phase &+ shift
-        if q >= k { q &-= k }
-        n[i &* k &+ phase] = n[left &* k &+ phase].then(n[right &* k &+ q], spacing: s)
+    _counts.withUnsafeMutableBufferPointer { counts in
+      _summaries.withUnsafeMutableBufferPointer { n in
+        Self._combine(i, k: k, spacing: s, counts: counts, summaries: n)
       }
+    }
+  }
+
+  /// Node `i` from its two children, in the tree's buffers: a node's count,
+  /// and at each phase its left child's summary then its right child's at
+  /// the phase the left child ends at.
+  /// - Complexity: O(k).
+  @inlinable @inline(__always)
+  package static func _combine(_ i: Int, k: Int, spacing s: Int64, counts: UnsafeMutableBufferPointer<Int>,
+                               summaries n: UnsafeMutableBufferPointer<_LineSummary>) {
+    let left = 2 &* i
+    let leftCount = counts[left]
+    counts[i] = leftCount &+ counts[left &+ 1]
+    let shift = leftCount % k
+    let base = i &* k
+    let leftBase = left &* k
+    let rightBase = leftBase &+ k
+    for phase in 0 ..< k {
+      var q = phase &+ shift
+      if q >= k { q &-= k }
+      n[base &+ phase] = n[leftBase &+ phase].then(n[rightBase &+ q], spacing: s)
     }
   }
 
@@ -258,10 +273,17 @@ package struct _GridLines: Sendable {
   /// - Complexity: O(k log(m/B)).
   @inlinable
   package mutating func _combineAncestors(ofBlock p: Int) {
+    let k = self.k
+    let s = spacing
     var i = (_leaves &+ p) &>> 1
-    while i >= 1 {
-      _combineNode(i)
-      i &>>= 1
+    // Both buffers opened once for the whole path (a measurement's cost).
+    _counts.withUnsafeMutableBufferPointer { counts in
+      _summaries.withUnsafeMutableBufferPointer { n in
+        while i >= 1 {
+          Self._combine(i, k: k, spacing: s, counts: counts, summaries: n)
+          i &>>= 1
+        }
+      }
     }
   }
 
