@@ -67,6 +67,31 @@ package struct _LaneSpan: Sendable, Equatable {
   }
 }
 
+/// Where the lanes' window searches (`appendSpans`) put the rows they
+/// find: an array of spans, or of row indices alone (`_RowSink`), so a
+/// caller that needs only the rows (`visibleRows`) builds one array.
+@usableFromInline
+package protocol _SpanSink {
+  mutating func append(_ span: _LaneSpan)
+}
+
+extension Array: _SpanSink where Element == _LaneSpan {}
+
+/// The rows of the spans appended, in order.
+@usableFromInline
+package struct _RowSink: _SpanSink {
+  @usableFromInline package var rows: [Int]
+
+  @inlinable @inline(__always)
+  package init() {
+    rows = []
+    rows.reserveCapacity(128)
+  }
+
+  @inlinable @inline(__always)
+  package mutating func append(_ span: _LaneSpan) { rows.append(span.row) }
+}
+
 /// The body of one grid section (SPEC L3): its rows' extents in blocks and,
 /// over the blocks, a segment tree that keeps for each node and each of the
 /// k phases its run's `_LineSummary` (DESIGN §2's hint, L8).
@@ -675,7 +700,9 @@ extension _GridLines {
   /// - Complexity: O(log(m/B) + B + k v) for v lines met.
   @inlinable
   package func rows(meeting low: Int64, _ high: Int64, alignment: CGFloat) -> [Int] {
-    spans(meeting: low, high, alignment: alignment).map(\.row)
+    var sink = _RowSink()
+    appendSpans(meeting: low, high, alignment: alignment, rowBase: 0, startBase: 0, to: &sink)
+    return sink.rows
   }
 
   /// `rows(meeting:_:alignment:)` with each row's start and extent.
@@ -689,9 +716,9 @@ extension _GridLines {
   /// Appends `spans(meeting:_:alignment:)` to `result`, each row moved on
   /// by `rowBase` and each start by `startBase` (the body's place in the
   /// layout): no array of its own.
-  @inlinable
+  @inlinable @inline(never)  // its own function, as the walk is compiled best
   package func appendSpans(meeting low: Int64, _ high: Int64, alignment: CGFloat, rowBase: Int, startBase: Int64,
-                           to result: inout [_LaneSpan]) {
+                           to result: inout some _SpanSink) {
     // From the first line that ends at or after `low`: an empty row that
     // starts at `low` meets the window, and so may a line of empty rows.
     guard low < high, let (first, firstStart) = _line(atPitch: low &- 1) else { return }

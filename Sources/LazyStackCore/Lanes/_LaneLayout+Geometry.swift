@@ -107,7 +107,7 @@ extension _LaneLayout {
   /// `shift`) that meet `[low, high)` (SPEC G5), appended in order.
   @inlinable
   package func _listRows(_ range: Range<Int>, shift: Int64, meeting low: Int64, _ high: Int64,
-                         in tree: ExtentTree<ID>, into result: inout [_LaneSpan]) {
+                         in tree: ExtentTree<ID>, into result: inout some _SpanSink) {
     guard !range.isEmpty else { return }
     let l = low &- shift
     let h = high &- shift
@@ -129,7 +129,9 @@ extension _LaneLayout {
   ///   lane sections.
   @inlinable
   package func rows(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>) -> [Int] {
-    spans(meeting: low, high, in: tree).map(\.row)
+    var sink = _RowSink()
+    _appendSpans(meeting: low, high, in: tree, to: &sink)
+    return sink.rows
   }
 
   /// `rows(meeting:_:in:)` with each row's start (the tree's coordinates)
@@ -138,7 +140,15 @@ extension _LaneLayout {
   package func spans(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>) -> [_LaneSpan] {
     var result: [_LaneSpan] = []
     result.reserveCapacity(128)
-    guard low < high, tree.count > 0 else { return result }
+    _appendSpans(meeting: low, high, in: tree, to: &result)
+    return result
+  }
+
+  /// Appends `spans(meeting:_:in:)` to `result`.
+  @inlinable
+  package func _appendSpans(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>,
+                            to result: inout some _SpanSink) {
+    guard low < high, tree.count > 0 else { return }
     // From the first section whose body ends at or after `low`.
     var p = _firstSection(endingAfter: low &- 1, in: tree)
     var listStart = p > 0 ? sections[p &- 1].body.upperBound : 0
@@ -159,7 +169,6 @@ extension _LaneLayout {
       listStart = sections[p].body.upperBound
       p &+= 1
     }
-    return result
   }
 }
 

@@ -349,7 +349,9 @@ extension _MasonryLanes {
   ///   and the rows of lanes ahead or behind between them).
   @inlinable
   package func rows(meeting low: Int64, _ high: Int64) -> [Int] {
-    spans(meeting: low, high).map(\.row)
+    var sink = _RowSink()
+    appendSpans(meeting: low, high, rowBase: 0, startBase: 0, to: &sink)
+    return sink.rows
   }
 
   /// `rows(meeting:_:)` with each row's start and extent.
@@ -363,9 +365,9 @@ extension _MasonryLanes {
   /// Appends `spans(meeting:_:)` to `result`, each row moved on by
   /// `rowBase` and each start by `startBase` (the body's place in the
   /// layout): no array of its own.
-  @inlinable
+  @inlinable @inline(never)  // its own function, as the walk is compiled best
   package func appendSpans(meeting low: Int64, _ high: Int64, rowBase: Int, startBase: Int64,
-                           to result: inout [_LaneSpan]) {
+                           to result: inout some _SpanSink) {
     guard low < high, blocks.blockCount > 0 else { return }
     let y = low &- 1
     // One descent for every lane at once: the most blocks in which no
