@@ -179,6 +179,7 @@ public struct OperationGenerator: Sendable {
 
   /// A lane operation (SPEC §13), or nil (most of the time) for any other.
   mutating func lanes(ids: [Int]) -> LayoutOperation? {
+    // Drawn whatever the setting, so a seed's later operations stay the same.
     func layout() -> SectionLayout {
       let drawn = sectionLayout()
       return listLayoutsOnly ? .list : drawn

@@ -223,32 +223,37 @@ public struct Viewer<Source: RecordSource> {
   static func wrap(_ text: String, columns: Int) -> [String] {
     var lines: [String] = []
     var line = ""
-    var used = 0
-    forEachCell(of: text, columns: columns) { c, width in
-      if used + width > columns {
+    forEachCell(of: text, columns: columns) { c, startsLine in
+      if startsLine {
         lines.append(line)
         line = ""
-        used = 0
       }
       line.append(c)
-      used += width
     }
     lines.append(line)
     return lines
   }
 
-  /// Calls `body` with each character of `text` as it is drawn and the
-  /// cells it takes (1 or 2; see `wrap`).
-  static func forEachCell(of text: String, columns: Int, _ body: (Character, Int) -> Void) {
+  /// Calls `body` with each character of `text` as it is drawn, and
+  /// whether it starts a new line at `columns` cells: the one rule of line
+  /// breaks that `wrap` and `lineCount` share (see `wrap`).
+  static func forEachCell(of text: String, columns: Int, _ body: (Character, _ startsLine: Bool) -> Void) {
+    var used = 0
+    func emit(_ c: Character, _ width: Int) {
+      let startsLine = used + width > columns
+      if startsLine { used = 0 }
+      used += width
+      body(c, startsLine)
+    }
     for c in text {
       if c.isASCII {
         let v = c.asciiValue!
-        body(c == "\t" ? " " : (v < 32 || v == 127 ? "?" : c), 1)
+        emit(c == "\t" ? " " : (v < 32 || v == 127 ? "?" : c), 1)
         continue
       }
       let width = cells(of: c)
       if width == 0 { continue }
-      if width > columns { body("?", 1) } else { body(c, width) }
+      if width > columns { emit("?", 1) } else { emit(c, width) }
     }
   }
 
@@ -327,13 +332,8 @@ public struct Viewer<Source: RecordSource> {
     }
     // Wide characters take two cells and may move to the next line (`wrap`).
     var lines = 1
-    var used = 0
-    forEachCell(of: record, columns: columns) { _, width in
-      if used + width > columns {
-        lines += 1
-        used = 0
-      }
-      used += width
+    forEachCell(of: record, columns: columns) { _, startsLine in
+      if startsLine { lines += 1 }
     }
     return lines
   }

@@ -48,12 +48,7 @@ final class ReliabilityTests: CheckedTestCase {
   /// rows arrived above a user's place at the top, inside a batch, and
   /// `position` named the first of them, the reference the last visible one.
   func testT1_listSectionsKeptForAHeaderLayoutTrackAsAList_soakSeed7000561() throws {
-    do {
-      let done = try soak(seed: 7000561, operations: 400, maxRows: 120, axis: .vertical, lanes: true)
-      XCTAssertEqual(done, 400)
-    } catch {
-      XCTFail("\(error)")
-    }
+    assertSoakSeedRunsClean(7000561, operations: 400, axis: .vertical)
   }
 
   /// B5 with every section a list: soak seed 9000057 (horizontal, lanes
@@ -62,11 +57,18 @@ final class ReliabilityTests: CheckedTestCase {
   /// as a boundary, as a list does. a6cbf02 snapped to 1866.875, the
   /// reference to 1944.5.
   func testB5_listSectionsKeptForAHeaderLayoutSnapAsAList_soakSeed9000057() throws {
+    assertSoakSeedRunsClean(9000057, operations: 220, axis: .horizontal)
+  }
+
+  /// A soak seed with lanes on (as `lazystack-soak` runs it) replayed for
+  /// `operations` steps: every one runs, and none diverges from the
+  /// reference.
+  func assertSoakSeedRunsClean(_ seed: UInt64, operations: Int, axis: Axis, line: UInt = #line) {
     do {
-      let done = try soak(seed: 9000057, operations: 220, maxRows: 120, axis: .horizontal, lanes: true)
-      XCTAssertEqual(done, 220)
+      let done = try soak(seed: seed, operations: operations, maxRows: 120, axis: axis, lanes: true)
+      XCTAssertEqual(done, operations, line: line)
     } catch {
-      XCTFail("\(error)")
+      XCTFail("\(error)", line: line)
     }
   }
 

@@ -705,17 +705,9 @@ extension _GridLines {
     return sink.rows
   }
 
-  /// `rows(meeting:_:alignment:)` with each row's start and extent.
-  @inlinable
-  package func spans(meeting low: Int64, _ high: Int64, alignment: CGFloat) -> [_LaneSpan] {
-    var result: [_LaneSpan] = []
-    appendSpans(meeting: low, high, alignment: alignment, rowBase: 0, startBase: 0, to: &result)
-    return result
-  }
-
-  /// Appends `spans(meeting:_:alignment:)` to `result`, each row moved on
-  /// by `rowBase` and each start by `startBase` (the body's place in the
-  /// layout): no array of its own.
+  /// Appends the spans (row, start, extent) of `rows(meeting:_:alignment:)`
+  /// to `result`, each row moved on by `rowBase` and each start by
+  /// `startBase` (the body's place in the layout): no array of its own.
   @inlinable @inline(never)  // its own function, as the walk is compiled best
   package func appendSpans(meeting low: Int64, _ high: Int64, alignment: CGFloat, rowBase: Int, startBase: Int64,
                            to result: inout some _SpanSink) {

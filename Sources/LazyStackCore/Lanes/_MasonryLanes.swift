@@ -354,17 +354,9 @@ extension _MasonryLanes {
     return sink.rows
   }
 
-  /// `rows(meeting:_:)` with each row's start and extent.
-  @inlinable
-  package func spans(meeting low: Int64, _ high: Int64) -> [_LaneSpan] {
-    var result: [_LaneSpan] = []
-    appendSpans(meeting: low, high, rowBase: 0, startBase: 0, to: &result)
-    return result
-  }
-
-  /// Appends `spans(meeting:_:)` to `result`, each row moved on by
-  /// `rowBase` and each start by `startBase` (the body's place in the
-  /// layout): no array of its own.
+  /// Appends the spans (row, start, extent) of `rows(meeting:_:)` to
+  /// `result`, each row moved on by `rowBase` and each start by
+  /// `startBase` (the body's place in the layout): no array of its own.
   @inlinable @inline(never)  // its own function, as the walk is compiled best
   package func appendSpans(meeting low: Int64, _ high: Int64, rowBase: Int, startBase: Int64,
                            to result: inout some _SpanSink) {
