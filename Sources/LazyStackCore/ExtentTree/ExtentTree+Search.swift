@@ -708,6 +708,42 @@ extension ExtentTree {
     }
   }
 
+  /// Calls `body` with each place `k` of `rows` and the stored extent of
+  /// row `rows[k]` (`< 0`: estimated): one search for the first row, then
+  /// a walk forward over the blocks, so rows near each other cost O(1)
+  /// each (the rows on screen, in index order).
+  /// - Precondition: `rows` ascend and lie in `0 ..< count`.
+  /// - Complexity: O(log(n/B) + B + v + g) for v rows spread over g blocks.
+  @inlinable @inline(__always)
+  package func _forEachStored(ofAscending rows: UnsafeBufferPointer<Int>, _ body: (Int, Int32) -> Void) {
+    guard let firstRow = rows.first else { return }
+    precondition(firstRow >= 0 && rows[rows.count &- 1] < count, "Rows out of range 0..<\(count)")
+    let l = _locate(firstRow)
+    var position = l.position
+    var slot = l.slot
+    var at = firstRow  // the row at `slot`
+    for k in rows.indices {
+      var ahead = rows[k] &- at
+      precondition(ahead >= 0, "ExtentTree: rows must ascend")
+      while true {
+        let stored: Int32? = _withBlock(handle: Int(_order[position])) { block in
+          let blockRows = block.pointee.ids.count
+          if slot &+ ahead < blockRows { return block.pointee.extents[slot &+ ahead] }
+          ahead &-= blockRows &- slot
+          return nil
+        }
+        if let stored {
+          slot &+= ahead
+          at = rows[k]
+          body(k, stored)
+          break
+        }
+        position &+= 1
+        slot = 0
+      }
+    }
+  }
+
   /// The row with `id` described (see `_RowInfo`), or `nil`.
   /// - Complexity: O(log(n/B) + B).
   @inlinable @inline(__always)

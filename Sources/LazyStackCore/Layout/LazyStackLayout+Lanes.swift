@@ -299,6 +299,31 @@ extension LazyStackLayout {
     point < row.start ? row.start &- point : Swift.max(0, point &- (row.start &+ row.extent))
   }
 
+  /// The measured row of `meeting` (in index order) nearest to `point`
+  /// along the main axis, the lower index on ties, other than row
+  /// `other`; `nil` if none is measured. One walk over the rows' stored
+  /// extents, not a search for each.
+  /// - Complexity: O(log n + B + v + g) for v rows over g blocks.
+  @inlinable
+  internal func _nearestMeasured(_ meeting: [_LaneSpan], to point: Int64, other: Int) -> ExtentTree<ID>._RowInfo? {
+    var best = -1
+    var bestDistance: Int64 = 0
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: meeting.count) { rows in
+      for (k, span) in meeting.enumerated() { rows[k] = span.row }
+      _tree._forEachStored(ofAscending: UnsafeBufferPointer(rows)) { k, stored in
+        guard stored >= 0 else { return }
+        let span = meeting[k]
+        let d = _distance(span, to: point)
+        // In index order: a later row wins only when strictly nearer.
+        if span.row != other && (best < 0 || d < bestDistance) {
+          best = k
+          bestDistance = d
+        }
+      }
+    }
+    return best < 0 ? nil : _rowInfo(meeting[best])
+  }
+
   /// `row` as the tree describes it, with its start where lanes put it.
   @inlinable
   internal func _rowInfo(_ row: _LaneSpan) -> ExtentTree<ID>._RowInfo {
@@ -310,8 +335,8 @@ extension LazyStackLayout {
   /// `_track` with lanes (SPEC T1, T3, L6): the kept row is the tracked
   /// row when it is measured, else the measured row on screen nearest to
   /// the anchor point (the lower index on ties), else the tracked row.
-  /// - Complexity: O(k (log n + B) + v log v + c log n) for v rows on
-  ///   screen, of which c are looked at before a measured one.
+  /// - Complexity: O(k (log n + B) + v + g) for v rows on screen over g
+  ///   blocks.
   @inlinable @inline(never)
   internal mutating func _trackInLanes(_ window: _TrackingWindow, updatingPosition: Bool) {
     let stamp = _stamp
@@ -322,19 +347,8 @@ extension LazyStackLayout {
     }
     let trackedInfo = _rowInfo(tracked)
     var kept = trackedInfo
-    if trackedInfo.stored < 0 {
-      // The rows on screen nearest first (ties: the lower index); the first measured one.
-      let order = meeting.sorted { a, b in
-        let (da, db) = (_distance(a, to: window.point), _distance(b, to: window.point))
-        return da != db ? da < db : a.row < b.row
-      }
-      for row in order where row.row != tracked.row {
-        let info = _rowInfo(row)
-        if info.stored >= 0 {
-          kept = info
-          break
-        }
-      }
+    if trackedInfo.stored < 0, let nearest = _nearestMeasured(meeting, to: window.point, other: tracked.row) {
+      kept = nearest
     }
     _keep(kept, tracked: trackedInfo.id, in: window, updatingPosition: updatingPosition)
     // For `visibleRows` (one walk a frame), under the stamp it was read at.
