@@ -136,10 +136,11 @@ extension _LaneLayout {
 
   /// `rows(meeting:_:in:)` with each row's start (the tree's coordinates)
   /// and extent.
+  /// `capacity`: the room reserved (a frame's rows fit the default).
   @inlinable
-  package func spans(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>) -> [_LaneSpan] {
+  package func spans(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>, capacity: Int = 128) -> [_LaneSpan] {
     var result: [_LaneSpan] = []
-    result.reserveCapacity(128)
+    result.reserveCapacity(capacity)
     _appendSpans(meeting: low, high, in: tree, to: &result)
     return result
   }

@@ -266,7 +266,7 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal func _trackedRowInLanes(_ window: _TrackingWindow) -> (tracked: _LaneSpan, meeting: [_LaneSpan])? {
     let lanes = _laneBox.unsafelyUnwrapped.value
-    let meeting = lanes.spans(meeting: window.low, window.high, in: _tree)
+    let meeting = _meetingSpans(window.low, window.high)
     guard !meeting.isEmpty else { return nil }
     // L5 / G4: the lowest index whose span holds the point. Inside the
     // window every such row meets it, so it is among `meeting` (the first
@@ -291,6 +291,70 @@ extension LazyStackLayout {
       best = row
     }
     return (best, meeting)
+  }
+
+  /// The spans of the rows that meet `[low, high)` (the tracking window's
+  /// coordinates), in index order (SPEC L5). While nothing was written
+  /// since the last frame's (`_meetingCache`, same `_stamp`) and the
+  /// window moved by less than half its extent (a scroll frame), they are
+  /// the last frame's that still meet it, merged with the rows of the
+  /// strips it gained that did not meet the last window: a walk of the
+  /// strips, not of the whole window. Else a walk of the whole window.
+  /// - Complexity: O(k (log n + B) + v + g) for v rows met and g rows in
+  ///   the strips gained.
+  @inlinable
+  internal func _meetingSpans(_ low: Int64, _ high: Int64) -> [_LaneSpan] {
+    let lanes = _laneBox.unsafelyUnwrapped.value
+    guard let last = _meetingCache, last.stamp == _stamp, low < high, last.low < last.high,
+          low < last.high, last.low < high,
+          (low < last.low ? last.low &- low : low &- last.low)
+            &+ (high < last.high ? last.high &- high : high &- last.high) < (high &- low) / 2
+    else { return lanes.spans(meeting: low, high, in: _tree) }
+    if last.low == low && last.high == high { return last.spans }
+    @inline(__always) func meets(_ s: _LaneSpan, _ l: Int64, _ h: Int64) -> Bool {
+      s.extent > 0 ? (s.start < h && s.start &+ s.extent > l) : (s.start >= l && s.start < h)
+    }
+    // A row meets the window if and only if it meets the part shared with
+    // the last window (then it met that one: it is among the last spans)
+    // or a strip gained; those of a strip that met the last window are
+    // among the last spans already.
+    var gained: [_LaneSpan] = low < last.low ? lanes.spans(meeting: low, last.low, in: _tree, capacity: 16) : []
+    gained.removeAll { meets($0, last.low, last.high) }
+    if high > last.high {
+      var below = lanes.spans(meeting: last.high, high, in: _tree, capacity: 16)
+      below.removeAll { meets($0, last.low, last.high) }
+      if gained.isEmpty {
+        gained = below
+      } else if !below.isEmpty {
+        gained.append(contentsOf: below)
+        gained.sort { $0.row < $1.row }
+      }
+    }
+    // The last spans that still meet the window, merged with the gained
+    // ones by row, written straight into the result (no append checks).
+    return [_LaneSpan](unsafeUninitializedCapacity: last.spans.count &+ gained.count) { result, count in
+      var out = result.baseAddress.unsafelyUnwrapped
+      last.spans.withUnsafeBufferPointer { kept in
+        gained.withUnsafeBufferPointer { added in
+          var g = 0
+          for span in kept where meets(span, low, high) {
+            while g < added.count && added[g].row < span.row {
+              out.initialize(to: added[g])
+              out += 1
+              g &+= 1
+            }
+            out.initialize(to: span)
+            out += 1
+          }
+          while g < added.count {
+            out.initialize(to: added[g])
+            out += 1
+            g &+= 1
+          }
+        }
+      }
+      count = out - result.baseAddress.unsafelyUnwrapped
+    }
   }
 
   /// How far `row` is from `point` along the main axis (0 inside it).
