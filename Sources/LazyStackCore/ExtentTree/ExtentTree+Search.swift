@@ -715,15 +715,15 @@ extension ExtentTree {
   /// - Precondition: `rows` ascend and lie in `0 ..< count`.
   /// - Complexity: O(log(n/B) + B + v + g) for v rows spread over g blocks.
   @inlinable @inline(__always)
-  package func _forEachStored(ofAscending rows: UnsafeBufferPointer<Int>, _ body: (Int, Int32) -> Void) {
-    guard let firstRow = rows.first else { return }
-    precondition(firstRow >= 0 && rows[rows.count &- 1] < count, "Rows out of range 0..<\(count)")
+  package func _forEachStored(ofAscending rows: some BidirectionalCollection<Int>, _ body: (Int, Int32) -> Void) {
+    guard let firstRow = rows.first, let lastRow = rows.last else { return }
+    precondition(firstRow >= 0 && lastRow < count, "Rows out of range 0..<\(count)")
     let l = _locate(firstRow)
     var position = l.position
     var slot = l.slot
     var at = firstRow  // the row at `slot`
-    for k in rows.indices {
-      var ahead = rows[k] &- at
+    for (k, row) in rows.enumerated() {
+      var ahead = row &- at
       precondition(ahead >= 0, "ExtentTree: rows must ascend")
       while true {
         let stored: Int32? = _withBlock(handle: Int(_order[position])) { block in
@@ -734,7 +734,7 @@ extension ExtentTree {
         }
         if let stored {
           slot &+= ahead
-          at = rows[k]
+          at = row
           body(k, stored)
           break
         }

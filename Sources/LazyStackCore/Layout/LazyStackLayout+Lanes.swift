@@ -305,8 +305,8 @@ extension LazyStackLayout {
   @inlinable
   internal func _meetingSpans(_ low: Int64, _ high: Int64) -> [_LaneSpan] {
     let lanes = _laneBox.unsafelyUnwrapped.value
-    guard let last = _meetingCache, last.stamp == _stamp, low < high, last.low < last.high,
-          low < last.high, last.low < high,
+    // Moved by less than half the extent: the two windows overlap.
+    guard let last = _meetingCache, last.stamp == _stamp, low < high,
           (low < last.low ? last.low &- low : low &- last.low)
             &+ (high < last.high ? last.high &- high : high &- last.high) < (high &- low) / 2
     else { return lanes.spans(meeting: low, high, in: _tree) }
@@ -372,17 +372,14 @@ extension LazyStackLayout {
   internal func _nearestMeasured(_ meeting: [_LaneSpan], to point: Int64, other: Int) -> ExtentTree<ID>._RowInfo? {
     var best = -1
     var bestDistance: Int64 = 0
-    withUnsafeTemporaryAllocation(of: Int.self, capacity: meeting.count) { rows in
-      for (k, span) in meeting.enumerated() { rows[k] = span.row }
-      _tree._forEachStored(ofAscending: UnsafeBufferPointer(rows)) { k, stored in
-        guard stored >= 0 else { return }
-        let span = meeting[k]
-        let d = _distance(span, to: point)
-        // In index order: a later row wins only when strictly nearer.
-        if span.row != other && (best < 0 || d < bestDistance) {
-          best = k
-          bestDistance = d
-        }
+    _tree._forEachStored(ofAscending: meeting.lazy.map(\.row)) { k, stored in
+      guard stored >= 0 else { return }
+      let span = meeting[k]
+      let d = _distance(span, to: point)
+      // In index order: a later row wins only when strictly nearer.
+      if span.row != other && (best < 0 || d < bestDistance) {
+        best = k
+        bestDistance = d
       }
     }
     return best < 0 ? nil : _rowInfo(meeting[best])
