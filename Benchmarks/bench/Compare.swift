@@ -34,6 +34,12 @@ import LazyStackTestSupport
 ///                              (at most, and as many as fit in 3 ms with their
 ///                              resets), each timed alone and undone, untimed,
 ///                              before the next: the mean of their times
+///   `count BATCH`           -> `counted`, after exactly BATCH operations, no
+///                              clock read: each runs inside
+///                              `lazystackCountedOperation`, which callgrind
+///                              counts alone (`--toggle-collect`), and for a
+///                              scenario with a reset each is undone outside
+///                              it (the same-work check, SameWork.swift)
 ///   `quit`
 func runWorker() -> Never {
   var current: Prepared?
@@ -79,6 +85,17 @@ func runWorker() -> Never {
       let elapsed = now() - start
       prepared.tally?.check()
       answer(String(Double(elapsed) / Double(batch)))
+    case "count" where words.count == 2:
+      guard let prepared = current, let batch = Int(words[1]), batch > 0 else {
+        answer("error nothing prepared or bad batch: \(line)")
+        continue
+      }
+      for _ in 0 ..< batch {
+        lazystackCountedOperation(prepared.operation)
+        prepared.reset?()
+      }
+      prepared.tally?.check()
+      answer("counted")
     case "quit":
       exit(0)
     default:
@@ -86,6 +103,14 @@ func runWorker() -> Never {
     }
   }
   exit(0)
+}
+
+/// Runs one operation for `count`: the one function whose calls callgrind
+/// counts (`--toggle-collect=*lazystackCountedOperation*`), so a reset or
+/// the loop around it is left out. Never inlined: the count needs the call.
+@inline(never)
+func lazystackCountedOperation(_ operation: () -> Void) {
+  operation()
 }
 
 // MARK: Statistics

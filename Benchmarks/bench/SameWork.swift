@@ -15,8 +15,10 @@ import Foundation
 // and last-level caches, an operation. When both are the base's (within
 // the tolerances below), the verdict is `placement`, which does not fail;
 // otherwise the regression stands. Without valgrind, or when the count
-// cannot be made (a scenario timed with a reset, a worker that fails under
-// valgrind), the regression stands too.
+// cannot be made (a worker that fails under valgrind), the regression
+// stands too. Callgrind counts only inside `lazystackCountedOperation`
+// (the worker's `count` command), so a scenario timed with a reset is
+// counted without its resets.
 
 /// Callgrind's counts for one operation.
 struct WorkCounts {
@@ -41,8 +43,9 @@ func valgrindPath() -> String? {
 }
 
 /// The totals callgrind counts for a worker of `binary` that prepares
-/// `scenario` at `size` and runs `operations` operations in one batch:
-/// instructions and data-cache misses, or `nil` with the reason.
+/// `scenario` at `size` and runs exactly `operations` operations (`count`):
+/// instructions and data-cache misses inside the operations alone, or
+/// `nil` with the reason.
 func callgrindTotals(
   valgrind: String, binary: String, scenario: String, size: Int, operations: Int
 ) -> (WorkCounts?, String) {
@@ -50,7 +53,8 @@ func callgrindTotals(
   defer { try? FileManager.default.removeItem(atPath: file) }
   let process = Process()
   process.executableURL = URL(fileURLWithPath: valgrind)
-  process.arguments = ["--tool=callgrind", "--cache-sim=yes", "--callgrind-out-file=\(file)", binary, "--worker"]
+  process.arguments = ["--tool=callgrind", "--cache-sim=yes", "--toggle-collect=*lazystackCountedOperation*",
+                       "--callgrind-out-file=\(file)", binary, "--worker"]
   // The same hash seeds in both processes (Swift's Hasher is seeded per
   // process otherwise), so both do the same probes.
   var environment = ProcessInfo.processInfo.environment
@@ -62,15 +66,15 @@ func callgrindTotals(
   process.standardOutput = output
   process.standardError = FileHandle.nullDevice
   do { try process.run() } catch { return (nil, "valgrind did not start: \(error)") }
-  input.fileHandleForWriting.write(Data("prepare \(scenario) \(size)\nrun \(operations)\nquit\n".utf8))
+  input.fileHandleForWriting.write(Data("prepare \(scenario) \(size)\ncount \(operations)\nquit\n".utf8))
   try? input.fileHandleForWriting.close()
   let answers = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
   process.waitUntilExit()
   let lines = answers.split(separator: "\n")
-  guard process.terminationStatus == 0, lines.count == 2, lines[0] == "ready", Double(lines[1]) != nil else {
-    let said = lines.first.map(String.init) ?? "nothing"
-    return (nil, lines.first == "ready reset" ? "a scenario timed with a reset (not counted)"
-                                               : "the worker under valgrind exited \(process.terminationStatus) and said \(said)")
+  guard process.terminationStatus == 0, lines.count == 2, lines[0] == "ready" || lines[0] == "ready reset",
+        lines[1] == "counted" else {
+    let said = lines.isEmpty ? "nothing" : lines.joined(separator: " / ")
+    return (nil, "the worker under valgrind exited \(process.terminationStatus) and said \(said)")
   }
   guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return (nil, "no callgrind output") }
   var events: [Substring] = []
