@@ -437,8 +437,14 @@ public struct Viewer<Source: RecordSource> {
     return (row, Swift.max(0, y - layout.frame(at: row).minY))
   }
 
+  /// The last text row: the prompt while one is open, else any message,
+  /// the place (`record T of N (P%)`, `(END)` at the end), the core's time
+  /// for the last command, `[follow]` and the lane count. Where the row is
+  /// too narrow for all, the core's time goes first, then the lane count,
+  /// then `[follow]`, so no part is cut in the middle; the place alone is
+  /// cut at the row's end.
   func statusLine() -> String {
-    let status: String
+    var status: String
     if let prompt {
       status = prompt
     } else {
@@ -450,9 +456,19 @@ public struct Viewer<Source: RecordSource> {
       let percent = atEnd ? 100 : Int((Double(top) / Double(total) * 100).rounded(.down))
       let core = coreNanoseconds >= 1_000_000 ? String(format: "%.2f ms", Double(coreNanoseconds) / 1e6)
         : String(format: "%.1f µs", Double(coreNanoseconds) / 1e3)
-      status = indexing + (message.isEmpty ? "" : message + " | ")
-        + "record \(top) of \(total) (\(percent)%)\(atEnd ? " (END)" : "")  core \(core)"
-        + (following ? "  [follow]" : "") + (lanes == nil ? "" : "  [\(laneCount) lane\(laneCount == 1 ? "" : "s")]")
+      let place = indexing + (message.isEmpty ? "" : message + " | ")
+        + "record \(top) of \(total) (\(percent)%)\(atEnd ? " (END)" : "")"
+      var time = "  core \(core)"
+      var follow = following ? "  [follow]" : ""
+      var laneLabel = lanes == nil ? "" : "  [\(laneCount) lane\(laneCount == 1 ? "" : "s")]"
+      status = place + time + follow + laneLabel
+      // Drop the parts in that order until the rest fits.
+      for drop in 1 ... 3 where status.count > columns {
+        if drop == 1 { time = "" }
+        if drop == 2 { laneLabel = "" }
+        if drop == 3 { follow = "" }
+        status = place + time + follow + laneLabel
+      }
     }
     return String(status.prefix(columns)).padding(toLength: columns, withPad: " ", startingAt: 0)
   }

@@ -65,6 +65,35 @@ final class ViewerLaneTests: AssertingTestCase {
     assertScreenMatchesLayout(v, screen, "after the jump")
   }
 
+  func testANarrowStatusLineDropsWholePartsTimeFirstThenLanes() throws {
+    var v = try viewer(30_000, columns: 200, lanes: .fixed(1))
+    _ = v.perform(script: ":2500\n")
+    // The jump keeps record 2500 on top through every resize below (R3).
+    let place = "record 2500 of 30000 (8%)"
+    let full = v.statusLine().trimmingCharacters(in: .whitespaces)
+    XCTAssertTrue(full.hasPrefix(place + "  core "), full)
+    XCTAssertTrue(full.hasSuffix(" µs  [1 lane]") || full.hasSuffix(" ms  [1 lane]"), full)
+    let withLanes = place + "  [1 lane]"
+    // The shortest the time can read is "  core 0.0 µs".
+    let shortestFull = place.count + "  core 0.0 µs".count + "  [1 lane]".count
+    for columns in [shortestFull - 1, withLanes.count + 1, withLanes.count, withLanes.count - 1,
+                    place.count, place.count - 1, 12] {
+      _ = v.perform(script: "<resize \(columns)x20>")
+      let status = v.statusLine()
+      XCTAssertEqual(status.count, columns, "\(columns) columns: the status fills its row")
+      let text = status.trimmingCharacters(in: .whitespaces)
+      if columns >= withLanes.count {
+        XCTAssertEqual(text, withLanes, "\(columns) columns: the time dropped, the lane count kept whole")
+      } else if columns >= place.count {
+        XCTAssertEqual(text, place, "\(columns) columns: the place alone")
+      } else {
+        XCTAssertEqual(text, String(place.prefix(columns)).trimmingCharacters(in: .whitespaces), "\(columns) columns: the place cut at the row's end")
+      }
+    }
+    _ = v.perform(script: "<resize 200x20>")
+    XCTAssertTrue(v.statusLine().hasPrefix(place + "  core "), "wide again, the time is back: \(v.statusLine())")
+  }
+
   func testAutoLanesReflowOnAResizeAndTheTopRecordStaysOnTop() throws {
     var v = try viewer(columns: 130, lanes: .adaptive(minimum: 40))
     _ = v.perform(script: ":2500\n")
