@@ -442,7 +442,7 @@ public struct Viewer<Source: RecordSource> {
   /// for the last command, `[follow]` and the lane count. Where the row is
   /// too narrow for all, the core's time goes first, then the lane count,
   /// then `[follow]`, so no part is cut in the middle; the place alone is
-  /// cut at the row's end.
+  /// cut at the row's end. Widths are terminal cells (`cells(of:)`).
   func statusLine() -> String {
     var status: String
     if let prompt {
@@ -463,14 +463,29 @@ public struct Viewer<Source: RecordSource> {
       var laneLabel = lanes == nil ? "" : "  [\(laneCount) lane\(laneCount == 1 ? "" : "s")]"
       status = place + time + follow + laneLabel
       // Drop the parts in that order until the rest fits.
-      for drop in 1 ... 3 where status.count > columns {
+      for drop in 1 ... 3 where Self.cells(in: status) > columns {
         if drop == 1 { time = "" }
         if drop == 2 { laneLabel = "" }
         if drop == 3 { follow = "" }
         status = place + time + follow + laneLabel
       }
     }
-    return String(status.prefix(columns)).padding(toLength: columns, withPad: " ", startingAt: 0)
+    // Cut and padded by terminal cells: a message may quote wide characters
+    // (a search for CJK text), which take two cells each.
+    var line = ""
+    var used = 0
+    for c in status {
+      let width = c.isASCII ? 1 : Self.cells(of: c)
+      if used + width > columns { break }
+      line.append(c)
+      used += width
+    }
+    return line + String(repeating: " ", count: columns - used)
+  }
+
+  /// The terminal cells `text` takes on one line (`cells(of:)` a character).
+  static func cells(in text: String) -> Int {
+    text.reduce(0) { $0 + ($1.isASCII ? 1 : cells(of: $1)) }
   }
 
   // MARK: Commands

@@ -94,6 +94,21 @@ final class ViewerLaneTests: AssertingTestCase {
     XCTAssertTrue(v.statusLine().hasPrefix(place + "  core "), "wide again, the time is back: \(v.statusLine())")
   }
 
+  func testAStatusLineQuotingWideCharactersFillsItsRowInCells() throws {
+    var v = try viewer(30_000, columns: 80, lanes: .fixed(1))
+    _ = v.perform(script: "/日本語の検索\n")
+    XCTAssertEqual(v.message, "\"日本語の検索\" not found")
+    // The message is 18 characters and 24 cells, then " | record …";
+    // each width cuts the line somewhere else, 10 inside a wide character.
+    for columns in [80, 40, 30, 24, 21, 20, 10] {
+      _ = v.perform(script: "<resize \(columns)x20>")
+      let status = v.statusLine()
+      XCTAssertEqual(Viewer<GeneratedRecords>.cells(in: status), columns, "\(columns) columns: \(status)")
+      let text = status.trimmingCharacters(in: .whitespaces)
+      XCTAssertTrue(v.message.hasPrefix(text) || text.hasPrefix(v.message), "\(columns) columns: \(text)")
+    }
+  }
+
   func testAutoLanesReflowOnAResizeAndTheTopRecordStaysOnTop() throws {
     var v = try viewer(columns: 130, lanes: .adaptive(minimum: 40))
     _ = v.perform(script: ":2500\n")
