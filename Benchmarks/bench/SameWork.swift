@@ -50,7 +50,12 @@ func callgrindTotals(
   valgrind: String, binary: String, scenario: String, size: Int, operations: Int
 ) -> (WorkCounts?, String) {
   let file = NSTemporaryDirectory() + "lazystack-samework-\(ProcessInfo.processInfo.processIdentifier)-\(operations).out"
-  defer { try? FileManager.default.removeItem(atPath: file) }
+  let errors = file + ".err"
+  defer {
+    try? FileManager.default.removeItem(atPath: file)
+    try? FileManager.default.removeItem(atPath: errors)
+  }
+  _ = FileManager.default.createFile(atPath: errors, contents: nil)
   let process = Process()
   process.executableURL = URL(fileURLWithPath: valgrind)
   process.arguments = ["--tool=callgrind", "--cache-sim=yes", "--toggle-collect=*lazystackCountedOperation*",
@@ -64,7 +69,8 @@ func callgrindTotals(
   let output = Pipe()
   process.standardInput = input
   process.standardOutput = output
-  process.standardError = FileHandle.nullDevice
+  // To a file, not a pipe: nothing reads it until the worker has ended.
+  process.standardError = FileHandle(forWritingAtPath: errors) ?? FileHandle.nullDevice
   do { try process.run() } catch { return (nil, "valgrind did not start: \(error)") }
   input.fileHandleForWriting.write(Data("prepare \(scenario) \(size)\ncount \(operations)\nquit\n".utf8))
   try? input.fileHandleForWriting.close()
@@ -74,7 +80,11 @@ func callgrindTotals(
   guard process.terminationStatus == 0, lines.count == 2, lines[0] == "ready" || lines[0] == "ready reset",
         lines[1] == "counted" else {
     let said = lines.isEmpty ? "nothing" : lines.joined(separator: " / ")
-    return (nil, "the worker under valgrind exited \(process.terminationStatus) and said \(said)")
+    // The worker's own last complaint (a tally's "timed no-ops"), not
+    // valgrind's lines, which start with "==PID==".
+    let complaint = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
+      .split(separator: "\n").last { !$0.hasPrefix("==") }.map { ": \($0)" } ?? ""
+    return (nil, "the worker under valgrind exited \(process.terminationStatus) and said \(said)\(complaint)")
   }
   guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return (nil, "no callgrind output") }
   var events: [Substring] = []
@@ -85,19 +95,27 @@ func callgrindTotals(
       totals = line.split(separator: " ").dropFirst().compactMap { Double($0) }
     }
   }
+  // Callgrind leaves out zero counts at the end of the line: an event it
+  // names past the last count is 0 (a read-only case whose data stays in
+  // the simulated last-level cache misses none there).
   func total(_ event: String) -> Double? {
-    events.firstIndex(of: Substring(event)).flatMap { $0 < totals.count ? totals[$0] : nil }
+    events.firstIndex(of: Substring(event)).map { $0 < totals.count ? totals[$0] : 0 }
   }
   guard let ir = total("Ir"), let d1r = total("D1mr"), let d1w = total("D1mw"),
         let llr = total("DLmr"), let llw = total("DLmw") else {
     return (nil, "callgrind's output has no cache counts (events: \(events.joined(separator: " ")))")
+  }
+  guard ir > 0 else {
+    return (nil, "callgrind counted nothing: --toggle-collect matched no lazystackCountedOperation")
   }
   return (WorkCounts(instructions: ir, dataMisses: d1r + d1w + llr + llw), "")
 }
 
 /// The counts for one operation of a case on `binary`: the difference of
 /// two workers that run `operations` and three times as many, over the
-/// difference in operations (what preparing costs cancels out).
+/// difference in operations (what the first calls alone cost, such as lazy
+/// symbol binding and first touches of memory, cancels out; preparing is
+/// not counted at all).
 func workCounts(
   valgrind: String, binary: String, scenario: String, size: Int, operations: Int
 ) -> (WorkCounts?, String) {

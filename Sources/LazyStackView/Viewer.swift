@@ -471,13 +471,19 @@ public struct Viewer<Source: RecordSource> {
       }
     }
     // Cut and padded by terminal cells: a message may quote wide characters
-    // (a search for CJK text), which take two cells each.
+    // (a search for CJK text), which take two cells each. A control
+    // character typed into a prompt is drawn as records draw it (a tab as
+    // a space, any other as `?`), never sent to the terminal.
     var line = ""
     var used = 0
     for c in status {
       let width = c.isASCII ? 1 : Self.cells(of: c)
       if used + width > columns { break }
-      line.append(c)
+      if let v = c.asciiValue, v < 32 || v == 127 {
+        line.append(c == "\t" ? " " : "?")
+      } else {
+        line.append(c)
+      }
       used += width
     }
     return line + String(repeating: " ", count: columns - used)

@@ -107,6 +107,26 @@ final class ViewerLaneTests: AssertingTestCase {
       let text = status.trimmingCharacters(in: .whitespaces)
       XCTAssertTrue(v.message.hasPrefix(text) || text.hasPrefix(v.message), "\(columns) columns: \(text)")
     }
+    // A control character typed into the prompt never reaches the terminal.
+    _ = v.perform(script: "/a\u{1}b\tc")
+    XCTAssertEqual(v.statusLine().trimmingCharacters(in: .whitespaces), "/a?b c")
+  }
+
+  func testAStatusLineDropsFollowLastOfItsParts() throws {
+    var v = try viewer(30_000, columns: 200, lanes: .fixed(1))
+    _ = v.perform(script: "F")
+    XCTAssertTrue(v.following)
+    let full = v.statusLine().trimmingCharacters(in: .whitespaces)
+    XCTAssertTrue(full.hasSuffix("  [follow]  [1 lane]"), full)
+    let place = String(full[..<full.range(of: "  core ")!.lowerBound])
+    // Narrow enough for the place and [follow] but not the lane count too.
+    let columns = (place + "  [follow]").count + 3
+    _ = v.perform(script: "<resize \(columns)x20>")
+    // Following, the end moves as records arrive and the re-wrap moves the
+    // top record: the place may read otherwise, but the parts are these.
+    let text = v.statusLine().trimmingCharacters(in: .whitespaces)
+    XCTAssertTrue(text.hasPrefix("record ") && text.hasSuffix(" (END)  [follow]"), text)
+    XCTAssertFalse(text.contains("core") || text.contains("lane"), text)
   }
 
   func testAutoLanesReflowOnAResizeAndTheTopRecordStaysOnTop() throws {
