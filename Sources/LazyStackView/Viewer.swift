@@ -470,23 +470,17 @@ public struct Viewer<Source: RecordSource> {
         status = place + time + follow + laneLabel
       }
     }
-    // Cut and padded by terminal cells: a message may quote wide characters
-    // (a search for CJK text), which take two cells each. A control
-    // character typed into a prompt is drawn as records draw it (a tab as
-    // a space, any other as `?`), never sent to the terminal.
+    // Cut and padded by terminal cells, drawn as records are drawn
+    // (`forEachCell`: a wide character takes two cells, a tab is a space,
+    // any other control character `?`): a message may quote a search for
+    // CJK text, and a prompt may hold a control character typed into it.
     var line = ""
-    var used = 0
-    for c in status {
-      let width = c.isASCII ? 1 : Self.cells(of: c)
-      if used + width > columns { break }
-      if let v = c.asciiValue, v < 32 || v == 127 {
-        line.append(c == "\t" ? " " : "?")
-      } else {
-        line.append(c)
-      }
-      used += width
+    var full = false
+    Self.forEachCell(of: status, columns: columns) { c, startsLine in
+      if startsLine && !line.isEmpty { full = true }
+      if !full { line.append(c) }
     }
-    return line + String(repeating: " ", count: columns - used)
+    return line + String(repeating: " ", count: columns - Self.cells(in: line))
   }
 
   /// The terminal cells `text` takes on one line (`cells(of:)` a character).
