@@ -298,7 +298,11 @@ func prepareInvalidateAll<S: BenchSubject>(_ box: Box<S>) -> Prepared {
 /// batch_transition: 100 edits a batch, half on screen and half anywhere:
 /// 25 inserts of one new row, 25 removals of one row, 25 moves of one row
 /// and 25 real measurements (a new extent every time), then the
-/// transition. The row count stays n; new ids come from a counter.
+/// transition. The row count stays n; new ids come from a counter. "On
+/// screen" is the screen when the batch begins, read once: the UI knows
+/// it, and reading it again before every edit would time 100 reads the
+/// scenario's name does not say (until 2026-11-28 it did: about a tenth
+/// of the instructions, `Benchmarks/RESULTS.md`).
 func prepareBatch<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ rng: inout SeededRNG) -> Prepared {
   // Each edit: a kind (0 insert, 1 remove, 2 move, 3 measure), whether it
   // is on screen, where (a fraction of the screen or of the list), where
@@ -313,10 +317,10 @@ func prepareBatch<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ rng: inout SeededR
   return Prepared(operation: {
     box.with { layout in
       let rows = layout.batch { layout in
+        let visible = layout.visibleIndices
         for _ in 0 ..< 100 {
           let e = edits[cursor.next()]
           let count = layout.count
-          let visible = layout.visibleIndices
           func place(_ f: Double, _ limit: Int) -> Int {
             e.onScreen && !visible.isEmpty
               ? Swift.min(limit - 1, visible.lowerBound + Int(f * Double(visible.count)))
