@@ -16,6 +16,17 @@ extension ExtentTree {
     ids: some Sequence<ID>, estimate: Int64, spacing: Int64 = 0,
     blockCapacity: Int = ExtentTree.defaultBlockCapacity, measured: _IDTable<ID>? = nil
   ) throws(LazyStackError) {
+    self.init(_empty: estimate, spacing: spacing, blockCapacity: blockCapacity)
+    try _fill(ids: ids, measured: measured)
+  }
+
+  /// The fields of a tree with no rows, before `_fill` (nothing allocated):
+  /// what `init(ids:…)` starts from, and the placeholder a batch keeps in
+  /// place of the tree (`_beginBatch`), which is never read. Not a tree to
+  /// edit: only `_fill` makes one.
+  /// - Complexity: O(1).
+  @inlinable
+  package init(_empty estimate: Int64, spacing: Int64, blockCapacity: Int) {
     precondition(blockCapacity >= 4 && blockCapacity <= Int(Int32.max), "ExtentTree: blockCapacity must be in 4 ... Int32.max")
     precondition(estimate >= 0 && estimate <= _FixedPoint.maxExtentUnits, "ExtentTree: estimate out of range")
     precondition(spacing >= 0, "ExtentTree: negative spacing")
@@ -41,7 +52,6 @@ extension ExtentTree {
     _roleFenwick = _FenwickTree()
     _roleTotal = 0
     _kinds = nil
-    try _fill(ids: ids, measured: measured)
   }
 
   /// The number of rows a freshly built block holds: three quarters full, so

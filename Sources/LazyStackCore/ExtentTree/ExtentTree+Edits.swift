@@ -317,17 +317,26 @@ extension ExtentTree {
     _blocks[handle]._insertRoles(newRoles, counts: addedRoles, rowCount: ids.count, at: location.slot)
     _blocks[handle]._insertExtras(newExtras, rowCount: ids.count, at: location.slot)
     _roleAdd(addedRoles, at: location.position)
-    _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
+    // One row (a message arriving, a drag): `insert(_:at:)`, not the
+    // generic `replaceSubrange` behind `insert(contentsOf:at:)`.
+    let single = ids.count == 1
+    if single {
+      _blocks[handle].ids.insert(ids.first.unsafelyUnwrapped, at: location.slot)
+    } else {
+      _blocks[handle].ids.insert(contentsOf: ids, at: location.slot)
+    }
     _blocks[handle].rowCount &+= ids.count
     if let shared {
       _blocks[handle]._share(shared)
     } else {
-      if let extents {
+      if single {
+        _blocks[handle].extents.insert(extents?[0] ?? Self._estimated, at: location.slot)
+      } else if let extents {
         _blocks[handle].extents.insert(contentsOf: extents, at: location.slot)
       } else {
         _blocks[handle].extents.insert(contentsOf: repeatElement(-1, count: ids.count), at: location.slot)
       }
-      if ids.count == 1 {
+      if single {
         _blocks[handle]._shiftChunks(insertedAt: location.slot)
       } else {
         _blocks[handle]._rebuildChunks(from: location.slot)

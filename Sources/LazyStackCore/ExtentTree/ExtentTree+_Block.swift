@@ -168,11 +168,19 @@ extension ExtentTree {
         let added = Self._packed(e[slot])
         let oldChunks = chunks.count
         chunks.withUnsafeMutableBufferPointer { chunks in
-          for c in (slot >> shift) ..< oldChunks {
-            // Old chunk c ended at row 8c + 8 (exclusive); that row is now
-            // one further on, and leaves the chunk when the chunk was full.
-            let end = (c &+ 1) << shift
-            chunks[c] &+= end <= old ? added &- Self._packed(e[end]) : added
+          // Old chunk c ended at row 8c + 8 (exclusive); that row is now one
+          // further on, and leaves the chunk when the chunk was full: every
+          // chunk but the old last one, which was full when `old` is a
+          // multiple of 8. Two loops, so the first has no test in it.
+          let full = old >> shift
+          var c = slot >> shift
+          while c < full {
+            chunks[c] &+= added &- Self._packed(e[(c &+ 1) << shift])
+            c &+= 1
+          }
+          while c < oldChunks {
+            chunks[c] &+= added
+            c &+= 1
           }
         }
         if n > oldChunks << shift {  // a new last chunk: the last row alone
@@ -199,10 +207,17 @@ extension ExtentTree {
       extents.withUnsafeBufferPointer { e in
         let gone = Self._packed(removed)
         chunks.withUnsafeMutableBufferPointer { chunks in
-          for c in (slot >> shift) ..< wanted {
-            // The row after old chunk c's end moves into it, when there is one.
-            let end = (c &+ 1) << shift
-            chunks[c] &+= end <= n ? Self._packed(e[end &- 1]) &- gone : 0 &- gone
+          // The row after old chunk c's end moves into it, when there is
+          // one: for every chunk that is full after the removal.
+          let full = Swift.min(n >> shift, wanted)
+          var c = slot >> shift
+          while c < full {
+            chunks[c] &+= Self._packed(e[((c &+ 1) << shift) &- 1]) &- gone
+            c &+= 1
+          }
+          while c < wanted {
+            chunks[c] &-= gone
+            c &+= 1
           }
         }
       }

@@ -190,7 +190,10 @@ extension LazyStackLayout {
     precondition(_batch == nil, "LazyStackLayout: a batch is already in progress")
     let log = _BatchLog(before: _capture(), startOffset: _offset, startContentOffset: contentOffset,
                         startShift: _alignmentShift, startCross: _crossContent)
-    for (index, frame) in _drawnRows() {
+    let drawn = _drawnRows()
+    log.shown.reserveCapacity(drawn.count)
+    log.shownIndex.reserveCapacity(drawn.count)
+    for (index, frame) in drawn {
       let id = _tree.id(at: index)
       log.shownIndex[id] = log.shown.count
       log.shown.append((id, frame))
@@ -199,7 +202,10 @@ extension LazyStackLayout {
     // With lanes the state at the start answers where a row was (its
     // frame depends on its whole section); a list traces rows back
     // through the log instead, and keeps no copy of the tree.
-    if _laneBox == nil { saved._tree = ExtentTree(_emptyLike: _tree) }
+    // (The placeholder is never read: `_abortBatch` swaps the tree back in.)
+    if _laneBox == nil {
+      saved._tree = ExtentTree(_empty: _tree.estimate, spacing: _tree.spacing, blockCapacity: _tree.blockCapacity)
+    }
     log.saved = saved
     _batch = log
   }
@@ -232,9 +238,11 @@ extension LazyStackLayout {
     let correction = ScrollCorrection(offsetDelta: _FixedPoint.points(_offset &- log.startOffset),
                                       contentOffset: contentOffset, cause: log.cause)
     _lastCorrection = correction
+    let drawn = _drawnRows()
     var rows: [(id: ID, before: CGRect?, after: CGRect?)] = []
-    var listed = Set<ID>()
-    for (index, frame) in _drawnRows() {
+    rows.reserveCapacity(drawn.count &+ log.shown.count)
+    var listed = Set<ID>(minimumCapacity: drawn.count)
+    for (index, frame) in drawn {
       let id = _tree.id(at: index)
       listed.insert(id)
       let before: CGRect?
@@ -291,17 +299,34 @@ extension LazyStackLayout {
   ///   O(log n + B) for each checkpoint.
   @inlinable
   internal func _oldTrace(of id: ID, from trace: _Trace, log: _BatchLog) -> _Trace? {
+    // The log's arrays read through buffers: a walk back reads every step,
+    // and each read through the class would load (and retain) its array again.
+    log.edits.withUnsafeBufferPointer { edits in
+      log.removed.withUnsafeBufferPointer { removed in
+        _oldTrace(of: id, from: trace, edits: edits, removed: removed, log: log)
+      }
+    }
+  }
+
+  /// `_oldTrace(of:from:log:)` over the log's steps and removed rows.
+  /// - Complexity: as there.
+  @inlinable
+  internal func _oldTrace(
+    of id: ID, from trace: _Trace, edits: UnsafeBufferPointer<_Edit>, removed: UnsafeBufferPointer<_RemovedRow>,
+    log: _BatchLog
+  ) -> _Trace? {
     var t = trace
-    var e = log.edits.count &- 1
+    var e = edits.count &- 1
+    let spacing = _tree.spacing
     // The row was not a row just before step `e`: it is back where its
     // last removal before that step found it, or was never a row.
     func removal(before e: Int) -> (Int, _Trace)? {
       var k = e &- 1
       while k >= 0 {
-        if case .remove(let start, let count) = log.edits[k] {
+        if case .remove(let start, let count) = edits[k] {
           var i = start &+ count &- 1
           while i >= start {
-            if log.removed[i].id == id { return (k, log.removed[i].trace) }
+            if removed[i].id == id { return (k, removed[i].trace) }
             i &-= 1
           }
         }
@@ -310,7 +335,7 @@ extension LazyStackLayout {
       return nil
     }
     while e >= 0 {
-      switch log.edits[e] {
+      switch edits[e] {
       case .insert(let at, let count, let pitch, let estimated):
         if t.index >= at &+ count {
           t.index &-= count
@@ -324,9 +349,9 @@ extension LazyStackLayout {
       case .remove(let start, let count):
         // Put back the removed rows before it: their pitches and estimates.
         var c = 0
-        while c < count && log.removed[start &+ c].trace.index <= t.index &+ c {
-          let r = log.removed[start &+ c].trace
-          t.prefix &+= r.extent &+ _tree.spacing
+        while c < count && removed[start &+ c].trace.index <= t.index &+ c {
+          let r = removed[start &+ c].trace
+          t.prefix &+= r.extent &+ spacing
           if r.estimated { t.estimatedBefore &+= 1 }
           c &+= 1
         }
