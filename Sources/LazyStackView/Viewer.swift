@@ -441,8 +441,10 @@ public struct Viewer<Source: RecordSource> {
   /// the place (`record T of N (P%)`, `(END)` at the end), the core's time
   /// for the last command, `[follow]` and the lane count. Where the row is
   /// too narrow for all, the core's time goes first, then the lane count,
-  /// then `[follow]`, so no part is cut in the middle; the place alone is
-  /// cut at the row's end. Widths are terminal cells (`cells(of:)`).
+  /// then `[follow]`, then the place when a message is shown (which is
+  /// then cut at the row's end), so no part is cut in the middle; without a
+  /// message the place is cut at the row's end. Widths are terminal cells
+  /// (`cells(of:)`).
   func statusLine() -> String {
     var status: String
     if let prompt {
@@ -456,18 +458,21 @@ public struct Viewer<Source: RecordSource> {
       let percent = atEnd ? 100 : Int((Double(top) / Double(total) * 100).rounded(.down))
       let core = coreNanoseconds >= 1_000_000 ? String(format: "%.2f ms", Double(coreNanoseconds) / 1e6)
         : String(format: "%.1f µs", Double(coreNanoseconds) / 1e3)
-      let place = indexing + (message.isEmpty ? "" : message + " | ")
-        + "record \(top) of \(total) (\(percent)%)\(atEnd ? " (END)" : "")"
+      var said = message.isEmpty ? "" : message + " | "
+      var place = "record \(top) of \(total) (\(percent)%)\(atEnd ? " (END)" : "")"
       var time = "  core \(core)"
       var follow = following ? "  [follow]" : ""
       var laneLabel = lanes == nil ? "" : "  [\(laneCount) lane\(laneCount == 1 ? "" : "s")]"
-      status = place + time + follow + laneLabel
-      // Drop the parts in that order until the rest fits.
-      for drop in 1 ... 3 where Self.cells(in: status) > columns {
+      status = indexing + said + place + time + follow + laneLabel
+      // Drop the parts in that order until the rest fits. Behind a
+      // message the place goes whole rather than cut: cut, it would read
+      // as another record ("record 381" for record 381054).
+      for drop in 1 ... 4 where Self.cells(in: status) > columns {
         if drop == 1 { time = "" }
         if drop == 2 { laneLabel = "" }
         if drop == 3 { follow = "" }
-        status = place + time + follow + laneLabel
+        if drop == 4 && !message.isEmpty { (said, place) = (message, "") }
+        status = indexing + said + place + time + follow + laneLabel
       }
     }
     // Cut and padded by terminal cells, drawn as records are drawn
@@ -827,6 +832,16 @@ public struct Viewer<Source: RecordSource> {
 
   /// Handles one key; returns false when the viewer should quit.
   public mutating func handle(_ key: ViewerKey) -> Bool {
+    // The terminal and the file change while a prompt is open too.
+    switch key {
+    case .resize(let c, let r):
+      resize(columns: c, rows: r)
+      return true
+    case .tick(let n):
+      for _ in 0 ..< n { pollSource() }
+      return true
+    default: break
+    }
     if var text = prompt {
       switch key {
       case .enter:
@@ -852,8 +867,6 @@ public struct Viewer<Source: RecordSource> {
     case .character("F"): toggleFollow()
     case .character(":"): prompt = ":"
     case .character("/"): prompt = "/"
-    case .resize(let c, let r): resize(columns: c, rows: r)
-    case .tick(let n): for _ in 0 ..< n { pollSource() }
     default: break
     }
     return true

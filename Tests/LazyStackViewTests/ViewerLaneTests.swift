@@ -98,15 +98,33 @@ final class ViewerLaneTests: AssertingTestCase {
     var v = try viewer(30_000, columns: 80, lanes: .fixed(1))
     _ = v.perform(script: "/日本語の検索\n")
     XCTAssertEqual(v.message, "\"日本語の検索\" not found")
-    // The message is 18 characters and 24 cells, then " | record …";
-    // each width cuts the line somewhere else, 10 inside a wide character.
-    for columns in [80, 40, 30, 24, 21, 20, 10] {
+    // The message is 18 characters and 24 cells, then " | record …":
+    // while both fit the line holds them; narrower, the message alone,
+    // never a place cut short; each width cuts it somewhere else, 10
+    // inside a wide character.
+    for columns in [80, 49, 48, 40, 30, 24, 21, 20, 10] {
       _ = v.perform(script: "<resize \(columns)x20>")
       let status = v.statusLine()
       XCTAssertEqual(Viewer<GeneratedRecords>.cells(in: status), columns, "\(columns) columns: \(status)")
       let text = status.trimmingCharacters(in: .whitespaces)
-      XCTAssertTrue(v.message.hasPrefix(text) || text.hasPrefix(v.message), "\(columns) columns: \(text)")
+      if columns >= 49 {
+        XCTAssertTrue(text.hasPrefix(v.message + " | record 1 of 30000 (0%)"), "\(columns) columns: \(text)")
+      } else {
+        XCTAssertTrue(v.message.hasPrefix(text) || text == v.message, "\(columns) columns: \(text)")
+      }
     }
+    // A prompt is cut by cells too, here inside a wide character (the
+    // prompt is 1 + 12 cells: 8 columns end in the middle of the fourth),
+    // and the terminal resized while it is open takes the new width.
+    _ = v.perform(script: "/日本語の検索")
+    for columns in [20, 13, 8, 7] {
+      _ = v.perform(script: "<resize \(columns)x20>")
+      let status = v.statusLine()
+      XCTAssertEqual(Viewer<GeneratedRecords>.cells(in: status), columns, "\(columns) columns: \(status)")
+      let text = status.trimmingCharacters(in: .whitespaces)
+      XCTAssertTrue("/日本語の検索".hasPrefix(text) && !text.isEmpty, "\(columns) columns: \(text)")
+    }
+    _ = v.perform(script: "<esc><resize 80x20>")
     // A control character typed into the prompt never reaches the terminal.
     _ = v.perform(script: "/a\u{1}b\tc")
     XCTAssertEqual(v.statusLine().trimmingCharacters(in: .whitespaces), "/a?b c")
