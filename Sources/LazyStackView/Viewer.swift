@@ -413,21 +413,26 @@ public struct Viewer<Source: RecordSource> {
 
   /// The row on the first text row that a pinned header does not cover,
   /// and how far into it that text row is (nil for an empty list). In
-  /// lanes, of the rows there the one that starts nearest to it, and of
-  /// those that start on the same line the leftmost, as a reader reads the
-  /// screen: after a re-flow, the record kept at the top (L6) when it is in
-  /// the first lane, even where a record of an earlier index starts on the
-  /// same line in another lane.
+  /// lanes, of the rows there: the row the layout's position names when it
+  /// starts on that text row (the record a jump or a search went to, or
+  /// the one a re-flow kept at the top, L6); else the one that starts
+  /// nearest to it, and of those that start on the same line the leftmost,
+  /// as a reader reads the screen. (In a masonry whose lanes drifted apart,
+  /// `:500000` put record 500000 at the top of the third lane beside record
+  /// 500037 in the first: the status named 500037, and the next search
+  /// started after it.)
   var topRow: (index: Int, distance: CGFloat)? {
     guard layout.count > 0 else { return nil }
     var y = layout.contentOffset.y
     if let header = layout.pinnedRows.first, header.frame.minY <= y { y = header.frame.maxY }
     var best: (index: Int, distance: CGFloat, x: CGFloat)?
     if lanes != nil {
+      let named = layout.position.viewID(type: Int.self).flatMap { layout.index(of: $0) }
       for i in layout.visibleRows {
         let frame = layout.frame(at: i)
         guard frame.minY <= y && y < frame.maxY else { continue }
         let distance = y - frame.minY
+        if i == named && distance == 0 { return (i, 0) }
         if let best, (best.distance, best.x) <= (distance, frame.minX) { continue }
         best = (i, distance, frame.minX)
       }

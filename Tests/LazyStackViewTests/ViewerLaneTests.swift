@@ -147,6 +147,35 @@ final class ViewerLaneTests: AssertingTestCase {
     XCTAssertFalse(text.contains("core") || text.contains("lane"), text)
   }
 
+  /// In a masonry the lanes drift apart (L4: a record's lane is chosen by
+  /// estimates when it arrives), so a record jumped to can start the top
+  /// line of a later lane beside a record far on in the first. The status
+  /// names the record jumped to, and the next search starts after it, not
+  /// after the record beside it (found in tmux: `:500000` on a 663k-line
+  /// file said `record 500037`).
+  func testAJumpInADriftedMasonryNamesItsRecordAndSearchesOnFromIt() throws {
+    var v = try viewer(30_000, columns: 150, lanes: .fixed(3))
+    var besideAnother = 0
+    for target in stride(from: 1_001, to: 28_000, by: 997) {
+      _ = v.perform(script: ":\(target)\n")
+      let frame = v.layout.frame(of: target - 1)!
+      let y = v.layout.contentOffset.y
+      XCTAssertEqual(frame.minY, y, "record \(target) starts the screen")
+      if v.layout.visibleRows.contains(where: { i in
+        let other = v.layout.frame(at: i)
+        return i != target - 1 && other.minY == y && other.minX < frame.minX
+      }) {
+        besideAnother += 1
+      }
+      XCTAssertEqual(v.topRecord, target - 1)
+      XCTAssertTrue(v.statusLine().hasPrefix("record \(target) of 30000"), v.statusLine())
+      let expected = (target ..< 30_000).first { v.source.record(at: $0).contains("ERROR") }!
+      _ = v.perform(script: "/ERROR\n")
+      XCTAssertEqual(v.message, "found \"ERROR\" in record \(expected + 1)", "after :\(target)")
+    }
+    XCTAssertGreaterThan(besideAnother, 5, "jumps that landed right of a record starting the same line")
+  }
+
   func testAutoLanesReflowOnAResizeAndTheTopRecordStaysOnTop() throws {
     var v = try viewer(columns: 130, lanes: .adaptive(minimum: 40))
     _ = v.perform(script: ":2500\n")
