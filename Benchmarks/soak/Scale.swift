@@ -18,7 +18,8 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
     print("scale: \(label): " + (ns < 1e7 ? String(format: "%.1f µs", ns / 1e3) : String(format: "%.2f ms", ns / 1e6)))
     return r
   }
-  // The microseconds `body` takes (one edit, timed alone).
+  // The wall-clock microseconds `body` takes (a snapshot or a restore, timed
+  // alone; single edits are timed by `EditTime`, which also reads CPU time).
   func microseconds(_ body: () throws -> Void) rethrows -> Double {
     let t0 = DispatchTime.now().uptimeNanoseconds
     try body()
@@ -31,9 +32,9 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
   // measure, move and remove of a new row (`fresh`, an id that breaks the
   // order of ascending ids) at random places; the median and the slowest of each.
   func singleEdits(_ layout: inout LazyStackLayout<Int>, _ kind: String, fresh: Int) throws {
-    var times: [String: [Double]] = [:]
+    var times: [String: [EditTime]] = [:]
     func timed(_ label: String, _ body: () throws -> Void) rethrows {
-      times[label, default: []].append(try microseconds(body))
+      times[label, default: []].append(try EditTime.of(body))
     }
     for round in 0 ..< 21 {
       let place = Int.random(in: 0 ... layout.count)  // drawn outside the timing (a system call)
@@ -51,8 +52,8 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
       timed("remove one row") { layout.remove(atOffsets: removing) }
     }
     for label in ["insert one row at a random index", "measure one row", "move one row to a random index", "remove one row"] {
-      let sorted = times[label, default: [0]].sorted()
-      print("scale: \(kind): \(label): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs, slowest \(String(format: "%.1f", sorted.last!)) µs (21 times)")
+      let edits = times[label, default: []]
+      print("scale: \(kind): \(label): median \(String(format: "%.1f", edits.medianWall)) µs, \(edits.slowestText) (21 times)")
     }
   }
   func report() -> Bool {
@@ -98,7 +99,7 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
       try singleEdits(&ordered, "ascending ids", fresh: -7)
       // 1 % of the rows moved to random places, one move at a time: each
       // an exception. The slowest move, the memory, and every moved id found.
-      var times: [Double] = []
+      var times: [EditTime] = []
       var splits = Set<Int>()  // the moves that split or merged a block
       var moved: [Int] = []
       var rng = SystemRandomNumberGenerator()
@@ -107,15 +108,16 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
         let to = Int.random(in: 0 ... ordered.count, using: &rng)
         moved.append(ordered.id(at: from))
         let blocks = ordered._blockCount
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        ordered.move(fromOffsets: [from], toOffset: to)
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
+        times.append(EditTime.of { ordered.move(fromOffsets: [from], toOffset: to) })
         if ordered._blockCount != blocks { splits.insert(times.count - 1) }
       }
-      let slowestMoves = times.indices.sorted { times[$0] > times[$1] }.prefix(5)
-        .map { "#\($0)\(splits.contains($0) ? " (split)" : ""): \(String(format: "%.0f", times[$0])) µs" }
-      print("scale: ascending ids, \(n / 100) rows moved to random places: slowest move \(String(format: "%.1f", times.max() ?? 0)) µs"
-            + " (\(splits.count) moves split a block; the slowest: \(slowestMoves.joined(separator: ", ")))")
+      func listed(_ order: (EditTime, EditTime) -> Bool) -> String {
+        times.indices.sorted { order(times[$0], times[$1]) }.prefix(5)
+          .map { "#\($0)\(splits.contains($0) ? " (split)" : ""): " + String(format: "%.0f µs (CPU %.0f)", times[$0].wall, times[$0].cpu) }
+          .joined(separator: ", ")
+      }
+      print("scale: ascending ids, \(n / 100) rows moved to random places: \(times.slowestText)"
+            + " (\(splits.count) moves split a block; the slowest: \(listed { $0.wall > $1.wall }); by CPU: \(listed { $0.cpu > $1.cpu }))")
       bytesPerRow("ascending ids with 1 % moved out of order", ordered)
       print("scale: memory, of which the exceptions table: \(String(format: "%.2f", Double(ordered._exceptionHeapBytes) / Double(ordered.count))) B/row")
       var found = 0
@@ -191,16 +193,17 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
     do {
       let blocks = layout._blockCount
       let place = n / 2 + 17
-      var slowestOther = 0.0
-      var splitting = 0.0
+      var others: [EditTime] = []
+      var splitting = EditTime(wall: 0, cpu: 0)
       var added = 0
       while layout._blockCount == blocks && added < 10_000 {
-        let us = try microseconds { try layout.insert([fresh + 1 + added], at: place) }
+        let t = try EditTime.of { try layout.insert([fresh + 1 + added], at: place) }
         added += 1
-        if layout._blockCount != blocks { splitting = us } else { slowestOther = max(slowestOther, us) }
+        if layout._blockCount != blocks { splitting = t } else { others.append(t) }
       }
-      print("scale: shuffled ids: insert one row that splits a block in the middle: \(String(format: "%.1f", splitting)) µs "
-            + "(the \(added - 1) inserts into that block before it: slowest \(String(format: "%.1f", slowestOther)) µs)")
+      print("scale: shuffled ids: insert one row that splits a block in the middle: "
+            + String(format: "%.1f µs (CPU %.1f µs)", splitting.wall, splitting.cpu)
+            + " (the \(added - 1) inserts into that block before it: \(others.slowestText))")
       check(layout._blockCount != blocks, "no block split after \(added) inserts in one place")
       layout.remove(atOffsets: IndexSet(integersIn: place ..< place + added))
     }
@@ -211,16 +214,15 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
       let place = n / 2 + 17
       let base = fresh + 20_000
       try layout.insert(Array(base ..< base + 1_000), at: place)
-      var merging: [Double] = []
-      var slowestOther = 0.0
+      var merging: [EditTime] = []
+      var others: [EditTime] = []
       for _ in 0 ..< 1_000 {
         let blocks = layout._blockCount
-        let us = microseconds { layout.remove(atOffsets: [place]) }
-        if layout._blockCount != blocks { merging.append(us) } else { slowestOther = max(slowestOther, us) }
+        let t = EditTime.of { layout.remove(atOffsets: [place]) }
+        if layout._blockCount != blocks { merging.append(t) } else { others.append(t) }
       }
-      print("scale: shuffled ids: remove one row that empties or merges a block in the middle: slowest "
-            + "\(String(format: "%.1f", merging.max() ?? 0)) µs of \(merging.count) (the other \(1_000 - merging.count) removals: "
-            + "slowest \(String(format: "%.1f", slowestOther)) µs)")
+      print("scale: shuffled ids: remove one row that empties or merges a block in the middle: \(merging.slowestText) "
+            + "of \(merging.count) (the other \(others.count) removals: \(others.slowestText))")
       check(!merging.isEmpty, "no block emptied or merged after 1,000 removals in one place")
     }
     check(layout.count == n && layout.index(of: fresh) == nil && screenY(layout, tracked) == trackedBefore,
@@ -273,25 +275,29 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
         filled += 1_000
       }
     }
-    var growth: [Double] = []
+    var growth: [EditTime] = []
     var splits = Set<Int>()  // the inserts that split a block
     var sawGrowing = false
     while growth.count < 50_000_000 {
       let place = Int.random(in: 0 ... layout.count, using: &rng)  // drawn outside the timing
       let blocks = layout._blockCount
-      growth.append(try microseconds { try layout.insert([freshID], at: place) })
+      growth.append(try EditTime.of { try layout.insert([freshID], at: place) })
       if layout._blockCount != blocks { splits.insert(growth.count - 1) }
       freshID += 1
       let growing = layout._idIndexGrowth.growing
       sawGrowing = sawGrowing || growing
       if sawGrowing && !growing { break }
     }
-    let sortedGrowth = growth.sorted()
-    let slowestAt = growth.indices.sorted { growth[$0] > growth[$1] }.prefix(5).map { "#\($0)\(splits.contains($0) ? " (split)" : ""): \(String(format: "%.0f", growth[$0])) µs" }
-    print("scale: hash index growth: the slowest single inserts: \(slowestAt.joined(separator: ", "))")
+    let sortedGrowth = growth.map(\.wall).sorted()
+    func slowestAt(_ order: (EditTime, EditTime) -> Bool) -> String {
+      growth.indices.sorted { order(growth[$0], growth[$1]) }.prefix(5)
+        .map { "#\($0)\(splits.contains($0) ? " (split)" : ""): " + String(format: "%.0f µs (CPU %.0f)", growth[$0].wall, growth[$0].cpu) }
+        .joined(separator: ", ")
+    }
+    print("scale: hash index growth: the slowest single inserts: \(slowestAt { $0.wall > $1.wall }); by CPU: \(slowestAt { $0.cpu > $1.cpu })")
     print("scale: hash index growth (\(filled) rows added in batches, then \(growth.count) single inserts until the larger index replaced it and the old one was released): "
           + "insert one row at a random index: median \(String(format: "%.1f", sortedGrowth[sortedGrowth.count / 2])) µs, "
-          + "p99 \(String(format: "%.1f", sortedGrowth[sortedGrowth.count * 99 / 100])) µs, slowest \(String(format: "%.1f", sortedGrowth.last!)) µs")
+          + "p99 \(String(format: "%.1f", sortedGrowth[sortedGrowth.count * 99 / 100])) µs, \(growth.slowestText)")
     check(sawGrowing && !layout._idIndexGrowth.growing, "the hash index did not grow a few blocks an edit")
     var wrongAfterGrowth = 0
     for _ in 0 ..< 10_000 {
@@ -324,28 +330,26 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
         }
       }
     }
-    var batchTimes: [Double] = []
-    var plainTimes: [Double] = []
+    var batchTimes: [EditTime] = []
+    var plainTimes: [EditTime] = []
     var farRows = 0
     for round in 0 ..< 5 {
       let draws = (0 ..< 1_000).map { _ in (Double.random(in: 0 ..< 1, using: &rng), Double.random(in: 0 ..< 1, using: &rng)) }
       var transition = LayoutTransition<Int>(rows: [], correction: .none)
       let start = freshID
-      batchTimes.append(try microseconds {
+      batchTimes.append(try EditTime.of {
         transition = try layout.performBatch { layout in try edits(&layout, draws, round: round) }
       })
       check(!transition.rows.isEmpty && freshID == start + 250, "a batch's transition lists no row")
       let viewport = layout.viewportSize.height
       farRows += transition.rows.filter { ($0.before.map { abs($0.minY) > 10 * viewport } ?? false) && $0.after != nil }.count
-      plainTimes.append(try microseconds { try edits(&layout, draws, round: round + 1) })
+      plainTimes.append(try EditTime.of { try edits(&layout, draws, round: round + 1) })
     }
     check(farRows > 0, "no row came on screen from far away")
-    let sortedBatches = batchTimes.sorted()
-    let sortedPlain = plainTimes.sorted()
     print("scale: a batch of 1,000 single-row edits (inserts, removals, moves onto the screen, measurements) with its transition: "
-          + "median \(String(format: "%.0f", sortedBatches[2])) µs, slowest \(String(format: "%.0f", sortedBatches[4])) µs (5 batches; "
+          + "median \(String(format: "%.0f", batchTimes.medianWall)) µs, \(batchTimes.slowestText) (5 batches; "
           + "\(farRows) rows came on screen from more than 10 screens away, with their old frames); the same edits without a batch: "
-          + "median \(String(format: "%.0f", sortedPlain[2])) µs, slowest \(String(format: "%.0f", sortedPlain[4])) µs")
+          + "median \(String(format: "%.0f", plainTimes.medianWall)) µs, \(plainTimes.slowestText)")
     try kindsAndSnapshots(rows: n, check: check, time: time, microseconds: microseconds)
     try lanesAtScale(rows: n, check: check, time: time, microseconds: microseconds)
   } catch {
@@ -371,7 +375,7 @@ func kindsAndSnapshots(
   for id in stride(from: 0, to: n, by: 10) { kinds[id] = UInt8(1 + (id / 10) % 7) }
   _ = try time("give a tenth of the rows one of 7 kinds (one pass)") { layout._setKinds(kinds) }
   layout.userScroll(to: CGPoint(x: 0, y: layout.maxOffset / 2))
-  var changes: [Double] = []
+  var changes: [EditTime] = []
   for round in 0 ..< 21 {
     let kind = UInt8(1 + round % 7)
     let extent = CGFloat(60 + round)
@@ -380,7 +384,7 @@ func kindsAndSnapshots(
     // changes its own extent, and S12 places it.
     let top = layout.visibleIndices.lowerBound
     let before = layout.frame(at: top).minY - layout.contentOffset.y
-    changes.append(try microseconds { try layout.setEstimatedExtent(extent, forKind: kind) })
+    changes.append(try EditTime.of { try layout.setEstimatedExtent(extent, forKind: kind) })
     if layout.kind(at: top) != kind {
       check(layout.frame(at: top).minY - layout.contentOffset.y == before, "a kind's estimate change moved the top row")
     }
@@ -393,9 +397,8 @@ func kindsAndSnapshots(
   }
   expected += CGFloat(n - (n + 9) / 10) * 44
   check(layout.contentSize.height == expected, "content \(layout.contentSize.height), expected \(expected)")
-  let sortedChanges = changes.sorted()
   print("scale: a kind's estimate change (7 kinds on a tenth of \(n) rows), stabilized: median "
-        + String(format: "%.2f µs, slowest %.2f µs (21 changes)", sortedChanges[10], sortedChanges[20]))
+        + String(format: "%.2f µs, ", changes.medianWall) + "\(changes.slowestText) (21 changes)")
 
   // A snapshot with a tenth of the rows measured and a place in the middle.
   var saved = LayoutSnapshot<Int>()
@@ -502,11 +505,9 @@ func lanesAtScale(
         "masonry: a measurement moved a row to another lane")
   layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: middle).minY))
   // Single edits and jumps, each timed alone.
-  var times: [String: [Double]] = [:]
+  var times: [String: [EditTime]] = [:]
   func timed(_ label: String, _ body: () throws -> Void) throws {
-    let t0 = DispatchTime.now().uptimeNanoseconds
-    try body()
-    times[label, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3)
+    times[label, default: []].append(try EditTime.of(body))
   }
   let fresh = n + 1_000
   for round in 0 ..< 21 {
@@ -536,9 +537,8 @@ func lanesAtScale(
   }
   for label in ["insert one row at a random index", "measure one row", "remove one row",
                 "jump to a random row (scrollTo id, top)", "rows on screen (visibleRows)"] {
-    let sorted = times[label, default: [0]].sorted()
-    print("scale: masonry: \(label): median \(String(format: "%.1f", sorted[sorted.count / 2])) µs, "
-          + "slowest \(String(format: "%.1f", sorted.last!)) µs (21 times)")
+    let edits = times[label, default: []]
+    print("scale: masonry: \(label): median \(String(format: "%.1f", edits.medianWall)) µs, \(edits.slowestText) (21 times)")
   }
   try laneSplits(&layout, "masonry", fresh: fresh + 1, check: check)
   // Re-flows: 4 -> 5 -> 4 lanes, the kept row where it was on screen (L1, L6).
@@ -552,10 +552,10 @@ func lanesAtScale(
   // A grid of the same rows: a line is as tall as its tallest row (L3).
   let grid = SectionLayout.grid(try GridLayout(lanes: .fixed(4), laneSpacing: 4))
   _ = try time("grid: lay \(n) rows out in 4 lanes") { layout.sectionLayout = grid; return grid }
-  var gridTimes: [Double] = []
+  var gridTimes: [EditTime] = []
   for _ in 0 ..< 21 {
     let place = Int.random(in: 0 ... layout.count, using: &rng)
-    gridTimes.append(try microseconds { try layout.insert([fresh], at: place) })
+    gridTimes.append(try EditTime.of { try layout.insert([fresh], at: place) })
     let line = layout.index(of: fresh)! / 4 * 4
     let tallest = (line ..< min(layout.count, line + 4)).map { layout.frame(at: $0).height }.max()!
     check((line ..< min(layout.count, line + 4)).allSatisfy { layout.frame(at: $0).minY == layout.frame(at: line).minY },
@@ -565,9 +565,8 @@ func lanesAtScale(
     }
     layout.remove(atOffsets: [layout.index(of: fresh)!])
   }
-  gridTimes.sort()
   print("scale: grid: insert one row at a random index (every later cell moves to the next lane): median "
-        + String(format: "%.1f µs, slowest %.1f µs (21 times)", gridTimes[10], gridTimes[20]))
+        + String(format: "%.1f µs, ", gridTimes.medianWall) + "\(gridTimes.slowestText) (21 times)")
   try laneSplits(&layout, "grid", fresh: fresh + 1, check: check)
   // Last (its gigabytes at 100M rows leave the heap in a state that slows
   // what follows): back to a 4-lane masonry, a re-flow (lanes by the rule
@@ -602,26 +601,24 @@ func laneSplits(
 ) throws {
   let place = layout.count / 2 + 17
   let (laneBlocks, treeBlocks) = (layout._laneBlockCount, layout._blockCount)
-  var splitting: [(us: Double, split: String)] = []
-  var slowestOther = 0.0
+  var splitting: [(time: EditTime, split: String)] = []
+  var others: [EditTime] = []
   var added = 0
   while (layout._laneBlockCount == laneBlocks || layout._blockCount == treeBlocks) && added < 2_000 {
     let (lanesBefore, treeBefore) = (layout._laneBlockCount, layout._blockCount)
-    let t0 = DispatchTime.now().uptimeNanoseconds
-    try layout.insert([fresh + added], at: place)
-    let us = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3
+    let t = try EditTime.of { try layout.insert([fresh + added], at: place) }
     added += 1
     let (lanes, tree) = (layout._laneBlockCount != lanesBefore, layout._blockCount != treeBefore)
     if lanes || tree {
-      splitting.append((us, lanes && tree ? "lanes and tree" : lanes ? "lanes" : "tree"))
+      splitting.append((t, lanes && tree ? "lanes and tree" : lanes ? "lanes" : "tree"))
     } else {
-      slowestOther = max(slowestOther, us)
+      others.append(t)
     }
   }
   print("scale: \(label): insert one row that splits a block in the middle: "
-        + splitting.map { String(format: "%.1f µs", $0.us) + " (\($0.split))" }.joined(separator: ", ")
-        + " (the inserts that split a block of the lanes or of the tree; the \(added - splitting.count) other inserts "
-        + "at that place: slowest \(String(format: "%.1f", slowestOther)) µs)")
+        + splitting.map { String(format: "%.1f µs (CPU %.1f, ", $0.time.wall, $0.time.cpu) + "\($0.split))" }.joined(separator: ", ")
+        + " (the inserts that split a block of the lanes or of the tree; the \(others.count) other inserts "
+        + "at that place: \(others.slowestText))")
   check(layout._laneBlockCount != laneBlocks && layout._blockCount != treeBlocks,
         "\(label): no split after \(added) inserts in one place")
   layout.remove(atOffsets: IndexSet(integersIn: place ..< place + added))
@@ -630,25 +627,23 @@ func laneSplits(
   // block (of the lanes or the tree) reported apart.
   let count = layout.count
   try layout.insert(Array(fresh ..< fresh + 1_000), at: place)
-  var merging: [Double] = []
-  var laneMerges: [Double] = []  // those that merged or dropped a block of the lanes
-  slowestOther = 0
+  var merging: [EditTime] = []
+  var laneMerges: [EditTime] = []  // those that merged or dropped a block of the lanes
+  others = []
   for _ in 0 ..< 1_000 {
     let (lanesBefore, treeBefore) = (layout._laneBlockCount, layout._blockCount)
-    let t0 = DispatchTime.now().uptimeNanoseconds
-    layout.remove(atOffsets: [place])
-    let us = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3
+    let t = EditTime.of { layout.remove(atOffsets: [place]) }
     if layout._laneBlockCount != lanesBefore || layout._blockCount != treeBefore {
-      merging.append(us)
-      if layout._laneBlockCount != lanesBefore { laneMerges.append(us) }
+      merging.append(t)
+      if layout._laneBlockCount != lanesBefore { laneMerges.append(t) }
     } else {
-      slowestOther = max(slowestOther, us)
+      others.append(t)
     }
   }
-  print("scale: \(label): remove one row that empties or merges a block in the middle: slowest "
-        + String(format: "%.1f µs, median %.1f µs of %d", merging.max() ?? 0, merging.isEmpty ? 0 : merging.sorted()[merging.count / 2], merging.count)
-        + "; of the lanes' blocks: " + (laneMerges.isEmpty ? "none" : laneMerges.map { String(format: "%.1f µs", $0) }.joined(separator: ", "))
-        + " (the \(1_000 - merging.count) other removals at that place: slowest \(String(format: "%.1f", slowestOther)) µs)")
+  print("scale: \(label): remove one row that empties or merges a block in the middle: \(merging.slowestText), median "
+        + String(format: "%.1f µs of %d", merging.isEmpty ? 0 : merging.medianWall, merging.count)
+        + "; of the lanes' blocks: " + (laneMerges.isEmpty ? "none" : laneMerges.map { String(format: "%.1f µs (CPU %.1f)", $0.wall, $0.cpu) }.joined(separator: ", "))
+        + " (the \(others.count) other removals at that place: \(others.slowestText))")
   check(!merging.isEmpty, "\(label): no block emptied or merged after 1,000 removals in one place")
   check(layout.count == count, "\(label): \(layout.count) rows after the removals, not \(count)")
 }
