@@ -4,11 +4,15 @@ import Foundation
 /// that ran it, in microseconds.
 ///
 /// Both, because this machine (a shared virtual machine) stops a thread
-/// now and then: a loop that only read the clock saw 61 stops of more than
-/// 300 µs in a minute, the longest 4.7 ms, and its thread's CPU time moved
-/// by 10 to 500 µs across them. The slowest of a million edits is then a
-/// stop of the machine, not an edit; its CPU time says which it was. CPU
-/// time counts what the thread did, its page faults included.
+/// now and then: a loop that only read the clock saw 30 stops of more than
+/// 300 µs in a minute, the longest 3.5 ms (`lazystack-soak --pauses`,
+/// `Benchmarks/logs/2026-11-29-pauses-60s.log`). Across most of them the
+/// thread's CPU time moved by 13 to 150 µs: the thread was not run. Across
+/// some it moved as far as the clock (1,709 µs of 1,710): those stops
+/// cannot be told from work by one sample. So a slowest edit whose CPU time
+/// is far below its wall time was the machine's; one whose CPU time is as
+/// long may be either, and is the figure to check again. CPU time counts
+/// the thread's page faults.
 struct EditTime {
   var wall: Double
   var cpu: Double
@@ -45,4 +49,25 @@ extension Array where Element == EditTime {
     if busiest.cpu > slowest.cpu { text += String(format: "; the most CPU %.1f µs", busiest.cpu) }
     return text + ")"
   }
+}
+
+/// `lazystack-soak --pauses [seconds]`: how often and for how long this
+/// machine stops a thread that does nothing but read the clock, and how
+/// much CPU time the thread got across each stop (the figures `EditTime`
+/// quotes). Prints the number of stops over 300 µs and the longest ten.
+func measurePauses(seconds: Double) {
+  let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+  var last = DispatchTime.now().uptimeNanoseconds
+  var lastCPU = EditTime.threadCPU()
+  var stops: [EditTime] = []
+  while last < end {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let cpu = EditTime.threadCPU()
+    if now &- last > 300_000 { stops.append(EditTime(wall: Double(now &- last) / 1e3, cpu: Double(cpu &- lastCPU) / 1e3)) }
+    last = now
+    lastCPU = cpu
+  }
+  stops.sort { $0.wall > $1.wall }
+  print("pauses: \(stops.count) stops over 300 µs in \(seconds) s of a loop that reads the clock; the longest (wall µs / CPU µs): "
+        + stops.prefix(10).map { String(format: "%.0f / %.0f", $0.wall, $0.cpu) }.joined(separator: ", "))
 }

@@ -14,6 +14,7 @@ let usage = """
          lazystack-soak --scale [N]                the scale test (default 10,000,000 rows)
          lazystack-soak --scale-lanes [N]          its lanes part alone (default 100,000,000 rows)
          lazystack-soak --animated-jump [N]        animated jumps over N rows (default 1,000,000)
+         lazystack-soak --pauses [SECONDS]         how this machine stops a thread that only reads the clock (default 60)
          lazystack-soak --trace SEED               one seed's operations, printed, to the first divergence
   """
 
@@ -42,6 +43,13 @@ if let first = CommandLine.arguments.dropFirst().first, first == "--help" || fir
 if CommandLine.arguments.dropFirst().first == "--scale" {
   let n = countArgument(1, default: 10_000_000)
   exit(scaleTest(rows: n) ? 0 : 1)
+}
+
+// `lazystack-soak --pauses SECONDS`: the machine's own stops of a thread
+// (what the scale test's CPU times are read beside).
+if CommandLine.arguments.dropFirst().first == "--pauses" {
+  measurePauses(seconds: Double(countArgument(1, default: 60)))
+  exit(0)
 }
 
 // `lazystack-soak --scale-lanes N`: only the lanes part of the scale test
