@@ -209,6 +209,84 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertEqual(try LayoutSnapshot<UUID>(encoded: u.snapshot().encoded()), u.snapshot())
   }
 
+  /// An id type of an app's own: `Codable`, not `LayoutSnapshotID`.
+  struct MessageID: Hashable, Sendable, Codable {
+    enum Source: Hashable, Sendable, Codable { case local, server(shard: Int8) }
+    var thread: UUID
+    var sequence: Int
+    var source: Source
+    var edited: Date?
+    var tags: [String]
+  }
+
+  /// SPEC C1 for any `Codable` id: the binary form exists for an id type
+  /// that is `Codable` only (a struct with an enum, an optional and an
+  /// array inside), round-trips exactly, and every truncation or
+  /// corruption is a typed error; `Int8` and `UInt8` ids have the native
+  /// form, and an id that is both (`Int`) keeps the native form.
+  func testC1_codableIDsHaveABinaryEncodingToo() throws {
+    let thread = UUID()
+    let ids = (0 ..< 40).map { (i: Int) -> MessageID in
+      let source: MessageID.Source = i % 3 == 0 ? .local : .server(shard: Int8(i % 5 - 2))
+      let edited: Date? = i % 4 == 0 ? Date(timeIntervalSince1970: Double(i) * 1.5) : nil
+      let tags: [String] = i % 2 == 0 ? [] : ["t\(i)", "ü"]
+      return MessageID(thread: thread, sequence: i * 1_000_003 - 7, source: source, edited: edited, tags: tags)
+    }
+    var layout = try LazyStackLayout(ids: ids, estimatedExtent: 50)
+    layout.viewportSize = CGSize(width: 300, height: 200)
+    for (k, id) in ids.enumerated() where k % 3 != 1 { layout.setMeasuredExtent(CGFloat(20 + k), for: id) }
+    layout.setKind(2, for: ids[5])
+    layout.setEstimatedExtent(75, for: ids[7])
+    layout.userScroll(to: CGPoint(x: 0, y: 333))
+    let s = layout.snapshot()
+    XCTAssertNotNil(s.place)
+    let bytes = [UInt8](s.encoded())
+    XCTAssertEqual(try LayoutSnapshot<MessageID>(encoded: Data(bytes)), s)
+    var restored = try LazyStackLayout(ids: ids, estimatedExtent: 50)
+    restored.viewportSize = CGSize(width: 300, height: 200)
+    restored.restore(try LayoutSnapshot<MessageID>(encoded: Data(bytes)))
+    XCTAssertEqual(restored.contentOffset, layout.contentOffset)
+    XCTAssertEqual((0 ..< ids.count).map { restored.frame(at: $0) }, (0 ..< ids.count).map { layout.frame(at: $0) })
+    for n in 0 ..< bytes.count {
+      XCTAssertThrowsError(try LayoutSnapshot<MessageID>(encoded: Data(bytes[0 ..< n])), "prefix \(n)") { error in
+        XCTAssertTrue(error is LayoutSnapshotError)
+      }
+    }
+    var rng = SeededRNG(seed: 15)
+    for _ in 0 ..< 500 {
+      var flipped = bytes
+      flipped[Int.random(in: 5 ..< flipped.count, using: &rng)] = UInt8.random(in: 0 ... 255, using: &rng)
+      if let decoded = try? LayoutSnapshot<MessageID>(encoded: Data(flipped)) {
+        var target = restored
+        target.restore(decoded)  // whatever decodes restores without a trap
+      }
+    }
+    // An id of another shape is corrupt, not a trap: the same bytes as `String` ids.
+    XCTAssertThrowsError(try LayoutSnapshot<String>(encoded: Data(bytes)))
+    // Nested 100 deep: corrupt (at most 64), read without recursion past it.
+    var deep = Array(bytes[0 ..< 5]) + [0, 0, 1] + Array(repeating: 7, count: 200)
+    deep += [0]
+    XCTAssertThrowsError(try LayoutSnapshot<MessageID>(encoded: Data(deep))) { error in
+      XCTAssertTrue(error is LayoutSnapshotError, "\(error)")
+    }
+
+    for small in [Int8.min, -1, 0, 1, Int8.max] {
+      var l = try LazyStackLayout(ids: [small], estimatedExtent: 10)
+      l.setMeasuredExtent(12, for: small)
+      let data = l.snapshot().encoded()
+      XCTAssertEqual(try LayoutSnapshot<Int8>(encoded: data), l.snapshot())
+      XCTAssertEqual(data, l.snapshot()._encoded(using: _NativeIDCoder()), "the native form: one byte an Int8 id")
+    }
+    var bytesLayout = try LazyStackLayout(ids: [UInt8(0), 200, 255], estimatedExtent: 10)
+    bytesLayout.setMeasuredExtent(12, for: 255)
+    XCTAssertEqual(try LayoutSnapshot<UInt8>(encoded: bytesLayout.snapshot().encoded()), bytesLayout.snapshot())
+    var ints = LayoutSnapshot<Int>()
+    ints._measuredIDs = [1, 2]
+    ints._measuredUnits = [256, 512]
+    XCTAssertEqual(ints.encoded(), ints._encoded(using: _NativeIDCoder()), "Int ids keep the native form (8 bytes an id)")
+    XCTAssertNotEqual(ints.encoded(), ints._encoded(using: _CodableIDCoder()))
+  }
+
   /// SPEC C1: every truncation and corruption of an encoding is a typed
   /// error, never a crash.
   func testC1_truncatedOrCorruptEncodingIsATypedError() throws {

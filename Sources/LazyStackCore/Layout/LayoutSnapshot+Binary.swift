@@ -26,7 +26,9 @@ public enum LayoutSnapshotError: Error, Hashable, Sendable, CustomStringConverti
 /// An id with a compact binary form, so a `LayoutSnapshot` of it has one
 /// (`encoded()`, `init(encoded:)`). Integers (8, 16, 32, 64 bits, little
 /// endian), `String` (a 32-bit length and UTF-8) and `UUID` (16 bytes)
-/// conform; conform your own id type by writing and reading its bytes.
+/// conform; conform your own id type by writing and reading its bytes. An
+/// id type that is only `Codable` has a binary form too, a little larger
+/// (each id in a tagged form of its `Codable` encoding).
 public protocol LayoutSnapshotID: Hashable, Sendable {
   /// Appends the id's bytes.
   /// - Complexity: O(size of the id).
@@ -69,6 +71,8 @@ extension UInt: LayoutSnapshotID {}
 extension UInt64: LayoutSnapshotID {}
 extension UInt32: LayoutSnapshotID {}
 extension UInt16: LayoutSnapshotID {}
+extension Int8: LayoutSnapshotID {}
+extension UInt8: LayoutSnapshotID {}
 
 extension String: LayoutSnapshotID {
   /// Appends a 32-bit length and the UTF-8 bytes.
@@ -125,6 +129,25 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
   /// - Complexity: O(m) for m entries.
   @inlinable
   public func encoded() -> Data {
+    _encoded(using: _NativeIDCoder())
+  }
+
+  /// Reads a snapshot from `encoded()`'s bytes.
+  /// - Throws: `LayoutSnapshotError`: `.truncated` when the bytes end
+  ///   early, `.notASnapshot`, `.unsupportedVersion`, or `.corrupt` for a
+  ///   value no snapshot holds. Never traps on any bytes.
+  /// - Complexity: O(m) for m entries.
+  @inlinable
+  public init(encoded data: Data) throws(LayoutSnapshotError) {
+    try self.init(_encoded: data, using: _NativeIDCoder())
+  }
+}
+
+extension LayoutSnapshot {
+  /// `encoded()` with the ids written by `coder`.
+  /// - Complexity: O(m) for m entries.
+  @inlinable
+  internal func _encoded<Coder: _SnapshotIDCoder>(using coder: Coder) -> Data where Coder.ID == ID {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(64 + entryCount * (MemoryLayout<ID>.size + 5))
     bytes.append(contentsOf: Array("LZSS".utf8))
@@ -138,7 +161,7 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
     }
     if let place {
       bytes.append(1)
-      place.id.appendSnapshotBytes(to: &bytes)
+      coder.append(place.id, to: &bytes)
       _FixedPoint.units(place.distance).appendSnapshotBytes(to: &bytes)
       Double(place.anchor.x).bitPattern.appendSnapshotBytes(to: &bytes)
       Double(place.anchor.y).bitPattern.appendSnapshotBytes(to: &bytes)
@@ -147,23 +170,23 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
     }
     UInt32(_measuredIDs.count).appendSnapshotBytes(to: &bytes)
     for (id, units) in zip(_measuredIDs, _measuredUnits) {
-      id.appendSnapshotBytes(to: &bytes)
+      coder.append(id, to: &bytes)
       UInt32(bitPattern: units).appendSnapshotBytes(to: &bytes)
     }
     UInt32(_ownIDs.count).appendSnapshotBytes(to: &bytes)
     for (id, units) in zip(_ownIDs, _ownUnits) {
-      id.appendSnapshotBytes(to: &bytes)
+      coder.append(id, to: &bytes)
       UInt32(bitPattern: units).appendSnapshotBytes(to: &bytes)
     }
     UInt32(_kindIDs.count).appendSnapshotBytes(to: &bytes)
     for (id, kind) in zip(_kindIDs, _kinds) {
-      id.appendSnapshotBytes(to: &bytes)
+      coder.append(id, to: &bytes)
       bytes.append(kind)
     }
     if !_laneIDs.isEmpty {
       UInt32(_laneIDs.count).appendSnapshotBytes(to: &bytes)
       for r in 0 ..< _laneIDs.count {
-        _laneIDs[r].appendSnapshotBytes(to: &bytes)
+        coder.append(_laneIDs[r], to: &bytes)
         bytes.append(_lanes[r])
         bytes.append(_laneCountsLessOne[r])
       }
@@ -171,22 +194,22 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
     return Data(bytes)
   }
 
-  /// Reads a snapshot from `encoded()`'s bytes.
-  /// - Throws: `LayoutSnapshotError`: `.truncated` when the bytes end
-  ///   early, `.notASnapshot`, `.unsupportedVersion`, or `.corrupt` for a
-  ///   value no snapshot holds. Never traps on any bytes.
+  /// `init(encoded:)` with the ids read by `coder`.
   /// - Complexity: O(m) for m entries.
   @inlinable
-  public init(encoded data: Data) throws(LayoutSnapshotError) {
+  internal init<Coder: _SnapshotIDCoder>(_encoded data: Data, using coder: Coder) throws(LayoutSnapshotError)
+  where Coder.ID == ID {
     let bytes = [UInt8](data)
     self = try bytes.withUnsafeBytes { b in
-      Result { () throws(LayoutSnapshotError) in try Self._decode(b) }
+      Result { () throws(LayoutSnapshotError) in try Self._decode(b, using: coder) }
     }.get()
   }
 
   /// The snapshot `b` holds (see `init(encoded:)`).
   @inlinable
-  internal static func _decode(_ b: UnsafeRawBufferPointer) throws(LayoutSnapshotError) -> LayoutSnapshot {
+  internal static func _decode<Coder: _SnapshotIDCoder>(_ b: UnsafeRawBufferPointer, using coder: Coder)
+    throws(LayoutSnapshotError) -> LayoutSnapshot where Coder.ID == ID
+  {
     var result = LayoutSnapshot()
     do {
       var offset = 0
@@ -228,7 +251,7 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
       let hasPlace = try byte()
       guard hasPlace <= 1 else { throw .corrupt("place flag \(hasPlace)", offset: offset - 1) }
       if hasPlace == 1 {
-        let id = try ID(snapshotBytes: b, offset: &offset)
+        let id = try coder.read(b, offset: &offset)
         let at = offset
         let distance = try Int64(snapshotBytes: b, offset: &offset)
         guard abs(distance) <= _FixedPoint.maxUnits else { throw .corrupt("distance out of range", offset: at) }
@@ -241,23 +264,23 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
       result._measuredIDs.reserveCapacity(measured)
       result._measuredUnits.reserveCapacity(measured)
       for _ in 0 ..< measured {
-        result._measuredIDs.append(try ID(snapshotBytes: b, offset: &offset))
+        result._measuredIDs.append(try coder.read(b, offset: &offset))
         result._measuredUnits.append(try extent("measured extent"))
       }
       let own = try count(entrySize: 5)
       for _ in 0 ..< own {
-        result._ownIDs.append(try ID(snapshotBytes: b, offset: &offset))
+        result._ownIDs.append(try coder.read(b, offset: &offset))
         result._ownUnits.append(try extent("own estimate"))
       }
       let kinded = try count(entrySize: 2)
       for _ in 0 ..< kinded {
-        result._kindIDs.append(try ID(snapshotBytes: b, offset: &offset))
+        result._kindIDs.append(try coder.read(b, offset: &offset))
         result._kinds.append(try byte())
       }
       if version == 2 {
         let laned = try count(entrySize: 3)
         for _ in 0 ..< laned {
-          let id = try ID(snapshotBytes: b, offset: &offset)
+          let id = try coder.read(b, offset: &offset)
           let at = offset
           let lane = try byte()
           let countLessOne = try byte()
@@ -268,5 +291,28 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
       guard offset == b.count else { throw .corrupt("\(b.count - offset) bytes after the end", offset: offset) }
     }
     return result
+  }
+}
+
+/// How a snapshot's binary form writes and reads its ids: by the id's own
+/// bytes (`LayoutSnapshotID`) or by its `Codable` form (`_BinaryCoding`).
+@usableFromInline
+internal protocol _SnapshotIDCoder {
+  associatedtype ID
+  /// Appends `id`'s bytes.
+  func append(_ id: ID, to bytes: inout [UInt8])
+  /// Reads an id at `offset` and moves `offset` past it.
+  func read(_ bytes: UnsafeRawBufferPointer, offset: inout Int) throws(LayoutSnapshotError) -> ID
+}
+
+/// Ids written as `LayoutSnapshotID` says.
+@usableFromInline @frozen
+internal struct _NativeIDCoder<ID: LayoutSnapshotID>: _SnapshotIDCoder {
+  @inlinable init() {}
+  @inlinable @inline(__always)
+  func append(_ id: ID, to bytes: inout [UInt8]) { id.appendSnapshotBytes(to: &bytes) }
+  @inlinable @inline(__always)
+  func read(_ bytes: UnsafeRawBufferPointer, offset: inout Int) throws(LayoutSnapshotError) -> ID {
+    try ID(snapshotBytes: bytes, offset: &offset)
   }
 }

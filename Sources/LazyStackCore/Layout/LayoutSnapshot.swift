@@ -10,7 +10,8 @@ import Foundation
 ///
 /// Take one with `LazyStackLayout.snapshot()`, keep it (it is `Codable`
 /// when the id is, and has a compact binary form, `encoded()` /
-/// `init(encoded:)`, for integer, `String` and `UUID` ids), and give it to
+/// `init(encoded:)`, when the id is `Codable` or `LayoutSnapshotID`:
+/// integers, `String` and `UUID` in their own bytes), and give it to
 /// `restore(_:)` of a layout of any ids: after a relaunch, or when a
 /// screen comes back.
 ///
