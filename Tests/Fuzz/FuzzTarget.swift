@@ -56,6 +56,26 @@ struct ByteReader {
 /// --trace`): what led to a crash, step by step.
 let trace = ProcessInfo.processInfo.environment["FUZZ_TRACE"] != nil
 
+/// An id type that is `Codable` only (not `LayoutSnapshotID`).
+struct CodableID: Hashable, Sendable, Codable {
+  var key: Int
+  var name: String?
+  var path: [UInt8]
+}
+
+/// A layout of `CodableID`s, measured and scrolled, and its snapshot's
+/// binary form: what the snapshot branch overwrites bytes of.
+let codableLayout: LazyStackLayout<CodableID> = {
+  let ids = (0 ..< 12).map { CodableID(key: $0 * 977 - 3000, name: $0 % 3 == 0 ? nil : "r\($0)", path: [UInt8($0), 7]) }
+  var layout = try! LazyStackLayout(ids: ids, estimatedExtent: 40)
+  layout.viewportSize = CGSize(width: 100, height: 100)
+  for (k, id) in ids.enumerated() where k % 2 == 0 { layout.setMeasuredExtent(CGFloat(10 + k), for: id) }
+  layout.setKind(3, for: ids[4])
+  layout.userScroll(to: CGPoint(x: 0, y: 55))
+  return layout
+}()
+let codableSnapshot = codableLayout.snapshot().encoded()
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   LazyStackInternalChecks.isEnabled = true  // the internal invariants after every step
@@ -114,6 +134,15 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
           op = .restoreSnapshot(try LayoutSnapshot<Int>(encoded: Data(bytes)))
         } catch {
           op = .saveSnapshot  // a typed error, as it must be
+        }
+        // The same overwrites of an encoding of `Codable`-only ids (each id
+        // in its tagged binary form): a snapshot or a typed error.
+        var coded = [UInt8](codableSnapshot)
+        for _ in 0 ..< Int(r.byte() % 4) { coded[Int(r.byte()) % coded.count] = r.byte() }
+        if r.byte() % 4 == 0 { coded.removeLast(Int(r.byte()) % coded.count) }
+        if let decoded = try? LayoutSnapshot<CodableID>(encoded: Data(coded)) {
+          var target = codableLayout
+          target.restore(decoded)
         }
       }
     } else if kind == 247 {
