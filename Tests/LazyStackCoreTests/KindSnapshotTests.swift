@@ -219,6 +219,58 @@ final class KindSnapshotTests: CheckedTestCase {
     var tags: [String]
   }
 
+  /// An id that has its own bytes and no `Codable` form.
+  struct RawID: LayoutSnapshotID {
+    var value: UInt16
+    func appendSnapshotBytes(to bytes: inout [UInt8]) { value.appendSnapshotBytes(to: &bytes) }
+    init(snapshotBytes bytes: UnsafeRawBufferPointer, offset: inout Int) throws(LayoutSnapshotError) {
+      value = try UInt16(snapshotBytes: bytes, offset: &offset)
+    }
+  }
+
+  /// An id of a class hierarchy whose subclass writes its superclass
+  /// through `superEncoder()`, and writes one key twice (the last wins).
+  class BaseID: Codable, Hashable, @unchecked Sendable {
+    let a: Int
+    init(a: Int) { self.a = a }
+    static func == (x: BaseID, y: BaseID) -> Bool { x.a == y.a }
+    func hash(into h: inout Hasher) { h.combine(a) }
+  }
+  final class DerivedID: BaseID, @unchecked Sendable {
+    let b: String
+    enum Keys: CodingKey { case b }
+    init(a: Int, b: String) {
+      self.b = b
+      super.init(a: a)
+    }
+    required init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: Keys.self)
+      b = try c.decode(String.self, forKey: .b)
+      try super.init(from: c.superDecoder())
+    }
+    override func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: Keys.self)
+      try c.encode("first", forKey: .b)
+      try c.encode(b, forKey: .b)
+      try super.encode(to: c.superEncoder())
+    }
+  }
+
+  /// The `Codable` id form through `superEncoder()` and a key written twice.
+  func testC1_codableIDFormTakesSuperEncodersAndRewrittenKeys() throws {
+    let coder = _CodableIDCoder<DerivedID>()
+    var bytes: [UInt8] = []
+    coder.append(DerivedID(a: -42, b: "second"), to: &bytes)
+    let back = try bytes.withUnsafeBytes { b in
+      var offset = 0
+      let id = try coder.read(b, offset: &offset)
+      XCTAssertEqual(offset, b.count)
+      return id
+    }
+    XCTAssertEqual(back.a, -42)
+    XCTAssertEqual(back.b, "second")
+  }
+
   /// SPEC C1 for any `Codable` id: the binary form exists for an id type
   /// that is `Codable` only (a struct with an enum, an optional and an
   /// array inside), round-trips exactly, and every truncation or
@@ -263,12 +315,36 @@ final class KindSnapshotTests: CheckedTestCase {
     }
     // An id of another shape is corrupt, not a trap: the same bytes as `String` ids.
     XCTAssertThrowsError(try LayoutSnapshot<String>(encoded: Data(bytes)))
-    // Nested 100 deep: corrupt (at most 64), read without recursion past it.
-    var deep = Array(bytes[0 ..< 5]) + [0, 0, 1] + Array(repeating: 7, count: 200)
-    deep += [0]
-    XCTAssertThrowsError(try LayoutSnapshot<MessageID>(encoded: Data(deep))) { error in
-      XCTAssertTrue(error is LayoutSnapshotError, "\(error)")
+    XCTAssertEqual(bytes[4], 3, "format 3: ids in their Codable form")
+    // Read as ids that have only their own bytes: a corrupt snapshot that says why.
+    XCTAssertThrowsError(try LayoutSnapshot<RawID>(encoded: Data(bytes))) { error in
+      guard case .corrupt(let what, 4) = error as? LayoutSnapshotError else { return XCTFail("\(error)") }
+      XCTAssertTrue(what.contains("Codable form"), what)
     }
+    // A place whose id nests 600 arrays deep, otherwise complete: corrupt
+    // (at most 512), read without recursing past the limit.
+    func nested(_ depth: Int) -> [UInt8] {
+      var b = Array("LZSS".utf8) + [3, 0, 0, 1]
+      b += Array([[UInt8]](repeating: [7, 1], count: depth).joined()) + [0]  // arrays of one, then null
+      b += [UInt8](repeating: 0, count: 8 + 16 + 12)  // distance, anchor, no entries
+      return b
+    }
+    XCTAssertThrowsError(try LayoutSnapshot<[[Int?]]>(encoded: Data(nested(600)))) { error in
+      guard case .corrupt(let what, _) = error as? LayoutSnapshotError else { return XCTFail("\(error)") }
+      XCTAssertTrue(what.contains("deeper"), what)
+    }
+    let shallow = try LayoutSnapshot<[[Int?]]>(encoded: Data(nested(2)))  // the same bytes, 2 deep: a snapshot
+    XCTAssertEqual(shallow.place?.id, [[nil]])
+    // Code that knows the id type only as `Codable` writes the Codable
+    // form even for `Int`; `LayoutSnapshot<Int>` reads either form.
+    func encodedGenerically<T: Codable & Hashable & Sendable>(_ s: LayoutSnapshot<T>) -> Data { s.encoded() }
+    var generic = LayoutSnapshot<Int>()
+    generic._measuredIDs = [3, -70_000]
+    generic._measuredUnits = [256, 512]
+    let genericBytes = encodedGenerically(generic)
+    XCTAssertEqual(genericBytes[genericBytes.startIndex + 4], 3)
+    XCTAssertEqual(try LayoutSnapshot<Int>(encoded: genericBytes), generic)
+    XCTAssertEqual(try LayoutSnapshot<Int>(encoded: generic.encoded()), generic)
 
     for small in [Int8.min, -1, 0, 1, Int8.max] {
       var l = try LazyStackLayout(ids: [small], estimatedExtent: 10)

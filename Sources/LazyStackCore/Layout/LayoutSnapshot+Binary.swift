@@ -17,7 +17,7 @@ public enum LayoutSnapshotError: Error, Hashable, Sendable, CustomStringConverti
     switch self {
     case .truncated(let offset): "snapshot truncated: more bytes needed at offset \(offset)"
     case .notASnapshot: "not a layout snapshot (no LZSS mark)"
-    case .unsupportedVersion(let v): "layout snapshot format version \(v) is not supported (this build reads 1 and 2)"
+    case .unsupportedVersion(let v): "layout snapshot format version \(v) is not supported (this build reads 1 to 4)"
     case .corrupt(let what, let offset): "corrupt layout snapshot at offset \(offset): \(what)"
     }
   }
@@ -151,7 +151,9 @@ extension LayoutSnapshot {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(64 + entryCount * (MemoryLayout<ID>.size + 5))
     bytes.append(contentsOf: Array("LZSS".utf8))
-    bytes.append(_laneIDs.isEmpty ? 1 : 2)  // format version
+    // The format: 1 (2 with lanes) for ids in their own bytes, 3 (4) for
+    // ids in their `Codable` form.
+    bytes.append(Coder.formatBase &+ (_laneIDs.isEmpty ? 1 : 2))
     UInt16(kindSettings.count).appendSnapshotBytes(to: &bytes)
     for s in kindSettings {
       bytes.append(s.kind)
@@ -216,7 +218,12 @@ extension LayoutSnapshot {
       guard b.count >= 5 else { throw b.count >= 4 || !"LZSS".utf8.starts(with: b) ? .notASnapshot : .truncated(offset: b.count) }
       guard Array(b[0 ..< 4]) == Array("LZSS".utf8) else { throw .notASnapshot }
       let version = b[4]
-      guard version == 1 || version == 2 else { throw .unsupportedVersion(version) }
+      guard version >= 1 && version <= 4 else { throw .unsupportedVersion(version) }
+      guard version > Coder.formatBase && version <= Coder.formatBase &+ 2 else {
+        // (Unreachable for an id type that is both: its reader takes either form.)
+        throw .corrupt(Coder.formatBase == 0 ? "ids written in their Codable form, read as LayoutSnapshotIDs"
+                                             : "ids written as LayoutSnapshotIDs, read in their Codable form", offset: 4)
+      }
       offset = 5
       func byte() throws(LayoutSnapshotError) -> UInt8 {
         guard offset < b.count else { throw .truncated(offset: offset) }
@@ -277,7 +284,7 @@ extension LayoutSnapshot {
         result._kindIDs.append(try coder.read(b, offset: &offset))
         result._kinds.append(try byte())
       }
-      if version == 2 {
+      if version == Coder.formatBase &+ 2 {
         let laned = try count(entrySize: 3)
         for _ in 0 ..< laned {
           let id = try coder.read(b, offset: &offset)
@@ -299,6 +306,9 @@ extension LayoutSnapshot {
 @usableFromInline
 internal protocol _SnapshotIDCoder {
   associatedtype ID
+  /// The format number less 1 for a snapshot without lanes: 0 for ids in
+  /// their own bytes (formats 1 and 2), 2 in their `Codable` form (3 and 4).
+  static var formatBase: UInt8 { get }
   /// Appends `id`'s bytes.
   func append(_ id: ID, to bytes: inout [UInt8])
   /// Reads an id at `offset` and moves `offset` past it.
@@ -309,6 +319,7 @@ internal protocol _SnapshotIDCoder {
 @usableFromInline @frozen
 internal struct _NativeIDCoder<ID: LayoutSnapshotID>: _SnapshotIDCoder {
   @inlinable init() {}
+  @inlinable static var formatBase: UInt8 { 0 }
   @inlinable @inline(__always)
   func append(_ id: ID, to bytes: inout [UInt8]) { id.appendSnapshotBytes(to: &bytes) }
   @inlinable @inline(__always)

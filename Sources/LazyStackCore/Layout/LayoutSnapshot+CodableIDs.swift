@@ -2,8 +2,10 @@ import Foundation
 
 // The binary form of a snapshot whose ids are `Codable` but not
 // `LayoutSnapshotID` (SPEC C1): each id in a small self-describing binary
-// form of its `Codable` encoding. Integers are variable-length, so an id
-// that is a struct of one `Int` takes 2 to 11 bytes.
+// form of its `Codable` encoding (formats 3 and 4). Integers are
+// variable-length. `Int128` and `UInt128` values inside an id are not
+// written (their `Codable` requirements are not implemented here: such an
+// id traps in `encoded()` with a message).
 
 extension LayoutSnapshot where ID: Codable {
   /// The snapshot's compact binary form (SPEC C1) for ids that are
@@ -38,35 +40,46 @@ extension LayoutSnapshot where ID: LayoutSnapshotID & Codable {
     _encoded(using: _NativeIDCoder())
   }
 
-  /// Reads a snapshot from `encoded()`'s bytes.
+  /// Reads a snapshot from `encoded()`'s bytes, or from the bytes of a
+  /// snapshot of these ids written in their `Codable` form (by code that
+  /// knew the id type only as `Codable`, or before it was a
+  /// `LayoutSnapshotID`).
   /// - Throws: `LayoutSnapshotError` (see `init(encoded:)` where `ID:
   ///   LayoutSnapshotID`). Never traps on any bytes.
-  /// - Complexity: O(m) for m entries.
-  @inlinable
+  /// - Complexity: O(m s) for m entries of ids of s values.
   public init(encoded data: Data) throws(LayoutSnapshotError) {
-    try self.init(_encoded: data, using: _NativeIDCoder())
+    if data.count > 4, data[data.startIndex + 4] > _NativeIDCoder<ID>.formatBase &+ 2 {
+      try self.init(_encoded: data, using: _CodableIDCoder<ID>())
+    } else {
+      try self.init(_encoded: data, using: _NativeIDCoder())
+    }
   }
 }
 
 /// Ids written by their `Codable` form, as `_BinaryValue`s.
 internal struct _CodableIDCoder<ID: Codable>: _SnapshotIDCoder {
+  static var formatBase: UInt8 { 2 }
+
   func append(_ id: ID, to bytes: inout [UInt8]) {
     let encoder = _BinaryValueEncoder()
     do {
-      try id.encode(to: encoder)
+      try _BinaryValueEncoder.encode(id, into: encoder.box, path: [])
     } catch {
       // Only the id type's own `encode(to:)` throws here (this encoder
       // never does); an id that cannot be written is a programmer error.
       preconditionFailure("LayoutSnapshot.encoded(): the id \(id) failed to encode: \(error)")
     }
-    encoder.value.write(to: &bytes)
+    let value = encoder.value
+    precondition(value.depth <= _BinaryValue.maxDepth,
+                 "LayoutSnapshot.encoded(): the id \(id) nests deeper than \(_BinaryValue.maxDepth) containers")
+    value.write(to: &bytes)
   }
 
   func read(_ bytes: UnsafeRawBufferPointer, offset: inout Int) throws(LayoutSnapshotError) -> ID {
     let start = offset
     let value = try _BinaryValue.read(bytes, offset: &offset, depth: 0)
     do {
-      return try ID(from: _BinaryValueDecoder(value: value, codingPath: []))
+      return try _BinaryValueDecoder(value: value, codingPath: []).decode(ID.self)
     } catch {
       throw .corrupt("an id that does not decode (\(error))", offset: start)
     }
@@ -99,9 +112,33 @@ internal indirect enum _BinaryValue: Sendable, Equatable {
     }
   }
 
-  /// Values nest at most this deep in an id read back (deeper bytes are
-  /// corrupt, so a hostile encoding cannot exhaust the stack).
-  static var maxDepth: Int { 64 }
+  /// Values nest at most this deep in an id (deeper bytes are corrupt, so
+  /// a hostile encoding cannot exhaust the stack; `encoded()` traps on a
+  /// deeper id, which it could not read back).
+  static var maxDepth: Int { 512 }
+
+  /// How deep the value nests (a primitive: 0).
+  var depth: Int {
+    switch self {
+    case .array(let items): 1 + (items.map(\.depth).max() ?? 0)
+    case .object(let pairs): 1 + (pairs.map(\.value.depth).max() ?? 0)
+    default: 0
+    }
+  }
+
+  /// A short name of the value's kind, for errors (never the value: a
+  /// corrupt one may be large).
+  var kindName: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a Bool"
+    case .int, .uint: "an integer"
+    case .double: "a floating-point number"
+    case .string: "a string"
+    case .array(let items): "an array of \(items.count)"
+    case .object(let pairs): "a keyed container of \(pairs.count)"
+    }
+  }
 
   /// Appends the value: a tag byte, then its payload.
   /// - Complexity: O(size).
@@ -295,11 +332,16 @@ final class _BinaryValueEncoder: Encoder {
     let box: Box
     let codingPath: [any CodingKey]
 
-    func child(_ key: Key) -> Box {
+    /// The box for `key`: the one written before for that key (a second
+    /// write replaces its value, a second nested container adds to it, as
+    /// `JSONEncoder` does), else a new one.
+    func child(_ key: String) -> Box {
+      if let existing = box.pairs!.first(where: { $0.key == key }) { return existing.value }
       let child = Box()
-      box.pairs!.append((key.stringValue, child))
+      box.pairs!.append((key, child))
       return child
     }
+    func child(_ key: Key) -> Box { child(key.stringValue) }
     mutating func encodeNil(forKey key: Key) throws { child(key).value = .null }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
       try _BinaryValueEncoder.encode(value, into: child(key), path: codingPath + [key])
@@ -313,7 +355,7 @@ final class _BinaryValueEncoder: Encoder {
       _BinaryValueEncoder(box: child(key), codingPath: codingPath + [key]).unkeyedContainer()
     }
     mutating func superEncoder() -> any Encoder {
-      _BinaryValueEncoder(box: child(Key(stringValue: "super")!), codingPath: codingPath)
+      _BinaryValueEncoder(box: child("super"), codingPath: codingPath)
     }
     mutating func superEncoder(forKey key: Key) -> any Encoder {
       _BinaryValueEncoder(box: child(key), codingPath: codingPath + [key])
@@ -363,7 +405,7 @@ struct _BinaryValueDecoder: Decoder {
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func mismatch(_ expected: String) -> DecodingError {
-    .typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(value)"))
+    .typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(value.kindName)"))
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -428,6 +470,12 @@ struct _BinaryValueDecoder: Decoder {
       }
       return _BinaryValueDecoder(value: pair.value, codingPath: codingPath + [key])
     }
+    func child(_ key: String) throws -> _BinaryValueDecoder {
+      guard let pair = pairs.first(where: { $0.key == key }) else {
+        throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "no value for \(key)"))
+      }
+      return _BinaryValueDecoder(value: pair.value, codingPath: codingPath)
+    }
     func decodeNil(forKey key: Key) throws -> Bool { try child(key).value == .null }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decode(type) }
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -436,7 +484,7 @@ struct _BinaryValueDecoder: Decoder {
       try child(key).container(keyedBy: type)
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
-    func superDecoder() throws -> any Decoder { try child(Key(stringValue: "super")!) }
+    func superDecoder() throws -> any Decoder { try child("super") }
     func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
   }
 
