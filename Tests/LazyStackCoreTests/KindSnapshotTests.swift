@@ -256,6 +256,36 @@ final class KindSnapshotTests: CheckedTestCase {
     }
   }
 
+  /// An id with 128-bit integers, in a field, in an array and alone.
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  struct WideID: Hashable, Sendable, Codable {
+    var big: Int128
+    var unsigned: UInt128
+    var list: [Int128]
+  }
+
+  /// The `Codable` id form of 128-bit integers: within 64 bits as
+  /// integers, beyond them as decimal text; both round-trip.
+  func testC1_codableIDFormTakes128BitIntegers() throws {
+    guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else { return }
+    func roundTrip<T: Codable>(_ id: T) throws -> T {
+      let coder = _CodableIDCoder<T>()
+      var bytes: [UInt8] = []
+      coder.append(id, to: &bytes)
+      return try bytes.withUnsafeBytes { b in
+        var offset = 0
+        return try coder.read(b, offset: &offset)
+      }
+    }
+    let wide = WideID(big: Int128.min + 1, unsigned: UInt128.max, list: [-5, Int128(Int64.max) * 4, 0])
+    XCTAssertEqual(try roundTrip(wide), wide)
+    XCTAssertEqual(try roundTrip(Int128.max), Int128.max)
+    XCTAssertEqual(try roundTrip(UInt128(7)), 7)
+    var layout = try LazyStackLayout(ids: [Int128(1) << 100, -3], estimatedExtent: 10)
+    layout.setMeasuredExtent(14, for: -3)
+    XCTAssertEqual(try LayoutSnapshot<Int128>(encoded: layout.snapshot().encoded()), layout.snapshot())
+  }
+
   /// The `Codable` id form through `superEncoder()` and a key written twice.
   func testC1_codableIDFormTakesSuperEncodersAndRewrittenKeys() throws {
     let coder = _CodableIDCoder<DerivedID>()

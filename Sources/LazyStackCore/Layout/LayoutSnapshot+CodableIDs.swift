@@ -3,9 +3,8 @@ import Foundation
 // The binary form of a snapshot whose ids are `Codable` but not
 // `LayoutSnapshotID` (SPEC C1): each id in a small self-describing binary
 // form of its `Codable` encoding (formats 3 and 4). Integers are
-// variable-length. `Int128` and `UInt128` values inside an id are not
-// written (their `Codable` requirements are not implemented here: such an
-// id traps in `encoded()` with a message).
+// variable-length; a 128-bit one beyond 64 bits is written as its decimal
+// text.
 
 extension LayoutSnapshot where ID: Codable {
   /// The snapshot's compact binary form (SPEC C1) for ids that are
@@ -116,6 +115,25 @@ internal indirect enum _BinaryValue: Sendable, Equatable {
   /// a hostile encoding cannot exhaust the stack; `encoded()` traps on a
   /// deeper id, which it could not read back).
   static var maxDepth: Int { 512 }
+
+  /// A 128-bit integer: an integer when it fits in 64 bits, else its
+  /// decimal text.
+  static func wide<I: FixedWidthInteger>(_ v: I) -> _BinaryValue {
+    if let small = Int64(exactly: v) { return .int(small) }
+    if let small = UInt64(exactly: v) { return .uint(small) }
+    return .string(String(v))
+  }
+
+  /// The 128-bit integer `wide` wrote, or `nil` for another value or one
+  /// out of `I`'s range.
+  func wide<I: FixedWidthInteger>(_: I.Type) -> I? {
+    switch self {
+    case .int(let v): I(exactly: v)
+    case .uint(let v): I(exactly: v)
+    case .string(let s): I(s)
+    default: nil
+    }
+  }
 
   /// How deep the value nests (a primitive: 0).
   var depth: Int {
@@ -343,6 +361,10 @@ final class _BinaryValueEncoder: Encoder {
     }
     func child(_ key: Key) -> Box { child(key.stringValue) }
     mutating func encodeNil(forKey key: Key) throws { child(key).value = .null }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128, forKey key: Key) throws { child(key).value = .wide(value) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { child(key).value = .wide(value) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
       try _BinaryValueEncoder.encode(value, into: child(key), path: codingPath + [key])
     }
@@ -373,6 +395,10 @@ final class _BinaryValueEncoder: Encoder {
       return child
     }
     mutating func encodeNil() throws { next().value = .null }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128) throws { next().value = .wide(value) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: UInt128) throws { next().value = .wide(value) }
     mutating func encode<T: Encodable>(_ value: T) throws {
       try _BinaryValueEncoder.encode(value, into: next(), path: codingPath)
     }
@@ -389,6 +415,10 @@ final class _BinaryValueEncoder: Encoder {
     let box: Box
     let codingPath: [any CodingKey]
     mutating func encodeNil() throws { box.value = .null }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128) throws { box.value = .wide(value) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: UInt128) throws { box.value = .wide(value) }
     mutating func encode<T: Encodable>(_ value: T) throws {
       try _BinaryValueEncoder.encode(value, into: box, path: codingPath)
     }
@@ -419,6 +449,12 @@ struct _BinaryValueDecoder: Decoder {
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(decoder: self) }
+
+  /// A 128-bit integer (`_BinaryValue.wide`).
+  func wide<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+    guard let v = value.wide(type) else { throw mismatch("an integer of type \(I.self)") }
+    return v
+  }
 
   /// `T` from this decoder's value: primitives directly, others by their
   /// own `init(from:)`.
@@ -477,6 +513,10 @@ struct _BinaryValueDecoder: Decoder {
       return _BinaryValueDecoder(value: pair.value, codingPath: codingPath)
     }
     func decodeNil(forKey key: Key) throws -> Bool { try child(key).value == .null }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try child(key).wide(type) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try child(key).wide(type) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decode(type) }
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
       -> KeyedDecodingContainer<NestedKey>
@@ -508,6 +548,10 @@ struct _BinaryValueDecoder: Decoder {
       return true
     }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decode(type) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try next().wide(type) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try next().wide(type) }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
       try next().container(keyedBy: type)
     }
@@ -520,5 +564,9 @@ struct _BinaryValueDecoder: Decoder {
     var codingPath: [any CodingKey] { decoder.codingPath }
     func decodeNil() -> Bool { decoder.value == .null }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decode(type) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type) throws -> Int128 { try decoder.wide(type) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try decoder.wide(type) }
   }
 }
