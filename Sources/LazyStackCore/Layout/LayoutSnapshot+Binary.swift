@@ -302,7 +302,8 @@ extension LayoutSnapshot {
 }
 
 /// How a snapshot's binary form writes and reads its ids: by the id's own
-/// bytes (`LayoutSnapshotID`) or by its `Codable` form (`_BinaryCoding`).
+/// bytes (`LayoutSnapshotID`, `_NativeIDCoder`) or by its `Codable` form
+/// (`_CodableIDCoder`).
 @usableFromInline
 internal protocol _SnapshotIDCoder {
   associatedtype ID

@@ -87,7 +87,7 @@ internal struct _CodableIDCoder<ID: Codable>: _SnapshotIDCoder {
 
 /// A `Codable` value as written: a tree of primitives, arrays and keyed
 /// objects.
-internal indirect enum _BinaryValue: Sendable, Equatable {
+internal indirect enum _BinaryValue: Sendable {
   case null
   case bool(Bool)
   case int(Int64)
@@ -97,18 +97,10 @@ internal indirect enum _BinaryValue: Sendable, Equatable {
   case array([_BinaryValue])
   case object([(key: String, value: _BinaryValue)])
 
-  static func == (a: _BinaryValue, b: _BinaryValue) -> Bool {
-    switch (a, b) {
-    case (.null, .null): true
-    case let (.bool(x), .bool(y)): x == y
-    case let (.int(x), .int(y)): x == y
-    case let (.uint(x), .uint(y)): x == y
-    case let (.double(x), .double(y)): x.bitPattern == y.bitPattern
-    case let (.string(x), .string(y)): x == y
-    case let (.array(x), .array(y)): x == y
-    case let (.object(x), .object(y)): x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-    default: false
-    }
+  /// Whether the value is `null` (what `decodeNil` asks).
+  var isNull: Bool {
+    if case .null = self { return true }
+    return false
   }
 
   /// Values nest at most this deep in an id (deeper bytes are corrupt, so
@@ -512,7 +504,7 @@ struct _BinaryValueDecoder: Decoder {
       }
       return _BinaryValueDecoder(value: pair.value, codingPath: codingPath)
     }
-    func decodeNil(forKey key: Key) throws -> Bool { try child(key).value == .null }
+    func decodeNil(forKey key: Key) throws -> Bool { try child(key).value.isNull }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try child(key).wide(type) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
@@ -543,7 +535,7 @@ struct _BinaryValueDecoder: Decoder {
       return _BinaryValueDecoder(value: items[currentIndex], codingPath: codingPath)
     }
     mutating func decodeNil() throws -> Bool {
-      guard !isAtEnd, items[currentIndex] == .null else { return false }
+      guard !isAtEnd, items[currentIndex].isNull else { return false }
       currentIndex += 1
       return true
     }
@@ -562,7 +554,7 @@ struct _BinaryValueDecoder: Decoder {
   struct Single: SingleValueDecodingContainer {
     let decoder: _BinaryValueDecoder
     var codingPath: [any CodingKey] { decoder.codingPath }
-    func decodeNil() -> Bool { decoder.value == .null }
+    func decodeNil() -> Bool { decoder.value.isNull }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decode(type) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func decode(_ type: Int128.Type) throws -> Int128 { try decoder.wide(type) }
