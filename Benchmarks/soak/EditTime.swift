@@ -36,6 +36,10 @@ struct EditTime {
     let c1 = threadCPU()
     return EditTime(wall: Double(t1 &- t0) / 1e3, cpu: Double(c1 &- c0) / 1e3)
   }
+
+  /// The smaller of the two: what the edit took at most, unless a stop
+  /// moved both clocks.
+  var atMost: Double { Swift.min(wall, cpu) }
 }
 
 extension Array where Element == EditTime {
@@ -47,10 +51,23 @@ extension Array where Element == EditTime {
   /// by the smaller of wall and CPU 534.0 µs)".
   var slowestText: String {
     guard let slowest = self.max(by: { $0.wall < $1.wall }) else { return "none" }
-    let bound = map { Swift.min($0.wall, $0.cpu) }.max()!
+    let bound = map(\.atMost).max()!
     var text = String(format: "slowest %.1f µs (CPU %.1f µs", slowest.wall, slowest.cpu)
     if bound < slowest.wall { text += String(format: "; by the smaller of wall and CPU %.1f µs", bound) }
     return text + ")"
+  }
+}
+
+extension Array where Element == EditTime {
+  /// The five slowest by wall time and the five slowest by `atMost`, each
+  /// as "#index: wall µs (CPU cpu)", " (split)" after the indices in `splits`.
+  func slowestFive(splits: Set<Int>) -> String {
+    func listed(by key: (EditTime) -> Double) -> String {
+      indices.sorted { key(self[$0]) > key(self[$1]) }.prefix(5)
+        .map { "#\($0)\(splits.contains($0) ? " (split)" : ""): " + String(format: "%.0f µs (CPU %.0f)", self[$0].wall, self[$0].cpu) }
+        .joined(separator: ", ")
+    }
+    return "the slowest: \(listed(by: \.wall)); by the smaller of wall and CPU: \(listed(by: \.atMost))"
   }
 }
 

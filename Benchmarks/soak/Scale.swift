@@ -111,13 +111,8 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
         times.append(EditTime.of { ordered.move(fromOffsets: [from], toOffset: to) })
         if ordered._blockCount != blocks { splits.insert(times.count - 1) }
       }
-      func listed(_ order: (EditTime, EditTime) -> Bool) -> String {
-        times.indices.sorted { order(times[$0], times[$1]) }.prefix(5)
-          .map { "#\($0)\(splits.contains($0) ? " (split)" : ""): " + String(format: "%.0f µs (CPU %.0f)", times[$0].wall, times[$0].cpu) }
-          .joined(separator: ", ")
-      }
       print("scale: ascending ids, \(n / 100) rows moved to random places: \(times.slowestText)"
-            + " (\(splits.count) moves split a block; the slowest: \(listed { $0.wall > $1.wall }); by the smaller of wall and CPU: \(listed { min($0.wall, $0.cpu) > min($1.wall, $1.cpu) }))")
+            + " (\(splits.count) moves split a block; \(times.slowestFive(splits: splits)))")
       bytesPerRow("ascending ids with 1 % moved out of order", ordered)
       print("scale: memory, of which the exceptions table: \(String(format: "%.2f", Double(ordered._exceptionHeapBytes) / Double(ordered.count))) B/row")
       var found = 0
@@ -289,12 +284,7 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
       if sawGrowing && !growing { break }
     }
     let sortedGrowth = growth.map(\.wall).sorted()
-    func slowestAt(_ order: (EditTime, EditTime) -> Bool) -> String {
-      growth.indices.sorted { order(growth[$0], growth[$1]) }.prefix(5)
-        .map { "#\($0)\(splits.contains($0) ? " (split)" : ""): " + String(format: "%.0f µs (CPU %.0f)", growth[$0].wall, growth[$0].cpu) }
-        .joined(separator: ", ")
-    }
-    print("scale: hash index growth: the slowest single inserts: \(slowestAt { $0.wall > $1.wall }); by the smaller of wall and CPU: \(slowestAt { min($0.wall, $0.cpu) > min($1.wall, $1.cpu) })")
+    print("scale: hash index growth, single inserts: \(growth.slowestFive(splits: splits))")
     print("scale: hash index growth (\(filled) rows added in batches, then \(growth.count) single inserts until the larger index replaced it and the old one was released): "
           + "insert one row at a random index: median \(String(format: "%.1f", sortedGrowth[sortedGrowth.count / 2])) µs, "
           + "p99 \(String(format: "%.1f", sortedGrowth[sortedGrowth.count * 99 / 100])) µs, \(growth.slowestText)")
