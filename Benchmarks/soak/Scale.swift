@@ -63,6 +63,7 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
   do {
     if lanesOnly {
       try lanesAtScale(rows: n, check: check, time: time, microseconds: microseconds)
+      try driftedMasonry(rows: Swift.min(n, 1_000_000), check: check)
       return report()
     }
     var ids = Array(0 ..< n)
@@ -342,6 +343,7 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
           + "median \(String(format: "%.0f", plainTimes.medianWall)) µs, \(plainTimes.slowestText)")
     try kindsAndSnapshots(rows: n, check: check, time: time, microseconds: microseconds)
     try lanesAtScale(rows: n, check: check, time: time, microseconds: microseconds)
+    try driftedMasonry(rows: Swift.min(n, 1_000_000), check: check)
   } catch {
     print("scale: FAIL \(error)")
     return false

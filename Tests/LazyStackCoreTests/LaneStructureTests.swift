@@ -176,6 +176,13 @@ final class LaneStructureTests: XCTestCase {
         }
         XCTAssertEqual(s.rows(meeting: y, y + height), expected, "rows meeting \(y) + \(height), \(context())",
                        file: file, line: line)
+        // Each of the two searches on its own: one walk, and lane by lane.
+        XCTAssertEqual(s.rows(meeting: y, y + height, walkLimit: .max / 2), expected,
+                       "rows meeting \(y) + \(height) in one walk, \(context())", file: file, line: line)
+        XCTAssertEqual(s.rows(meeting: y, y + height, walkLimit: -1), expected,
+                       "rows meeting \(y) + \(height) lane by lane, \(context())", file: file, line: line)
+        XCTAssertEqual(s.rows(meeting: y, y + height, walkLimit: 2), expected,
+                       "rows meeting \(y) + \(height), a walk stopped, \(context())", file: file, line: line)
       }
       for lane in 0 ..< m.k {
         let expected = m.extents.indices.first { i in
@@ -241,7 +248,8 @@ final class LaneStructureTests: XCTestCase {
   func testGridLinesAgainstTheRules() {
     for seed in UInt64(1) ... 60 {
       var rng = SeededRNG(seed: seed)
-      let k = Int.random(in: 1 ... 5, using: &rng)
+      // Every fifth seed: more lanes than the spans' merge takes one by one.
+      let k = seed % 5 == 0 ? Int.random(in: 17 ... 20, using: &rng) : Int.random(in: 1 ... 5, using: &rng)
       let spacing = Int64.random(in: 0 ... 3, using: &rng)
       // Odd seeds: blocks large enough to fall under a quarter without merging.
       let capacity = Int.random(in: 1 ... 4, using: &rng) * (seed % 2 == 0 ? 1 : 3)
@@ -273,10 +281,45 @@ final class LaneStructureTests: XCTestCase {
     }
   }
 
+  /// SPEC G5 in a masonry when a window meets more rows than the walk keeps
+  /// on the stack (256), with few lanes (merged one row at a time) and many
+  /// (sorted), lanes drifted apart by measurements after placement.
+  func testMasonryRowsMeetingAWindowOfManyRows() {
+    for k in [3, 20] {
+      var rng = SeededRNG(seed: UInt64(k))
+      let count = 3_000
+      var s = _MasonryLanes(extents: Array(repeating: 4, count: count), lanes: nil, lanes: k, spacing: 1, blockCapacity: 16)
+      var extents = [Int64](repeating: 4, count: count)
+      for i in stride(from: 0, to: count, by: 3) {
+        let e = Int64.random(in: 0 ... 12, using: &rng)
+        s.setExtent(e, at: i)
+        extents[i] = e
+      }
+      let lanes = s.blocks.allLanes
+      var ends = [Int64](repeating: 0, count: k)
+      let starts = extents.indices.map { i in
+        defer { ends[lanes[i]] += extents[i] + 1 }
+        return ends[lanes[i]]
+      }
+      let top = ends.max()!
+      for (low, height) in [(Int64(0), top), (top / 3, top / 3), (top / 2, 7), (-5, top + 10)] {
+        let expected = extents.indices.filter { i in
+          extents[i] > 0 ? (starts[i] < low + height && starts[i] + extents[i] > low)
+            : (starts[i] >= low && starts[i] < low + height)
+        }
+        XCTAssertGreaterThan(expected.count, height >= top ? 256 : 0, "the window is meant to meet rows")
+        XCTAssertEqual(s.rows(meeting: low, low + height), expected, "\(k) lanes, rows meeting \(low) + \(height)")
+        XCTAssertEqual(s.rows(meeting: low, low + height, walkLimit: -1), expected,
+                       "\(k) lanes, rows meeting \(low) + \(height) lane by lane")
+      }
+    }
+  }
+
   func testMasonryLanesAgainstTheRules() {
     for seed in UInt64(1) ... 60 {
       var rng = SeededRNG(seed: seed)
-      let k = Int.random(in: 1 ... 5, using: &rng)
+      // Every fifth seed: more lanes than the spans' merge takes one by one.
+      let k = seed % 5 == 0 ? Int.random(in: 17 ... 20, using: &rng) : Int.random(in: 1 ... 5, using: &rng)
       let spacing = Int64.random(in: 0 ... 3, using: &rng)
       // Odd seeds: blocks large enough to fall under a quarter without merging.
       let capacity = Int.random(in: 1 ... 4, using: &rng) * (seed % 2 == 0 ? 1 : 3)

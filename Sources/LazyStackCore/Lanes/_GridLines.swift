@@ -72,7 +72,20 @@ package struct _LaneSpan: Sendable, Equatable {
 /// caller that needs only the rows (`visibleRows`) builds one array.
 @usableFromInline
 package protocol _SpanSink {
+  /// The number of spans appended.
+  var count: Int { get }
+  /// Takes back the last `k` spans appended.
+  mutating func removeLast(_ k: Int)
   mutating func append(_ span: _LaneSpan)
+  /// Appends `spans` in order: one call for many spans.
+  mutating func append(contentsOf spans: UnsafeBufferPointer<_LaneSpan>)
+}
+
+extension _SpanSink {
+  @inlinable
+  package mutating func append(contentsOf spans: UnsafeBufferPointer<_LaneSpan>) {
+    for span in spans { append(span) }
+  }
 }
 
 extension Array: _SpanSink where Element == _LaneSpan {}
@@ -89,7 +102,22 @@ package struct _RowSink: _SpanSink {
   }
 
   @inlinable @inline(__always)
+  package var count: Int { rows.count }
+
+  @inlinable
+  package mutating func removeLast(_ k: Int) { rows.removeLast(k) }
+
+  @inlinable @inline(__always)
   package mutating func append(_ span: _LaneSpan) { rows.append(span.row) }
+
+  @inlinable
+  package mutating func append(contentsOf spans: UnsafeBufferPointer<_LaneSpan>) {
+    let old = rows.count
+    rows.append(contentsOf: repeatElement(0, count: spans.count))
+    rows.withUnsafeMutableBufferPointer { rows in
+      for (i, span) in spans.enumerated() { rows[old &+ i] = span.row }
+    }
+  }
 }
 
 /// The body of one grid section (SPEC L3): its rows' extents in blocks and,

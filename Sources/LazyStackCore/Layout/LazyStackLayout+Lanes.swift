@@ -639,3 +639,23 @@ extension LazyStackLayout {
     box.value.current = false  // laid out again by the settle that follows
   }
 }
+
+extension LazyStackLayout {
+  /// The rows of the first masonry section that meet the window of
+  /// `visibleRows` (overscan aside), found by one walk in index order only
+  /// (`walkLimit: .max`) or by the search `visibleRows` uses (`nil`): for
+  /// the soak's comparison of the two on lanes that drifted apart. `nil`
+  /// without a masonry section.
+  /// - Complexity: that of `visibleRows`, or O(w) for the one walk, w the
+  ///   rows between the lanes' first rows on screen and the last.
+  package func _masonryRowsOnScreen(walkLimit: Int?) -> [Int]? {
+    guard let lanes = _laneBox?.value, count > 0, _viewportUnits > 0,
+          let p = lanes.sections.firstIndex(where: { $0.masonry != nil }) else { return nil }
+    let window = _visibleWindow
+    let g = lanes.bodyStart(p, in: _tree)
+    let first = lanes.sections[p].bodyStart
+    return lanes.sections[p].masonry.unsafelyUnwrapped
+      .rows(meeting: window.low &- _leadingInset &- g, window.high &- _leadingInset &- g, walkLimit: walkLimit)
+      .map { first &+ $0 }
+  }
+}
