@@ -368,7 +368,7 @@ extension _MasonryLanes {
   /// its own and the lanes' spans put in row order.
   /// - Complexity: O(k (log(m/B) + B) + v log v) for the v rows met; O(k
   ///   log(m/B) + B + v) while the lanes' rows met lie close together.
-  @inlinable @inline(never)  // its own function, as the walk is compiled best
+  @inlinable
   package func appendSpans(meeting low: Int64, _ high: Int64, rowBase: Int, startBase: Int64,
                            to result: inout some _SpanSink, walkLimit: Int? = nil) {
     guard low < high, blocks.blockCount > 0 else { return }
@@ -387,7 +387,7 @@ extension _MasonryLanes {
   /// (with `result` partly written) once it has read more than `limit`
   /// rows, plus eight for each row met.
   /// - Complexity: O(k log(m/B) + limit + v).
-  @inlinable @inline(__always)
+  @inlinable @inline(never)  // its own function, as the walk is compiled best
   package func _appendSpansInOneWalk(meeting low: Int64, _ high: Int64, rowBase: Int, startBase: Int64,
                                      to result: inout some _SpanSink, limit: Int) -> Bool {
     let y = low &- 1
@@ -474,7 +474,7 @@ extension _MasonryLanes {
   /// before they are put in row order.
   /// - Complexity: O(k (log(m/B) + B) + v log v) for the v rows met; O(k
   ///   (log(m/B) + B) + v) while they lie within 4v rows of each other.
-  @inlinable @inline(__always)
+  @inlinable @inline(never)  // out of the way of the one walk's registers
   package func _appendSpansLaneByLane(meeting low: Int64, _ high: Int64, rowBase: Int, startBase: Int64,
                                       spans: inout _SpanBuffer, to result: inout some _SpanSink) {
     guard low < high, blocks.blockCount > 0 else { return }
