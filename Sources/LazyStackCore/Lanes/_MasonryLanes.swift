@@ -374,7 +374,7 @@ extension _MasonryLanes {
     guard low < high, blocks.blockCount > 0 else { return }
     let count = result.count
     if _appendSpansInOneWalk(meeting: low, high, rowBase: rowBase, startBase: startBase, to: &result,
-                             limit: walkLimit ?? 16 &* blocks.capacity &+ 64) {
+                             limit: Swift.min(walkLimit ?? 16 &* blocks.capacity &+ 64, Int.max >> 4)) {
       return
     }
     result.removeLast(result.count &- count)
