@@ -477,14 +477,12 @@ extension _MasonryLanes {
   @inlinable @inline(never)  // out of the way of the one walk's registers
   package func _appendSpansLaneByLane(meeting low: Int64, _ high: Int64, rowBase: Int, startBase: Int64,
                                       spans: inout _SpanBuffer, to result: inout some _SpanSink) {
-    guard low < high, blocks.blockCount > 0 else { return }
     let y = low &- 1
     let k = self.k
     let n = blocks.blockCount
     // Every lane's descent at once, step by step: each to the most blocks
     // in which none of its rows ends after `y` (its pitch there and the
-    // rows before it carried along).
-    // Each lane's descent, then where its spans lie in `spans`.
+    // rows before it carried along); then where its spans lie in `spans`.
     let lanes = UnsafeMutablePointer<(position: Int, start: Int64, rowsBefore: Int, spans: Range<Int>)>
       .allocate(capacity: k)
     defer { lanes.deallocate() }
@@ -689,7 +687,6 @@ extension _MasonryLanes {
     return nil
   }
 }
-
 
 /// The spans a masonry window search collects lane by lane, in memory of
 /// its own: appending is a store and a count (an array's append checks
