@@ -131,7 +131,7 @@ extension _LaneLayout {
   package func rows(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>) -> [Int] {
     var sink = _RowSink()
     _appendSpans(meeting: low, high, in: tree, to: &sink)
-    return sink.rows
+    return sink.take()
   }
 
   /// `rows(meeting:_:in:)` with each row's start (the tree's coordinates)
@@ -139,10 +139,9 @@ extension _LaneLayout {
   /// `capacity`: the room reserved (a frame's rows fit the default).
   @inlinable
   package func spans(meeting low: Int64, _ high: Int64, in tree: ExtentTree<ID>, capacity: Int = 128) -> [_LaneSpan] {
-    var result: [_LaneSpan] = []
-    result.reserveCapacity(capacity)
+    var result = _SpanBuffer(capacity: capacity)
     _appendSpans(meeting: low, high, in: tree, to: &result)
-    return result
+    return result.take()
   }
 
   /// Appends `spans(meeting:_:in:)` to `result`.

@@ -350,7 +350,7 @@ extension _MasonryLanes {
   package func rows(meeting low: Int64, _ high: Int64, walkLimit: Int? = nil) -> [Int] {
     var sink = _RowSink()
     appendSpans(meeting: low, high, rowBase: 0, startBase: 0, to: &sink, walkLimit: walkLimit)
-    return sink.rows
+    return sink.take()
   }
 
   /// Appends the spans (row, start, extent) of `rows(meeting:_:)` to
@@ -364,20 +364,22 @@ extension _MasonryLanes {
   /// walk would read every row between them, a number that grows with the
   /// body. So it stops after `walkLimit` rows plus eight a row met (by
   /// default 16 blocks' rows: a drift of hundreds of rows costs what it
-  /// did, one of thousands no longer does), and each lane is then found on
-  /// its own and the lanes' spans put in row order.
+  /// did, one of thousands no longer does; 0 or less: no walk), and each
+  /// lane is then found on its own and the lanes' spans put in row order.
   /// - Complexity: O(k (log(m/B) + B) + v log v) for the v rows met; O(k
   ///   log(m/B) + B + v) while the lanes' rows met lie close together.
   @inlinable
   package func appendSpans(meeting low: Int64, _ high: Int64, rowBase: Int, startBase: Int64,
                            to result: inout some _SpanSink, walkLimit: Int? = nil) {
     guard low < high, blocks.blockCount > 0 else { return }
-    let count = result.count
-    if _appendSpansInOneWalk(meeting: low, high, rowBase: rowBase, startBase: startBase, to: &result,
-                             limit: Swift.min(walkLimit ?? 16 &* blocks.capacity &+ 64, Int.max >> 4)) {
-      return
+    let limit = Swift.min(walkLimit ?? 16 &* blocks.capacity &+ 64, Int.max >> 4)
+    if limit > 0 {
+      let count = result.count
+      if _appendSpansInOneWalk(meeting: low, high, rowBase: rowBase, startBase: startBase, to: &result, limit: limit) {
+        return
+      }
+      result.removeLast(result.count &- count)
     }
-    result.removeLast(result.count &- count)
     var spans = _SpanBuffer(capacity: 256)
     defer { spans.deallocate() }
     _appendSpansLaneByLane(meeting: low, high, rowBase: rowBase, startBase: startBase, spans: &spans, to: &result)
@@ -714,7 +716,7 @@ package struct _SpanBuffer: _SpanSink {
   /// Moves the spans to memory twice as large.
   @inlinable @inline(never)
   package mutating func _grow() {
-    reserve(capacity &* 2)
+    reserve(Swift.max(16, capacity &* 2))
   }
 
   /// Makes room for `capacity` spans in all (the spans stay).
@@ -737,4 +739,31 @@ package struct _SpanBuffer: _SpanSink {
   /// Frees the memory (the spans are trivial: nothing to deinitialize).
   @inlinable
   package func deallocate() { base.deallocate() }
+
+  /// Removes the spans from index `first` on that `shouldRemove` picks,
+  /// keeping the others in order.
+  @inlinable
+  package mutating func removeAll(from first: Int, where shouldRemove: (_LaneSpan) -> Bool) {
+    var kept = first
+    for i in first ..< count where !shouldRemove(base[i]) {
+      base[kept] = base[i]
+      kept &+= 1
+    }
+    count = kept
+  }
+
+  /// Puts the spans in row order.
+  @inlinable
+  package mutating func sortByRow() {
+    var spans = UnsafeMutableBufferPointer(start: base, count: count)
+    spans.sort { $0.row < $1.row }
+  }
+
+  /// The spans, as an array; frees the memory.
+  @inlinable
+  package consuming func take() -> [_LaneSpan] {
+    let spans = _makeArray(UnsafeBufferPointer(start: base, count: count))
+    base.deallocate()
+    return spans
+  }
 }

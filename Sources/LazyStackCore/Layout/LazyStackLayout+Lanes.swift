@@ -66,7 +66,10 @@ extension LazyStackLayout {
     let (low, high) = (window.low &- _leadingInset, window.high &- _leadingInset)
     let meeting: [Int]
     if let cache = _meetingCache, cache.stamp == _stamp, cache.low == low, cache.high == high {
-      meeting = cache.spans.map(\.row)  // this frame's tracking walked the same window
+      // This frame's tracking walked the same window.
+      var rows = _RowSink(capacity: cache.spans.count)
+      cache.spans.withUnsafeBufferPointer { rows.append(contentsOf: $0) }
+      meeting = rows.take()
     } else {
       meeting = _laneBox.unsafelyUnwrapped.value.rows(meeting: low, high, in: _tree)
     }
@@ -318,43 +321,34 @@ extension LazyStackLayout {
     // the last window (then it met that one: it is among the last spans)
     // or a strip gained; those of a strip that met the last window are
     // among the last spans already.
-    var gained: [_LaneSpan] = low < last.low ? lanes.spans(meeting: low, last.low, in: _tree, capacity: 16) : []
-    gained.removeAll { meets($0, last.low, last.high) }
+    var gained = _SpanBuffer(capacity: 32)
+    defer { gained.deallocate() }
+    if low < last.low { lanes._appendSpans(meeting: low, last.low, in: _tree, to: &gained) }
+    gained.removeAll(from: 0) { meets($0, last.low, last.high) }
+    let above = gained.count
     if high > last.high {
-      var below = lanes.spans(meeting: last.high, high, in: _tree, capacity: 16)
-      below.removeAll { meets($0, last.low, last.high) }
-      if gained.isEmpty {
-        gained = below
-      } else if !below.isEmpty {
-        gained.append(contentsOf: below)
-        gained.sort { $0.row < $1.row }
-      }
+      lanes._appendSpans(meeting: last.high, high, in: _tree, to: &gained)
+      gained.removeAll(from: above) { meets($0, last.low, last.high) }
+      // In lanes the two strips' rows interleave by index (a row in both
+      // met the last window, which lies between them: it is not here).
+      if above > 0 && gained.count > above { gained.sortByRow() }
     }
     // The last spans that still meet the window, merged with the gained
-    // ones by row, written straight into the result (no append checks).
-    return [_LaneSpan](unsafeUninitializedCapacity: last.spans.count &+ gained.count) { result, count in
-      var out = result.baseAddress.unsafelyUnwrapped
-      last.spans.withUnsafeBufferPointer { kept in
-        gained.withUnsafeBufferPointer { added in
-          var g = 0
-          for span in kept where meets(span, low, high) {
-            while g < added.count && added[g].row < span.row {
-              out.initialize(to: added[g])
-              out += 1
-              g &+= 1
-            }
-            out.initialize(to: span)
-            out += 1
-          }
-          while g < added.count {
-            out.initialize(to: added[g])
-            out += 1
-            g &+= 1
-          }
+    // ones by row.
+    var merged = _SpanBuffer(capacity: last.spans.count &+ gained.count)
+    defer { merged.deallocate() }
+    last.spans.withUnsafeBufferPointer { kept in
+      var g = 0
+      for span in kept where meets(span, low, high) {
+        while g < gained.count && gained.base[g].row < span.row {
+          merged.append(gained.base[g])
+          g &+= 1
         }
+        merged.append(span)
       }
-      count = out - result.baseAddress.unsafelyUnwrapped
+      merged.append(contentsOf: UnsafeBufferPointer(start: gained.base + g, count: gained.count &- g))
     }
+    return _makeArray(UnsafeBufferPointer(start: merged.base, count: merged.count))
   }
 
   /// How far `row` is from `point` along the main axis (0 inside it).
