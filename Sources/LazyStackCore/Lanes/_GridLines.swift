@@ -102,7 +102,7 @@ package struct _RowSink: _SpanSink {
 
   @inlinable @inline(__always)
   package init(capacity: Int = 128) {
-    base = .allocate(capacity: capacity)
+    base = _mallocTrivial(Int.self, capacity: capacity)
     count = 0
     self.capacity = capacity
   }
@@ -131,9 +131,9 @@ package struct _RowSink: _SpanSink {
   /// Moves the rows to memory for `capacity` rows.
   @inlinable @inline(never)
   package mutating func _grow(to capacity: Int) {
-    let larger = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+    let larger = _mallocTrivial(Int.self, capacity: capacity)
     larger.moveInitialize(from: base, count: count)
-    base.deallocate()
+    _freeTrivial(base)
     base = larger
     self.capacity = capacity
   }
@@ -142,7 +142,7 @@ package struct _RowSink: _SpanSink {
   @inlinable
   package consuming func take() -> [Int] {
     let rows = _makeArray(UnsafeBufferPointer(start: base, count: count))
-    base.deallocate()
+    _freeTrivial(base)
     return rows
   }
 }
@@ -825,4 +825,25 @@ package func _makeArray<Element>(_ elements: UnsafeBufferPointer<Element>) -> [E
   array.reserveCapacity(elements.count)
   array.append(contentsOf: elements)
   return array
+}
+
+/// Memory for `capacity` values of a trivial type (no references,
+/// alignment at most 16), from `malloc`, which
+/// aligns to 16 bytes: `UnsafeMutablePointer.allocate` asks the runtime
+/// for aligned memory (`posix_memalign` on Linux, several times the
+/// instructions of `malloc`). Free it with `_freeTrivial`.
+/// - Complexity: O(1).
+@inlinable @inline(__always)
+package func _mallocTrivial<T>(_: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
+  guard let raw = malloc(Swift.max(1, capacity) &* MemoryLayout<T>.stride) else {
+    fatalError("LazyStackCore: out of memory for \(capacity) values of \(T.self)")
+  }
+  return raw.bindMemory(to: T.self, capacity: capacity)
+}
+
+/// Frees memory from `_mallocTrivial`.
+/// - Complexity: O(1).
+@inlinable @inline(__always)
+package func _freeTrivial<T>(_ pointer: UnsafeMutablePointer<T>) {
+  free(UnsafeMutableRawPointer(pointer))
 }

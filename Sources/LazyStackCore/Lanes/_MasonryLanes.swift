@@ -701,7 +701,7 @@ package struct _SpanBuffer: _SpanSink {
 
   @inlinable
   package init(capacity: Int) {
-    base = .allocate(capacity: capacity)
+    base = _mallocTrivial(_LaneSpan.self, capacity: capacity)
     count = 0
     self.capacity = capacity
   }
@@ -723,9 +723,9 @@ package struct _SpanBuffer: _SpanSink {
   @inlinable
   package mutating func reserve(_ capacity: Int) {
     guard capacity > self.capacity else { return }
-    let larger = UnsafeMutablePointer<_LaneSpan>.allocate(capacity: capacity)
+    let larger = _mallocTrivial(_LaneSpan.self, capacity: capacity)
     larger.moveInitialize(from: base, count: count)
-    base.deallocate()
+    _freeTrivial(base)
     base = larger
     self.capacity = capacity
   }
@@ -738,7 +738,7 @@ package struct _SpanBuffer: _SpanSink {
 
   /// Frees the memory (the spans are trivial: nothing to deinitialize).
   @inlinable
-  package func deallocate() { base.deallocate() }
+  package func deallocate() { _freeTrivial(base) }
 
   /// Removes the spans from index `first` on that `shouldRemove` picks,
   /// keeping the others in order.
@@ -763,7 +763,7 @@ package struct _SpanBuffer: _SpanSink {
   @inlinable
   package consuming func take() -> [_LaneSpan] {
     let spans = _makeArray(UnsafeBufferPointer(start: base, count: count))
-    base.deallocate()
+    _freeTrivial(base)
     return spans
   }
 }

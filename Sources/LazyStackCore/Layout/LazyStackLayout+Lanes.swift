@@ -335,20 +335,30 @@ extension LazyStackLayout {
     }
     // The last spans that still meet the window, merged with the gained
     // ones by row.
-    var merged = _SpanBuffer(capacity: last.spans.count &+ gained.count)
-    defer { merged.deallocate() }
-    last.spans.withUnsafeBufferPointer { kept in
+    let merged = _mallocTrivial(_LaneSpan.self, capacity: last.spans.count &+ gained.count)
+    defer { _freeTrivial(merged) }
+    let added = gained.base
+    let addedCount = gained.count
+    let count = last.spans.withUnsafeBufferPointer { kept -> Int in
+      var c = 0
       var g = 0
       for span in kept where meets(span, low, high) {
-        while g < gained.count && gained.base[g].row < span.row {
-          merged.append(gained.base[g])
+        while g < addedCount && added[g].row < span.row {
+          merged[c] = added[g]
+          c &+= 1
           g &+= 1
         }
-        merged.append(span)
+        merged[c] = span
+        c &+= 1
       }
-      merged.append(contentsOf: UnsafeBufferPointer(start: gained.base + g, count: gained.count &- g))
+      while g < addedCount {
+        merged[c] = added[g]
+        c &+= 1
+        g &+= 1
+      }
+      return c
     }
-    return _makeArray(UnsafeBufferPointer(start: merged.base, count: merged.count))
+    return _makeArray(UnsafeBufferPointer(start: merged, count: count))
   }
 
   /// How far `row` is from `point` along the main axis (0 inside it).
