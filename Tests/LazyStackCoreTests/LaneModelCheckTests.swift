@@ -60,6 +60,54 @@ final class LaneModelCheckTests: CheckedTestCase {
     }
   }
 
+  /// A scroll frame in masonry reads the rows it gains from each lane's
+  /// rows on screen in the last frame (`_MasonryLanes.appendStrips`): many
+  /// small scrolls both ways, over drifted lanes (a quarter of the rows
+  /// measured), headers and footers between masonry bodies, spacing and
+  /// overscan, compared with the reference after every one (SPEC L5, T1).
+  func testSmallScrollsInMasonryAgainstTheReference() {
+    for seed in UInt64(1) ... 10 {
+      var rng = SeededRNG(seed: seed ^ 0x5c20)
+      let n = Int.random(in: 40 ... 240, using: &rng)
+      var pair = try! ModelPair(ids: Array(0 ..< n), estimate: CGFloat(Int.random(in: 10 ... 60, using: &rng)),
+                                spacing: CGFloat(Int.random(in: 0 ... 2, using: &rng)) * 4, axis: .vertical,
+                                insets: EdgeInsets(all: 4), blockCapacity: Int.random(in: 4 ... 24, using: &rng))
+      var ops: [LayoutOperation] = [
+        .laneViewport(CGSize(width: 400, height: CGFloat(Int.random(in: 100 ... 600, using: &rng)))),
+        .sectionLayout(.masonry(try! MasonryLayout(lanes: .fixed(Int.random(in: 1 ... 5, using: &rng)),
+                                                   laneSpacing: CGFloat(Int.random(in: 0 ... 1, using: &rng)) * 6))),
+      ]
+      if seed % 2 == 0 {
+        for h in stride(from: Int.random(in: 0 ... 20, using: &rng), to: n, by: Int.random(in: 30 ... 120, using: &rng)) {
+          ops.append(.setRole(h, .sectionHeader))
+          if h + 25 < n && Bool.random(using: &rng) { ops.append(.setRole(h + 25, .sectionFooter)) }
+        }
+      }
+      if seed % 3 == 0 { ops.append(.overscan(Overscan(before: .points(30), after: .rows(2)))) }
+      for id in 0 ..< n where Int.random(in: 0 ..< 4, using: &rng) == 0 {
+        ops.append(.measure(id, CGFloat(Int.random(in: 0 ... 200, using: &rng))))
+      }
+      for (step, op) in ops.enumerated() {
+        let problem = pair.step(op) ?? pair.difference(probes: [])
+        XCTAssertNil(problem, "seed \(seed) setup step \(step) \(op)")
+        if problem != nil { return }
+      }
+      var y = CGFloat(Int.random(in: 0 ... Int(pair.reference.contentSize.height), using: &rng))
+      var direction: CGFloat = Bool.random(using: &rng) ? 1 : -1
+      for step in 0 ..< 120 {
+        if Int.random(in: 0 ..< 40, using: &rng) == 0 { direction = -direction }
+        y += direction * CGFloat(Int.random(in: 0 ... 90, using: &rng))
+        y = Swift.min(Swift.max(y, -50), pair.reference.contentSize.height + 50)
+        let op: LayoutOperation = Int.random(in: 0 ..< 25, using: &rng) == 0
+          ? .measure(Int.random(in: 0 ..< n, using: &rng), CGFloat(Int.random(in: 0 ... 200, using: &rng)))
+          : .userScroll(y)
+        let problem = pair.step(op) ?? pair.difference(probes: [y + 20, y + 150])
+        XCTAssertNil(problem, "seed \(seed) step \(step) \(op)")
+        if problem != nil { return }
+      }
+    }
+  }
+
   func testLanesAgainstTheReference() {
     let env = ProcessInfo.processInfo.environment
     let first = UInt64(env["LANE_SEED"] ?? "") ?? 1

@@ -173,6 +173,30 @@ extension _LaneLayout {
 }
 
 extension _LaneLayout {
+  /// When `[low, high)` and `[lastLow, lastHigh)` both lie in one masonry
+  /// section's body: appends to `gained` the spans of the rows that meet
+  /// the first and not the second, in row order, from `last` (the spans
+  /// `spans(meeting: lastLow, lastHigh, in: tree)` gave), and returns
+  /// true. Else, or when `_MasonryLanes.appendStrips` cannot answer,
+  /// returns false with `gained` unchanged.
+  /// - Complexity: O(log s (log n + log s)) and `appendStrips`'.
+  @inlinable
+  package func _appendStrips(meeting low: Int64, _ high: Int64, after lastLow: Int64, _ lastHigh: Int64,
+                             last: UnsafeBufferPointer<_LaneSpan>, in tree: ExtentTree<ID>,
+                             to gained: inout _SpanBuffer) -> Bool {
+    let top = Swift.min(low, lastLow)
+    let bottom = Swift.max(high, lastHigh)
+    let p = sections.count == 1 ? 0 : _firstSection(endingAfter: top, in: tree)
+    guard p < sections.count, let masonry = sections[p].masonry else { return false }
+    let g = bodyStart(p, in: tree)
+    // Rows before the body end by its start, rows after start at its end.
+    guard g <= top && bottom <= g &+ masonry.pitch else { return false }
+    return masonry.appendStrips(meeting: low &- g, high &- g, after: lastLow &- g, lastHigh &- g, last: last,
+                                rowBase: sections[p].bodyStart, startBase: g, to: &gained)
+  }
+}
+
+extension _LaneLayout {
   /// The first row, in index order, that is visible from `low` down: a
   /// non-empty row that ends after it or an empty row that starts at or
   /// after it; with `byPitch`, the first whose end plus spacing is after

@@ -301,8 +301,10 @@ extension LazyStackLayout {
   /// since the last frame's (`_meetingCache`, same `_stamp`) and the
   /// window moved by less than half its extent (a scroll frame), they are
   /// the last frame's that still meet it, merged with the rows of the
-  /// strips it gained that did not meet the last window: a walk of the
-  /// strips, not of the whole window. Else a walk of the whole window.
+  /// strips it gained that did not meet the last window: inside one
+  /// masonry body, each lane's rows next to its rows on screen
+  /// (`_MasonryLanes.appendStrips`); else a search of the strips, not of
+  /// the whole window. Else a search of the whole window.
   /// - Complexity: O(k (log n + B) + v + g) for v rows met and g rows in
   ///   the strips gained.
   @inlinable
@@ -323,15 +325,22 @@ extension LazyStackLayout {
     // among the last spans already.
     var gained = _SpanBuffer(capacity: 32)
     defer { gained.deallocate() }
-    if low < last.low { lanes._appendSpans(meeting: low, last.low, in: _tree, to: &gained) }
-    gained.removeAll(from: 0) { meets($0, last.low, last.high) }
-    let above = gained.count
-    if high > last.high {
-      lanes._appendSpans(meeting: last.high, high, in: _tree, to: &gained)
-      gained.removeAll(from: above) { meets($0, last.low, last.high) }
-      // In lanes the two strips' rows interleave by index (a row in both
-      // met the last window, which lies between them: it is not here).
-      if above > 0 && gained.count > above { gained.sortByRow() }
+    // Within one masonry body, from each lane's first and last row on
+    // screen; else a search of each strip.
+    let fromLanes = last.spans.withUnsafeBufferPointer {
+      lanes._appendStrips(meeting: low, high, after: last.low, last.high, last: $0, in: _tree, to: &gained)
+    }
+    if !fromLanes {
+      if low < last.low { lanes._appendSpans(meeting: low, last.low, in: _tree, to: &gained) }
+      gained.removeAll(from: 0) { meets($0, last.low, last.high) }
+      let above = gained.count
+      if high > last.high {
+        lanes._appendSpans(meeting: last.high, high, in: _tree, to: &gained)
+        gained.removeAll(from: above) { meets($0, last.low, last.high) }
+        // In lanes the two strips' rows interleave by index (a row in both
+        // met the last window, which lies between them: it is not here).
+        if above > 0 && gained.count > above { gained.sortByRow() }
+      }
     }
     // The last spans that still meet the window, merged with the gained
     // ones by row.
