@@ -752,10 +752,10 @@ package struct _SpanBuffer: _SpanSink {
     count = kept
   }
 
-  /// Puts the spans in row order.
+  /// Puts the spans from index `first` on in row order.
   @inlinable
-  package mutating func sortByRow() {
-    var spans = UnsafeMutableBufferPointer(start: base, count: count)
+  package mutating func sortByRow(from first: Int = 0) {
+    var spans = UnsafeMutableBufferPointer(start: base + first, count: count &- first)
     spans.sort { $0.row < $1.row }
   }
 
@@ -916,10 +916,7 @@ extension _MasonryLanes {
         }
       }
       // Each lane's in order (above: last to first), the lanes' interleaved.
-      if gained.count &- start > 1 {
-        var spans = UnsafeMutableBufferPointer(start: gained.base + start, count: gained.count &- start)
-        spans.sort { $0.row < $1.row }
-      }
+      if gained.count &- start > 1 { gained.sortByRow(from: start) }
       return true
     }
   }
