@@ -267,9 +267,11 @@ extension LazyStackLayout {
   /// T1's list rule: that row clamped into the visible rows by index.
   /// - Complexity: O(k (log n + B) + v) for v rows on screen.
   @inlinable @inline(never)
-  internal func _trackedRowInLanes(_ window: _TrackingWindow) -> (tracked: _LaneSpan, meeting: [_LaneSpan])? {
+  internal func _trackedRowInLanes(
+    _ window: _TrackingWindow, last: inout _MeetingSpans?
+  ) -> (tracked: _LaneSpan, meeting: [_LaneSpan])? {
     let lanes = _laneBox.unsafelyUnwrapped.value
-    let meeting = _meetingSpans(window.low, window.high)
+    let meeting = _meetingSpans(window.low, window.high, last: &last)
     guard !meeting.isEmpty else { return nil }
     // L5 / G4: the lowest index whose span holds the point. Inside the
     // window every such row meets it, so it is among `meeting` (the first
@@ -308,14 +310,18 @@ extension LazyStackLayout {
   /// - Complexity: O(k (log n + B) + v + g) for v rows met and g rows in
   ///   the strips gained.
   @inlinable
-  internal func _meetingSpans(_ low: Int64, _ high: Int64) -> [_LaneSpan] {
+  internal func _meetingSpans(_ low: Int64, _ high: Int64, last: inout _MeetingSpans?) -> [_LaneSpan] {
     let lanes = _laneBox.unsafelyUnwrapped.value
     // Moved by less than half the extent: the two windows overlap.
-    guard let last = _meetingCache, last.stamp == _stamp, low < high,
-          (low < last.low ? last.low &- low : low &- last.low)
-            &+ (high < last.high ? last.high &- high : high &- last.high) < (high &- low) / 2
+    // (`last` is read in place, never bound to a copy, so its array stays
+    // uniquely referenced for the merge below.)
+    guard last?.stamp == _stamp, low < high else { return lanes.spans(meeting: low, high, in: _tree) }
+    let lastLow = last.unsafelyUnwrapped.low
+    let lastHigh = last.unsafelyUnwrapped.high
+    guard (low < lastLow ? lastLow &- low : low &- lastLow)
+            &+ (high < lastHigh ? lastHigh &- high : high &- lastHigh) < (high &- low) / 2
     else { return lanes.spans(meeting: low, high, in: _tree) }
-    if last.low == low && last.high == high { return last.spans }
+    if lastLow == low && lastHigh == high { return last.unsafelyUnwrapped.spans }
     @inline(__always) func meets(_ s: _LaneSpan, _ l: Int64, _ h: Int64) -> Bool {
       s.extent > 0 ? (s.start < h && s.start &+ s.extent > l) : (s.start >= l && s.start < h)
     }
@@ -327,47 +333,60 @@ extension LazyStackLayout {
     defer { gained.deallocate() }
     // Within one masonry body, from each lane's first and last row on
     // screen; else a search of each strip.
-    let fromLanes = last.spans.withUnsafeBufferPointer {
-      lanes._appendStrips(meeting: low, high, after: last.low, last.high, last: $0, in: _tree, to: &gained)
+    let fromLanes = last.unsafelyUnwrapped.spans.withUnsafeBufferPointer {
+      lanes._appendStrips(meeting: low, high, after: lastLow, lastHigh, last: $0, in: _tree, to: &gained)
     }
     if !fromLanes {
-      if low < last.low { lanes._appendSpans(meeting: low, last.low, in: _tree, to: &gained) }
-      gained.removeAll(from: 0) { meets($0, last.low, last.high) }
+      if low < lastLow { lanes._appendSpans(meeting: low, lastLow, in: _tree, to: &gained) }
+      gained.removeAll(from: 0) { meets($0, lastLow, lastHigh) }
       let above = gained.count
-      if high > last.high {
-        lanes._appendSpans(meeting: last.high, high, in: _tree, to: &gained)
-        gained.removeAll(from: above) { meets($0, last.low, last.high) }
+      if high > lastHigh {
+        lanes._appendSpans(meeting: lastHigh, high, in: _tree, to: &gained)
+        gained.removeAll(from: above) { meets($0, lastLow, lastHigh) }
         // In lanes the two strips' rows interleave by index (a row in both
         // met the last window, which lies between them: it is not here).
         if above > 0 && gained.count > above { gained.sortByRow() }
       }
     }
     // The last spans that still meet the window, merged with the gained
-    // ones by row.
-    let merged = _mallocTrivial(_LaneSpan.self, capacity: last.spans.count &+ gained.count)
-    defer { _freeTrivial(merged) }
+    // ones by row, in the last spans' own array: with `last` emptied it is
+    // the only reference to it (when the caller took it out of
+    // `_meetingCache`), so no memory is allocated or freed for it.
+    var spans = last.unsafelyUnwrapped.spans
+    last = nil
     let added = gained.base
     let addedCount = gained.count
-    let count = last.spans.withUnsafeBufferPointer { kept -> Int in
-      var c = 0
-      var g = 0
-      for span in kept where meets(span, low, high) {
-        while g < addedCount && added[g].row < span.row {
-          merged[c] = added[g]
-          c &+= 1
-          g &+= 1
-        }
-        merged[c] = span
-        c &+= 1
+    var keptCount = 0
+    spans.withUnsafeMutableBufferPointer { buffer in
+      for i in buffer.indices where meets(buffer[i], low, high) {
+        buffer[keptCount] = buffer[i]
+        keptCount &+= 1
       }
-      while g < addedCount {
-        merged[c] = added[g]
-        c &+= 1
-        g &+= 1
-      }
-      return c
     }
-    return _makeArray(UnsafeBufferPointer(start: merged, count: count))
+    let total = keptCount &+ addedCount
+    if spans.count < total {
+      // Room at the end (its values are written over below).
+      spans.append(contentsOf: UnsafeBufferPointer(start: added, count: total &- spans.count))
+    } else if spans.count > total {
+      spans.removeLast(spans.count &- total)
+    }
+    spans.withUnsafeMutableBufferPointer { buffer in
+      // From the back, so no kept span is written over before it is read.
+      var k = keptCount &- 1
+      var g = addedCount &- 1
+      var w = total &- 1
+      while g >= 0 {
+        if k >= 0 && buffer[k].row > added[g].row {
+          buffer[w] = buffer[k]
+          k &-= 1
+        } else {
+          buffer[w] = added[g]
+          g &-= 1
+        }
+        w &-= 1
+      }
+    }
+    return spans
   }
 
   /// How far `row` is from `point` along the main axis (0 inside it).
@@ -414,7 +433,11 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal mutating func _trackInLanes(_ window: _TrackingWindow, updatingPosition: Bool) {
     let stamp = _stamp
-    guard let (tracked, meeting) = _trackedRowInLanes(window) else {
+    // The last frame's spans, out of the cache so the scroll frame's merge
+    // can reuse their array (`_meetingSpans`).
+    var last = _meetingCache
+    _meetingCache = nil
+    guard let (tracked, meeting) = _trackedRowInLanes(window, last: &last) else {
       _anchor = .automatic
       if updatingPosition { _position = ScrollPosition(_target: .automatic, isPositionedByUser: true) }
       return

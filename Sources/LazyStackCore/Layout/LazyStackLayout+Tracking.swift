@@ -171,7 +171,8 @@ extension LazyStackLayout {
   internal var _derivedUserPosition: ScrollPosition {
     guard let window = _trackingWindow else { return ScrollPosition(_target: .automatic, isPositionedByUser: true) }
     if _slowPath(_laneBox != nil) {
-      let tracked = _trackedRowInLanes(window).map { _tree.id(at: $0.tracked.row) }
+      var last = _meetingCache
+      let tracked = _trackedRowInLanes(window, last: &last).map { _tree.id(at: $0.tracked.row) }
       return ScrollPosition(_target: tracked.map { .id($0, anchor: nil) } ?? .automatic, isPositionedByUser: true)
     }
     if let span = _trackedRowSpan(in: window) {
