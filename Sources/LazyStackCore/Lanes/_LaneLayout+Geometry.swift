@@ -197,6 +197,29 @@ extension _LaneLayout {
 }
 
 extension _LaneLayout {
+  /// When `[low, high)` lies in one masonry section's body and row `i`
+  /// (whose extent went from `old` to the tree's now) is in it: rewrites
+  /// `spans` (the spans `spans(meeting: low, high, in: tree)` gave before
+  /// the change) in place to the first ones that still meet the window,
+  /// and returns how many, with the rows that came in appended to
+  /// `entering` (`_MasonryLanes._patchSpans`). Else `nil`, `spans`
+  /// unchanged.
+  /// - Complexity: O(log s (log n + log s)) and `_patchSpans`'.
+  @inlinable
+  package func _patchSpans(afterMeasuring i: Int, old: Int64, meeting low: Int64, _ high: Int64,
+                           spans: UnsafeMutableBufferPointer<_LaneSpan>, in tree: ExtentTree<ID>,
+                           entering: inout _SpanBuffer) -> Int? {
+    let p = sections.count == 1 ? 0 : _firstSection(endingAfter: low, in: tree)
+    guard p < sections.count, let masonry = sections[p].masonry, sections[p].body.contains(i) else { return nil }
+    let g = bodyStart(p, in: tree)
+    // Rows before the body end by its start, rows after start at its end.
+    guard g <= low && high <= g &+ masonry.pitch else { return nil }
+    return masonry._patchSpans(afterMeasuring: i &- sections[p].bodyStart, old: old, meeting: low &- g, high &- g,
+                               spans: spans, rowBase: sections[p].bodyStart, startBase: g, entering: &entering)
+  }
+}
+
+extension _LaneLayout {
   /// The first row, in index order, that is visible from `low` down: a
   /// non-empty row that ends after it or an empty row that starts at or
   /// after it; with `byPitch`, the first whose end plus spacing is after

@@ -921,3 +921,175 @@ extension _MasonryLanes {
     }
   }
 }
+
+extension _MasonryLanes {
+  /// The rows that meet `[low, high)` (pitch from the body's start) after
+  /// row `i`'s extent went from `old` to its extent now, from `spans`: the
+  /// spans of the rows that met it before, in row order, each row moved on
+  /// by `rowBase` and each start by `startBase` (as `appendSpans` writes
+  /// them). A measurement moves only the rows after `i` in its lane (L4),
+  /// by the change, so only that lane's rows on screen change, and only
+  /// that lane's rows next to them can come in. Rewrites `spans` in place:
+  /// its first rows are then the ones that still meet the window, with
+  /// their new starts and extents, in row order, and returns how many;
+  /// appends to `entering` the rows of the lane that meet it now and did
+  /// not, in row order. `nil`, with `spans` unchanged, when that cannot
+  /// answer: the lane has rows that reach the window and none in `spans`,
+  /// a row of `spans` is not in the body, or the lane's next row lies more
+  /// than `scanLimit` rows away.
+  /// - Complexity: O(log(m/B) + u + g) for u spans and g rows entering,
+  ///   and the rows of other lanes between (at most `scanLimit`).
+  @inlinable
+  package func _patchSpans(afterMeasuring i: Int, old: Int64, meeting low: Int64, _ high: Int64,
+                           spans: UnsafeMutableBufferPointer<_LaneSpan>, rowBase: Int, startBase: Int64,
+                           entering: inout _SpanBuffer, scanLimit: Int = 256) -> Int? {
+    guard i >= 0, i < count, low < high else { return nil }
+    let n = spans.count
+    guard n == 0 || (spans[0].row >= rowBase && spans[n &- 1].row < rowBase &+ count) else { return nil }
+    @inline(__always) func meets(_ s: Int64, _ e: Int64) -> Bool {
+      e > 0 ? (s < high && s &+ e > low) : (s >= low && s < high)
+    }
+    let (bi, ti) = blocks.locate(i)
+    let lane = blocks.lanes[bi][ti]
+    let new = Int64(blocks.extents[bi][ti])
+    let delta = new &- old
+    let row = rowBase &+ i
+    let spacing = self.spacing
+    // The lane's first and last span (index, block, slot): walks from
+    // each end until a row of the lane.
+    var first = (index: -1, block: 0, slot: 0)
+    var last = (index: -1, block: 0, slot: 0)
+    if n > 0 {
+      var (b, t) = blocks.locate(spans[0].row &- rowBase)
+      var r = spans[0].row
+      for k in 0 ..< n {
+        t &+= spans[k].row &- r
+        r = spans[k].row
+        while t >= blocks.lanes[b].count {
+          t &-= blocks.lanes[b].count
+          b &+= 1
+        }
+        if blocks.lanes[b][t] == lane {
+          first = (k, b, t)
+          break
+        }
+      }
+      if first.index >= 0 {
+        (b, t) = blocks.locate(spans[n &- 1].row &- rowBase)
+        r = spans[n &- 1].row
+        for k in stride(from: n &- 1, through: first.index, by: -1) {
+          t &-= r &- spans[k].row
+          r = spans[k].row
+          while t < 0 {
+            b &-= 1
+            t &+= blocks.lanes[b].count
+          }
+          if blocks.lanes[b][t] == lane {
+            last = (k, b, t)
+            break
+          }
+        }
+      }
+    }
+    // A span of the lane as it is now.
+    @inline(__always) func moved(_ span: _LaneSpan) -> _LaneSpan {
+      _LaneSpan(row: span.row, start: span.row > row ? span.start &+ delta : span.start,
+                extent: span.row == row ? new : span.extent)
+    }
+    let start = entering.count
+    if first.index < 0 {
+      // No row of the lane met the window: nothing can come in when the
+      // lane ended before it, before and after.
+      let total = laneTotals[Int(lane)]
+      guard total <= low && total &- delta <= low else { return nil }
+    } else if delta < 0 && spans[last.index].row >= row {
+      // The lane's rows after its last on screen moved up: on from it.
+      let final = moved(spans[last.index])
+      var s = final.start &- startBase &+ final.extent &+ spacing
+      var (b, t) = (last.block, last.slot)
+      var r = final.row
+      var scanned = 0
+      search: while s < high {
+        repeat {
+          t &+= 1
+          r &+= 1
+          if t == blocks.lanes[b].count {
+            b &+= 1
+            t = 0
+            if b == blocks.blockCount { break search }
+          }
+          scanned &+= 1
+          if scanned > scanLimit {
+            entering.removeLast(entering.count &- start)
+            return nil
+          }
+        } while blocks.lanes[b][t] != lane
+        let e = Int64(blocks.extents[b][t])
+        if meets(s, e) { entering.append(_LaneSpan(row: r, start: startBase &+ s, extent: e)) }
+        s &+= e &+ spacing
+      }
+    } else if delta > 0 && spans[first.index].row > row {
+      // The lane's rows from row `i` to its first on screen moved down
+      // (row `i` grew): back from it, down to row `i`.
+      let head = moved(spans[first.index])
+      var s = head.start &- startBase
+      var (b, t) = (first.block, first.slot)
+      var r = head.row
+      var scanned = 0
+      search: while r > row {
+        repeat {
+          if t == 0 {
+            if b == 0 { break search }
+            b &-= 1
+            t = blocks.lanes[b].count
+          }
+          t &-= 1
+          r &-= 1
+          scanned &+= 1
+          if scanned > scanLimit {
+            entering.removeLast(entering.count &- start)
+            return nil
+          }
+        } while blocks.lanes[b][t] != lane
+        let e = Int64(blocks.extents[b][t])
+        s &-= e &+ spacing
+        guard e > 0 ? s &+ e > low : s >= low else { break }
+        if meets(s, e) { entering.append(_LaneSpan(row: r, start: startBase &+ s, extent: e)) }
+      }
+      // Found last to first.
+      var (x, y) = (start, entering.count &- 1)
+      while x < y {
+        swap(&entering.base[x], &entering.base[y])
+        x &+= 1
+        y &-= 1
+      }
+    }
+    guard first.index >= 0 else { return n }
+    // The lane's spans move; those that no longer meet the window go.
+    var kept = first.index
+    var (b, t) = (first.block, first.slot)
+    var r = spans[first.index].row
+    for k in first.index ..< n {
+      let span = spans[k]
+      if k <= last.index {
+        t &+= span.row &- r
+        r = span.row
+        while t >= blocks.lanes[b].count {
+          t &-= blocks.lanes[b].count
+          b &+= 1
+        }
+      }
+      if k <= last.index && blocks.lanes[b][t] == lane {
+        let now = moved(span)
+        if meets(now.start &- startBase, now.extent) {
+          spans[kept] = now
+          kept &+= 1
+        }
+      } else {
+        spans[kept] = span
+        kept &+= 1
+      }
+    }
+    return kept
+  }
+}

@@ -65,10 +65,13 @@ extension LazyStackLayout {
     let window = _visibleWindow
     let (low, high) = (window.low &- _leadingInset, window.high &- _leadingInset)
     let meeting: [Int]
-    if let cache = _meetingCache, cache.stamp == _stamp, cache.low == low, cache.high == high {
-      // This frame's tracking walked the same window.
-      var rows = _RowSink(capacity: cache.spans.count)
-      cache.spans.withUnsafeBufferPointer { rows.append(contentsOf: $0) }
+    if _meetingCache?.stamp == _stamp {
+      // This frame's tracking walked the same window, or one a little
+      // off it (a measurement's correction moved it): from its rows.
+      var last = _meetingCache
+      let spans = _meetingSpans(low, high, last: &last)
+      var rows = _RowSink(capacity: spans.count)
+      spans.withUnsafeBufferPointer { rows.append(contentsOf: $0) }
       meeting = rows.take()
     } else {
       meeting = _laneBox.unsafelyUnwrapped.value.rows(meeting: low, high, in: _tree)
@@ -143,7 +146,12 @@ extension LazyStackLayout {
   internal mutating func _rebuildLanes() {
     guard let old = _laneBox?.value else { return }
     if old.current {  // brought up to date in place by the edit (L8)
+      // `current` is no part of the geometry: the rows found meeting the
+      // last window (`_meetingCache`, kept up to date by a measurement)
+      // stay valid through its write.
+      let cached = _meetingCache?.stamp == _stamp
       _writableLanes().value.current = false
+      if cached { _meetingCache?.stamp = _stamp }
       // A removed row's layout goes with it here too: else it would come
       // back with the id, and keep `hasLanes` on.
       if old.layoutByHeader.keys.contains(where: { !_tree.contains($0) }) {
@@ -354,8 +362,6 @@ extension LazyStackLayout {
     // `_meetingCache`), so no memory is allocated or freed for it.
     var spans = last.unsafelyUnwrapped.spans
     last = nil
-    let added = gained.base
-    let addedCount = gained.count
     var keptCount = 0
     spans.withUnsafeMutableBufferPointer { buffer in
       for i in buffer.indices where meets(buffer[i], low, high) {
@@ -363,29 +369,7 @@ extension LazyStackLayout {
         keptCount &+= 1
       }
     }
-    let total = keptCount &+ addedCount
-    if spans.count < total {
-      // Room at the end (its values are written over below).
-      spans.append(contentsOf: UnsafeBufferPointer(start: added, count: total &- spans.count))
-    } else if spans.count > total {
-      spans.removeLast(spans.count &- total)
-    }
-    spans.withUnsafeMutableBufferPointer { buffer in
-      // From the back, so no kept span is written over before it is read.
-      var k = keptCount &- 1
-      var g = addedCount &- 1
-      var w = total &- 1
-      while g >= 0 {
-        if k >= 0 && buffer[k].row > added[g].row {
-          buffer[w] = buffer[k]
-          k &-= 1
-        } else {
-          buffer[w] = added[g]
-          g &-= 1
-        }
-        w &-= 1
-      }
-    }
+    Self._merge(&spans, kept: keptCount, with: gained)
     return spans
   }
 
@@ -435,8 +419,8 @@ extension LazyStackLayout {
     let stamp = _stamp
     // The last frame's spans, out of the cache so the scroll frame's merge
     // can reuse their array (`_meetingSpans`).
-    var last = _meetingCache
-    _meetingCache = nil
+    var last: _MeetingSpans?
+    swap(&last, &_meetingCache)
     guard let (tracked, meeting) = _trackedRowInLanes(window, last: &last) else {
       _anchor = .automatic
       if updatingPosition { _position = ScrollPosition(_target: .automatic, isPositionedByUser: true) }
@@ -457,7 +441,7 @@ extension LazyStackLayout {
 /// the window and the layout's `_stamp` they were read under.
 @usableFromInline
 internal struct _MeetingSpans: Sendable {
-  @usableFromInline let stamp: UInt64
+  @usableFromInline var stamp: UInt64
   @usableFromInline let low: Int64
   @usableFromInline let high: Int64
   @usableFromInline let spans: [_LaneSpan]
@@ -515,12 +499,93 @@ extension LazyStackLayout {
 
   /// Row `index`'s extent went from `old` (units) to what the tree has now.
   @inlinable @inline(never)
-  internal mutating func _lanesDidMeasure(_ index: Int, from old: Int64, estimate: Int64) {
+  internal mutating func _lanesDidMeasure(_ index: Int, from old: Int64, estimate: Int64, stamp: UInt64) {
     guard _laneBox != nil, _lanesCanFollow(estimate: estimate) else { return }
     let new = _tree.extent(at: index)
     let box = _writableLanes()
     box.value.setExtent(new, old: old, at: index)
     box.value.current = true
+    _patchMeetingCache(afterMeasuring: index, old: old, stamp: stamp)
+  }
+
+  /// Keeps the rows the last frame found meeting its window
+  /// (`_meetingCache`) for the layout as it is now, after row `index`'s
+  /// extent went from `old` to the tree's: in a masonry only the rows of
+  /// its lane move (`_LaneLayout._patchSpans`), so the stabilization that
+  /// follows and `visibleRows` need no search of the window. Else the
+  /// cache is dropped. `stamp`: the layout's before the write.
+  /// - Complexity: O(log n + v + g) for v rows on screen and g coming in.
+  @inlinable @inline(never)
+  internal mutating func _patchMeetingCache(afterMeasuring index: Int, old: Int64, stamp: UInt64) {
+    // Moved out (no copy), or dropped: it was read before this write.
+    var cache: _MeetingSpans?
+    swap(&cache, &_meetingCache)
+    guard cache?.stamp == stamp else { return }
+    let (low, high) = (cache.unsafelyUnwrapped.low, cache.unsafelyUnwrapped.high)
+    // The only reference to the array now, so it is rewritten in place.
+    var spans = cache.unsafelyUnwrapped.spans
+    cache = nil
+    var entering = _SpanBuffer(capacity: 8)
+    defer { entering.deallocate() }
+    let lanes = _laneBox.unsafelyUnwrapped.value
+    let kept = spans.withUnsafeMutableBufferPointer {
+      lanes._patchSpans(afterMeasuring: index, old: old, meeting: low, high, spans: $0, in: _tree, entering: &entering)
+    }
+    guard let kept else { return }
+    Self._merge(&spans, kept: kept, with: entering)
+    _meetingCache = _MeetingSpans(stamp: _stamp, low: low, high: high, spans: spans)
+  }
+
+  /// Moves the rows found meeting the last window (`_meetingCache`, up to
+  /// date) on to the window `visibleRows` reads now, when a measurement's
+  /// correction moved it: the scroll frame's strips (`_meetingSpans`), so
+  /// measurement after measurement above the anchor keeps the cache near
+  /// the screen instead of falling behind it into a search of the window.
+  /// - Complexity: `_meetingSpans`'.
+  @inlinable @inline(never)
+  internal mutating func _followMeetingCache() {
+    // (Read in place, not bound to a copy: its array stays uniquely referenced.)
+    guard _meetingCache?.stamp == _stamp, _viewportUnits > 0 else { return }
+    let window = _visibleWindow
+    let (low, high) = (window.low &- _leadingInset, window.high &- _leadingInset)
+    guard _meetingCache?.low != low || _meetingCache?.high != high else { return }
+    var last: _MeetingSpans?
+    swap(&last, &_meetingCache)
+    let spans = _meetingSpans(low, high, last: &last)
+    _meetingCache = _MeetingSpans(stamp: _stamp, low: low, high: high, spans: spans)
+  }
+
+  /// Makes `spans` its first `kept` spans merged by row with `added`'s (in
+  /// row order, no row in both), in its own memory.
+  /// - Complexity: O(kept + added).
+  @inlinable
+  internal static func _merge(_ spans: inout [_LaneSpan], kept keptCount: Int, with gained: _SpanBuffer) {
+    let added = gained.base
+    let addedCount = gained.count
+    let total = keptCount &+ addedCount
+    if spans.count < total {
+      // Room at the end (its values are written over below).
+      spans.append(contentsOf: UnsafeBufferPointer(start: added, count: total &- spans.count))
+    } else if spans.count > total {
+      spans.removeLast(spans.count &- total)
+    }
+    guard addedCount > 0 else { return }
+    spans.withUnsafeMutableBufferPointer { buffer in
+      // From the back, so no kept span is written over before it is read.
+      var k = keptCount &- 1
+      var g = addedCount &- 1
+      var w = total &- 1
+      while g >= 0 {
+        if k >= 0 && buffer[k].row > added[g].row {
+          buffer[w] = buffer[k]
+          k &-= 1
+        } else {
+          buffer[w] = added[g]
+          g &-= 1
+        }
+        w &-= 1
+      }
+    }
   }
 
   /// `ids` were just inserted at `index`, estimated.

@@ -25,10 +25,14 @@ extension LazyStackLayout {
     let before = _capture()
     let laneOld = _slowPath(_laneBox != nil) ? _tree._extent(ofStored: _tree._storedExtent(at: location)) : 0
     let estimate = _tree.estimate
+    let stamp = _stamp
     _tree._setStored(stored, at: location)
     _refreshEstimate()
-    if _slowPath(_laneBox != nil) { _lanesDidMeasure(location.before.count &+ location.slot, from: laneOld, estimate: estimate) }
-    return .applied(correction: _settleNow(from: before, cause: .measurement))
+    guard _slowPath(_laneBox != nil) else { return .applied(correction: _settleNow(from: before, cause: .measurement)) }
+    _lanesDidMeasure(location.before.count &+ location.slot, from: laneOld, estimate: estimate, stamp: stamp)
+    let correction = _settleNow(from: before, cause: .measurement)
+    _followMeetingCache()
+    return .applied(correction: correction)
   }
 
   /// `setMeasuredExtent` inside a batch: logged, stabilized when the batch ends.
