@@ -108,6 +108,66 @@ final class LaneModelCheckTests: CheckedTestCase {
     }
   }
 
+  /// A measurement in a masonry moves only its lane's later rows, so the
+  /// rows found on screen are kept up to date without a search
+  /// (`_MasonryLanes._patchSpans`), and follow the correction with the
+  /// scroll frame's strips: many measurements that grow and shrink rows
+  /// above, on and below the screen (rows come in from above and below in
+  /// one lane), with a fixed estimate (else every estimated row moves),
+  /// small scrolls between them, over drifted lanes, sometimes with
+  /// headers and footers, spacing and overscan; compared with the
+  /// reference after every one (SPEC L4, L5, S1).
+  func testMeasurementsInMasonryAgainstTheReference() {
+    for seed in UInt64(1) ... 10 {
+      var rng = SeededRNG(seed: seed ^ 0x3ea5)
+      let n = Int.random(in: 60 ... 240, using: &rng)
+      var pair = try! ModelPair(ids: Array(0 ..< n), estimate: CGFloat(Int.random(in: 10 ... 60, using: &rng)),
+                                spacing: CGFloat(Int.random(in: 0 ... 2, using: &rng)) * 4, axis: .vertical,
+                                insets: EdgeInsets(all: 4), blockCapacity: Int.random(in: 4 ... 24, using: &rng))
+      var ops: [LayoutOperation] = [
+        .policy(.fixed),
+        .laneViewport(CGSize(width: 400, height: CGFloat(Int.random(in: 100 ... 600, using: &rng)))),
+        .sectionLayout(.masonry(try! MasonryLayout(lanes: .fixed(Int.random(in: 1 ... 5, using: &rng)),
+                                                   laneSpacing: CGFloat(Int.random(in: 0 ... 1, using: &rng)) * 6))),
+      ]
+      if seed % 3 == 0 {
+        for h in stride(from: Int.random(in: 0 ... 20, using: &rng), to: n, by: Int.random(in: 30 ... 120, using: &rng)) {
+          ops.append(.setRole(h, .sectionHeader))
+          if h + 25 < n && Bool.random(using: &rng) { ops.append(.setRole(h + 25, .sectionFooter)) }
+        }
+      }
+      if seed % 4 == 0 { ops.append(.overscan(Overscan(before: .points(30), after: .rows(2)))) }
+      for id in 0 ..< n where Int.random(in: 0 ..< 4, using: &rng) == 0 {
+        ops.append(.measure(id, CGFloat(Int.random(in: 0 ... 200, using: &rng))))
+      }
+      ops.append(.userScroll(CGFloat(Int.random(in: 0 ... 2000, using: &rng))))
+      for (step, op) in ops.enumerated() {
+        let problem = pair.step(op) ?? pair.difference(probes: [])
+        XCTAssertNil(problem, "seed \(seed) setup step \(step) \(op)")
+        if problem != nil { return }
+      }
+      var y = pair.reference.contentOffset.y
+      for step in 0 ..< 150 {
+        let op: LayoutOperation
+        if Int.random(in: 0 ..< 8, using: &rng) == 0 {
+          y += CGFloat(Int.random(in: -60 ... 60, using: &rng))
+          y = Swift.min(Swift.max(y, -50), pair.reference.contentSize.height + 50)
+          op = .userScroll(y)
+        } else {
+          // A row on screen or near it, most of the time; else anywhere.
+          let visible = pair.reference.visibleIndices
+          let row = Int.random(in: 0 ..< 3, using: &rng) > 0 && !visible.isEmpty
+            ? Swift.min(n - 1, Swift.max(0, Int.random(in: visible.lowerBound - 30 ... visible.upperBound + 10, using: &rng)))
+            : Int.random(in: 0 ..< n, using: &rng)
+          op = .measure(row, CGFloat(Int.random(in: 0 ... 240, using: &rng)))
+        }
+        let problem = pair.step(op) ?? pair.difference(probes: [y + 20, y + 150])
+        XCTAssertNil(problem, "seed \(seed) step \(step) \(op)")
+        if problem != nil { return }
+      }
+    }
+  }
+
   func testLanesAgainstTheReference() {
     let env = ProcessInfo.processInfo.environment
     let first = UInt64(env["LANE_SEED"] ?? "") ?? 1
