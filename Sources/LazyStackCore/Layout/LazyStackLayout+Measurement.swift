@@ -11,7 +11,9 @@ extension LazyStackLayout {
   ///   already measured at this extent, `.rejected` for a NaN, infinite or
   ///   negative extent (nothing is stored), `.unknownID` if no row has `id`.
   ///   Finite extents above 8,388,607 pt are clamped to it.
-  /// - Complexity: O(log n + B) (B: the block capacity, at most 512).
+  /// - Complexity: O(log n + B) (B: the block capacity, at most 512); with
+  ///   lanes O(k (log n + B) + v) for k lanes and v rows on screen (in a
+  ///   masonry the rows on screen are kept up to date, see Lanes.md).
   @inlinable
   @discardableResult
   public mutating func setMeasuredExtent(_ extent: CGFloat, for id: ID) -> MeasurementResult {
