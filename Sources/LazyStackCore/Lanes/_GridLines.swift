@@ -52,18 +52,35 @@ package struct _LineSummary: Sendable, Equatable {
 }
 
 /// A row found by a lane query: its index and its start and extent (pitch
-/// coordinates of the structure that found it).
+/// coordinates of the structure that found it), and, for a masonry row,
+/// its lane, so an update of the rows on screen after a measurement
+/// (`_MasonryLanes._patchSpans`) tells the measured row's lane from the
+/// others without reading the blocks. 24 bytes: an extent is at most
+/// `_FixedPoint.maxExtentUnits` (`Int32.max`), so it and the lane share a
+/// word. (The two packed by hand in one `Int64` cost more instructions a
+/// scroll frame than two 32-bit fields.)
 @usableFromInline @frozen
 package struct _LaneSpan: Sendable, Equatable {
   @usableFromInline package var row: Int
   @usableFromInline package var start: Int64
-  @usableFromInline package var extent: Int64
+  @usableFromInline package var _extent: Int32
+  /// The row's masonry lane; `-1` for a row that keeps none (a grid cell,
+  /// a list row, a header or footer).
+  @usableFromInline package var lane: Int32
+
+  /// The row's extent, in units (at most `_FixedPoint.maxExtentUnits`).
+  @inlinable @inline(__always)
+  package var extent: Int64 {
+    get { Int64(_extent) }
+    set { _extent = Int32(truncatingIfNeeded: newValue) }
+  }
 
   @inlinable @inline(__always)
-  package init(row: Int, start: Int64, extent: Int64) {
+  package init(row: Int, start: Int64, extent: Int64, lane: Int32 = -1) {
     self.row = row
     self.start = start
-    self.extent = extent
+    self._extent = Int32(truncatingIfNeeded: extent)
+    self.lane = lane
   }
 }
 
@@ -768,17 +785,73 @@ extension _GridLines {
                            to result: inout some _SpanSink) {
     // From the first line that ends at or after `low`: an empty row that
     // starts at `low` meets the window, and so may a line of empty rows.
-    guard low < high, let (first, firstStart) = _line(atPitch: low &- 1) else { return }
-    forEachLine(from: first, start: firstStart) { _, start, longest, rows, extents in
-      if start >= high { return false }
-      for (t, i) in rows.enumerated() {
-        let e = extents[t]
+    guard low < high, let (firstLine, firstStart) = _line(atPitch: low &- 1) else { return }
+    let k = self.k
+    let count = self.count
+    let spacing = self.spacing
+    var i = firstLine &* k
+    var (b, slot) = blocks.locate(i)
+    var start = firstStart
+    // The line of `n` extents at `start`, whose longest is `longest`: its
+    // rows that meet the window, each at its place in the line.
+    @inline(__always) func emit(_ extents: UnsafePointer<Int32>, _ n: Int, _ longest: Int64) {
+      for t in 0 ..< n {
+        let e = Int64(extents[t])
         let s = alignment == 0 ? start : start &+ _FixedPoint.scale(longest &- e, by: alignment)
         if e > 0 ? (s < high && s &+ e > low) : (s >= low && s < high) {
-          result.append(_LaneSpan(row: rowBase &+ i, start: startBase &+ s, extent: e))
+          result.append(_LaneSpan(row: rowBase &+ i &+ t, start: startBase &+ s, extent: e))
         }
       }
-      return true
+    }
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: k) { gathered in
+      let line = gathered.baseAddress.unsafelyUnwrapped
+      while i < count {
+        // The lines that lie in block `b`, read in place.
+        let done = blocks.extents[b].withUnsafeBufferPointer { e -> Bool in
+          let base = e.baseAddress.unsafelyUnwrapped
+          while i < count {
+            let n = Swift.min(k, count &- i)
+            if slot &+ n > e.count { return false }
+            if start >= high { return true }
+            var longest: Int64 = 0
+            for t in slot ..< slot &+ n { longest = Swift.max(longest, Int64(base[t])) }
+            emit(base + slot, n, longest)
+            start &+= longest &+ spacing
+            i &+= n
+            slot &+= n
+          }
+          return true
+        }
+        if done || i >= count { return }
+        if slot == blocks.extents[b].count {
+          b &+= 1
+          slot = 0
+          continue
+        }
+        // A line across blocks: gathered first.
+        let n = Swift.min(k, count &- i)
+        var filled = 0
+        var longest: Int64 = 0
+        while filled < n {
+          blocks.extents[b].withUnsafeBufferPointer { e in
+            let stop = Swift.min(e.count, slot &+ (n &- filled))
+            for t in slot ..< stop {
+              line[filled] = e[t]
+              filled &+= 1
+              longest = Swift.max(longest, Int64(e[t]))
+            }
+            slot = stop
+            if slot == e.count {
+              b &+= 1
+              slot = 0
+            }
+          }
+        }
+        if start >= high { return }
+        emit(line, n, longest)
+        start &+= longest &+ spacing
+        i &+= n
+      }
     }
   }
 

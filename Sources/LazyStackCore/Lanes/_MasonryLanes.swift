@@ -458,7 +458,8 @@ extension _MasonryLanes {
                 continue
               }
               if e > 0 ? (s &+ e > low) : (s >= low) {
-                result.append(_LaneSpan(row: rowBase &+ rowsBefore &+ t, start: startBase &+ s, extent: e))
+                result.append(_LaneSpan(row: rowBase &+ rowsBefore &+ t, start: startBase &+ s, extent: e,
+                                         lane: Int32(truncatingIfNeeded: j)))
               }
               lanes[j].start = next
             }
@@ -633,7 +634,8 @@ extension _MasonryLanes {
               }
               if s >= high { return true }
               if e > 0 ? (s &+ e > low) : (s >= low) {
-                result.append(_LaneSpan(row: first &+ slot, start: startBase &+ s, extent: e))
+                result.append(_LaneSpan(row: first &+ slot, start: startBase &+ s, extent: e,
+                                           lane: Int32(truncatingIfNeeded: j)))
               }
               s = next
             }
@@ -881,7 +883,7 @@ extension _MasonryLanes {
             s &-= e &+ spacing
             guard e > 0 ? s &+ e > low : s >= low else { break }
             if meets(s, e, low, high) && !meets(s, e, lastLow, lastHigh) {
-              gained.append(_LaneSpan(row: r, start: startBase &+ s, extent: e))
+              gained.append(_LaneSpan(row: r, start: startBase &+ s, extent: e, lane: Int32(lane)))
             }
           }
         }
@@ -909,7 +911,7 @@ extension _MasonryLanes {
             } while blocks.lanes[b][t] != lane
             let e = Int64(blocks.extents[b][t])
             if meets(s, e, low, high) && !meets(s, e, lastLow, lastHigh) {
-              gained.append(_LaneSpan(row: r, start: startBase &+ s, extent: e))
+              gained.append(_LaneSpan(row: r, start: startBase &+ s, extent: e, lane: Int32(lane)))
             }
             s &+= e &+ spacing
           }
@@ -955,58 +957,36 @@ extension _MasonryLanes {
     let delta = new &- old
     let row = rowBase &+ i
     let spacing = self.spacing
-    // The lane's first and last span (index, block, slot): walks from
-    // each end until a row of the lane.
-    var first = (index: -1, block: 0, slot: 0)
-    var last = (index: -1, block: 0, slot: 0)
-    if n > 0 {
-      var (b, t) = blocks.locate(spans[0].row &- rowBase)
-      var r = spans[0].row
-      for k in 0 ..< n {
-        t &+= spans[k].row &- r
-        r = spans[k].row
-        while t >= blocks.lanes[b].count {
-          t &-= blocks.lanes[b].count
-          b &+= 1
-        }
-        if blocks.lanes[b][t] == lane {
-          first = (k, b, t)
-          break
-        }
-      }
-      if first.index >= 0 {
-        (b, t) = blocks.locate(spans[n &- 1].row &- rowBase)
-        r = spans[n &- 1].row
-        for k in stride(from: n &- 1, through: first.index, by: -1) {
-          t &-= r &- spans[k].row
-          r = spans[k].row
-          while t < 0 {
-            b &-= 1
-            t &+= blocks.lanes[b].count
-          }
-          if blocks.lanes[b][t] == lane {
-            last = (k, b, t)
-            break
-          }
-        }
+    // The lane's first and last span: each span keeps its lane.
+    let laneTag = Int32(lane)
+    var first = -1
+    var last = -1
+    for k in 0 ..< n where spans[k].lane == laneTag {
+      first = k
+      break
+    }
+    if first >= 0 {
+      for k in stride(from: n &- 1, through: first, by: -1) where spans[k].lane == laneTag {
+        last = k
+        break
       }
     }
     // A span of the lane as it is now.
     @inline(__always) func moved(_ span: _LaneSpan) -> _LaneSpan {
       _LaneSpan(row: span.row, start: span.row > row ? span.start &+ delta : span.start,
-                extent: span.row == row ? new : span.extent)
+                extent: span.row == row ? new : span.extent, lane: laneTag)
     }
     let start = entering.count
-    if first.index < 0 {
+    if first < 0 {
       // No row of the lane met the window: nothing can come in when the
       // lane ended before it, before and after.
       let total = laneTotals[Int(lane)]
       guard total <= low && total &- delta <= low else { return nil }
-    } else if delta < 0 && spans[last.index].row >= row {
+    } else if delta < 0 && spans[last].row >= row {
       // The lane's rows after its last on screen moved up: on from it.
-      let final = moved(spans[last.index])
+      let final = moved(spans[last])
       var s = final.start &- startBase &+ final.extent &+ spacing
-      var (b, t) = (last.block, last.slot)
+      var (b, t) = blocks.locate(final.row &- rowBase)
       var r = final.row
       var scanned = 0
       search: while s < high {
@@ -1025,15 +1005,15 @@ extension _MasonryLanes {
           }
         } while blocks.lanes[b][t] != lane
         let e = Int64(blocks.extents[b][t])
-        if meets(s, e) { entering.append(_LaneSpan(row: r, start: startBase &+ s, extent: e)) }
+        if meets(s, e) { entering.append(_LaneSpan(row: r, start: startBase &+ s, extent: e, lane: laneTag)) }
         s &+= e &+ spacing
       }
-    } else if delta > 0 && spans[first.index].row > row {
+    } else if delta > 0 && spans[first].row > row {
       // The lane's rows from row `i` to its first on screen moved down
       // (row `i` grew): back from it, down to row `i`.
-      let head = moved(spans[first.index])
+      let head = moved(spans[first])
       var s = head.start &- startBase
-      var (b, t) = (first.block, first.slot)
+      var (b, t) = blocks.locate(head.row &- rowBase)
       var r = head.row
       var scanned = 0
       search: while r > row {
@@ -1054,7 +1034,7 @@ extension _MasonryLanes {
         let e = Int64(blocks.extents[b][t])
         s &-= e &+ spacing
         guard e > 0 ? s &+ e > low : s >= low else { break }
-        if meets(s, e) { entering.append(_LaneSpan(row: r, start: startBase &+ s, extent: e)) }
+        if meets(s, e) { entering.append(_LaneSpan(row: r, start: startBase &+ s, extent: e, lane: laneTag)) }
       }
       // Found last to first.
       var (x, y) = (start, entering.count &- 1)
@@ -1064,32 +1044,29 @@ extension _MasonryLanes {
         y &-= 1
       }
     }
-    guard first.index >= 0 else { return n }
+    guard first >= 0 else { return n }
     // The lane's spans move; those that no longer meet the window go.
-    var kept = first.index
-    var (b, t) = (first.block, first.slot)
-    var r = spans[first.index].row
-    for k in first.index ..< n {
+    var kept = first
+    for k in first ... last {
       let span = spans[k]
-      if k <= last.index {
-        t &+= span.row &- r
-        r = span.row
-        while t >= blocks.lanes[b].count {
-          t &-= blocks.lanes[b].count
-          b &+= 1
-        }
-      }
-      if k <= last.index && blocks.lanes[b][t] == lane {
+      if span.lane == laneTag {
         let now = moved(span)
         if meets(now.start &- startBase, now.extent) {
           spans[kept] = now
           kept &+= 1
         }
       } else {
-        spans[kept] = span
+        if kept != k { spans[kept] = span }
         kept &+= 1
       }
     }
+    // Those after the lane's last, as they were.
+    let tail = n &- last &- 1
+    if tail > 0 && kept != last &+ 1 {
+      let base = spans.baseAddress.unsafelyUnwrapped
+      (base + kept).update(from: base + (last &+ 1), count: tail)
+    }
+    kept &+= tail
     return kept
   }
 }
