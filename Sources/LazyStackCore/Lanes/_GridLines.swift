@@ -721,49 +721,45 @@ extension _GridLines {
   @inlinable
   package func forEachLine(from line: Int,
                            _ body: (_ line: Int, _ start: Int64, _ extent: Int64, _ rows: Range<Int>) -> Bool) {
-    forEachLine(from: line) { l, start, longest, rows, _ in body(l, start, longest, rows) }
-  }
-
-  /// `forEachLine`, with the extents of each line's rows (valid during
-  /// the call); `start` is line `line`'s start when the caller has it
-  /// (`_line(atPitch:)`), so it is not searched for again.
-  @inlinable
-  package func forEachLine(from line: Int, start known: Int64? = nil,
-                           _ body: (_ line: Int, _ start: Int64, _ extent: Int64, _ rows: Range<Int>,
-                                    _ extents: UnsafeBufferPointer<Int64>) -> Bool) {
     guard line >= 0 && line < lineCount else { return }
-    var start = known ?? lineStart(line)
+    var start = lineStart(line)
     var (b, slot) = blocks.locate(line &* k)
     var l = line
-    withUnsafeTemporaryAllocation(of: Int64.self, capacity: k) { buffer in
-      while l < lineCount {
-        let first = l &* k
-        let end = Swift.min(count, first &+ k)
-        var longest: Int64 = 0
-        var left = end &- first
-        var filled = 0
-        while left > 0 {
-          blocks.extents[b].withUnsafeBufferPointer { e in
-            let stop = Swift.min(e.count, slot &+ left)
-            for t in slot ..< stop {
-              let x = Int64(e[t])
-              buffer[filled] = x
-              filled &+= 1
-              longest = Swift.max(longest, x)
-            }
-            left &-= stop &- slot
-            slot = stop
-            if slot == e.count {
-              b &+= 1
-              slot = 0
-            }
-          }
+    while l < lineCount {
+      let first = l &* k
+      let end = Swift.min(count, first &+ k)
+      let longest = _readLine(end &- first, block: &b, slot: &slot, copyTo: nil)
+      if !body(l, start, longest, first ..< end) { return }
+      start &+= longest &+ spacing
+      l &+= 1
+    }
+  }
+
+  /// The longest of the `n` rows from slot `slot` of block `b` on (across
+  /// blocks), each extent copied to `copy` when one is given; moves
+  /// `(b, slot)` past them.
+  /// - Complexity: O(n).
+  @inlinable @inline(__always)
+  package func _readLine(_ n: Int, block b: inout Int, slot: inout Int,
+                         copyTo copy: UnsafeMutablePointer<Int32>?) -> Int64 {
+    var longest: Int64 = 0
+    var filled = 0
+    while filled < n {
+      blocks.extents[b].withUnsafeBufferPointer { e in
+        let stop = Swift.min(e.count, slot &+ (n &- filled))
+        for t in slot ..< stop {
+          copy?[filled] = e[t]
+          filled &+= 1
+          longest = Swift.max(longest, Int64(e[t]))
         }
-        if !body(l, start, longest, first ..< end, UnsafeBufferPointer(rebasing: buffer[0 ..< filled])) { return }
-        start &+= longest &+ spacing
-        l &+= 1
+        slot = stop
+        if slot == e.count {
+          b &+= 1
+          slot = 0
+        }
       }
     }
+    return longest
   }
 
   /// The rows that meet `[low, high)` (pitch from the body's start), in
@@ -830,23 +826,7 @@ extension _GridLines {
         }
         // A line across blocks: gathered first.
         let n = Swift.min(k, count &- i)
-        var filled = 0
-        var longest: Int64 = 0
-        while filled < n {
-          blocks.extents[b].withUnsafeBufferPointer { e in
-            let stop = Swift.min(e.count, slot &+ (n &- filled))
-            for t in slot ..< stop {
-              line[filled] = e[t]
-              filled &+= 1
-              longest = Swift.max(longest, Int64(e[t]))
-            }
-            slot = stop
-            if slot == e.count {
-              b &+= 1
-              slot = 0
-            }
-          }
-        }
+        let longest = _readLine(n, block: &b, slot: &slot, copyTo: line)
         if start >= high { return }
         emit(line, n, longest)
         start &+= longest &+ spacing

@@ -959,18 +959,8 @@ extension _MasonryLanes {
     let spacing = self.spacing
     // The lane's first and last span: each span keeps its lane.
     let laneTag = Int32(lane)
-    var first = -1
-    var last = -1
-    for k in 0 ..< n where spans[k].lane == laneTag {
-      first = k
-      break
-    }
-    if first >= 0 {
-      for k in stride(from: n &- 1, through: first, by: -1) where spans[k].lane == laneTag {
-        last = k
-        break
-      }
-    }
+    let first = spans.firstIndex { $0.lane == laneTag } ?? -1
+    let last = first < 0 ? -1 : spans.lastIndex { $0.lane == laneTag }.unsafelyUnwrapped
     // A span of the lane as it is now.
     @inline(__always) func moved(_ span: _LaneSpan) -> _LaneSpan {
       _LaneSpan(row: span.row, start: span.row > row ? span.start &+ delta : span.start,
