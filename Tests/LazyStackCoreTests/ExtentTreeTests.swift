@@ -129,7 +129,7 @@ final class ExtentTreeTests: CheckedTestCase {
     var pristine = 0, own = 0
     var buffers = Set<UnsafeRawPointer?>()
     var rowCounts = Set<Int>()
-    for position in 0 ..< tree.blockCount {
+    for position in 0 ..< tree._order.count where !tree._block(at: position).ids.isEmpty {
       let block = tree._block(at: position)
       if block._isPristine {
         pristine += 1
@@ -454,7 +454,8 @@ final class ExtentTreeTests: CheckedTestCase {
   /// measured ids keep the sharing of blocks they do not touch.
   func testEstimatedBlocksShareTheirBuffersUntilARowIsWritten() throws {
     func buffers<ID>(_ tree: ExtentTree<ID>) -> [UnsafeRawPointer?] {
-      tree._order.map { handle in
+      // The blocks with rows (a spare, between them, has no buffer of rows).
+      tree._order.filter { !tree._blocks[Int($0)].ids.isEmpty }.map { handle in
         tree._blocks[Int(handle)].extents.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
       }
     }
@@ -666,11 +667,13 @@ final class ExtentTreeTests: CheckedTestCase {
     }
   }
 
-  /// Splits and merges in the middle stream the trees' tails instead of
-  /// rebuilding them from the blocks: with headers, footers and kinds on
-  /// the rows (so the role and kind trees are spliced too), at the front
-  /// once its leading room is gone, and for blocks emptied or merged by
-  /// removals, every tree stays what a rebuild gives.
+  /// Splits and merges in the middle take or leave spares near them
+  /// (rewriting a few leaves), or else stream the trees' tails and spread
+  /// spares anew, instead of rebuilding the trees from the blocks: with
+  /// headers, footers and kinds on the rows (so the role and kind trees
+  /// are changed too), at the front once its leading room is gone, and for
+  /// blocks emptied or merged by removals, every tree stays what a rebuild
+  /// gives, and the spares are where they may be.
   func testE4_splitsAndMergesInTheMiddleKeepEveryBlockTreeWithRolesAndKinds() throws {
     var tree = try ExtentTree(ids: Array(0 ..< 40), estimate: 256, spacing: 3, blockCapacity: 4)
     var model = Array(0 ..< 40)
@@ -678,6 +681,7 @@ final class ExtentTreeTests: CheckedTestCase {
     var rng = SeededRNG(seed: 46)
     var next = 1000
     let roles: [UInt8] = [ExtentTree<Int>._plainRole, ExtentTree<Int>._headerRole, ExtentTree<Int>._footerRole]
+    var splitsIntoSpares = 0
     for step in 0 ..< 600 {
       let k = Int.random(in: 1 ... 7, using: &rng)
       let ids = Array(next ..< next + k)
@@ -685,20 +689,26 @@ final class ExtentTreeTests: CheckedTestCase {
       let at = [0, model.count, Int.random(in: 0 ... model.count, using: &rng)][step % 3]
       let stored = ids.map { _ in Bool.random(using: &rng) ? Int32.random(in: 0 ... 5000, using: &rng) : -1 }
       let extras = ids.map { _ in ExtentTree<Int>._extra(kind: UInt8.random(in: 0 ... 3, using: &rng), own: nil) }
+      let (positions, spares) = (tree._order.count, tree._spareCount)
       try tree.insert(ids, extents: stored, roles: ids.map { _ in roles.randomElement(using: &rng)! }, extras: extras, at: at)
+      if tree._order.count == positions && tree._spareCount < spares {
+        splitsIntoSpares += 1
+      }
       model.insert(contentsOf: ids, at: at)
       extents.insert(contentsOf: stored.map { $0 < 0 ? nil : Int64($0) }, at: at)
       tree._checkInvariants()
       XCTAssertEqual(tree.ids, model, "step \(step)")
     }
     XCTAssertGreaterThan(tree.blockCount, 300)
+    XCTAssertGreaterThan(splitsIntoSpares, 50, "splits in the middle take spares")
     for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
     // Removals one row at a time (a block that empties or falls under a
     // quarter full goes or merges where it is), and now and then a batch
     // over several blocks (the pass over every block).
     var merges = 0
+    var sparesLeft = 0
     for step in 0 ..< 800 where !model.isEmpty {
-      let blocks = tree.blockCount
+      let (blocks, spares) = (tree.blockCount, tree._spareCount)
       let indices = step % 50 == 49
         ? Array(Set((0 ..< 20).map { _ in Int.random(in: 0 ..< model.count, using: &rng) })).sorted()
         : [Int.random(in: 0 ..< model.count, using: &rng)]
@@ -708,12 +718,61 @@ final class ExtentTreeTests: CheckedTestCase {
         extents.remove(at: i)
       }
       if tree.blockCount < blocks { merges += 1 }
+      if tree._spareCount > spares { sparesLeft += 1 }
       tree._checkInvariants()
       XCTAssertEqual(tree.ids, model, "removal step \(step)")
     }
     XCTAssertGreaterThan(merges, 50)
+    XCTAssertGreaterThan(sparesLeft, 10, "merges in the middle leave spares")
     assertPrefixes(tree, extents, "after the removals")
     for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
+  }
+
+  /// E4: a split in the middle of a large tree takes the nearest spare,
+  /// and a merge there leaves one: the number of positions stays, no block
+  /// farther than `_spareReach` positions moves, and the trees, the ids
+  /// and the offsets stay what they were, for ascending ids (keys) and
+  /// shuffled ids (the hash index).
+  func testE4_aSplitOrMergeInTheMiddleMovesNoBlockBeyondTheNearestSpare() throws {
+    var rng = SeededRNG(seed: 33)
+    for shuffled in [false, true] {
+      let ids = shuffled ? Array(0 ..< 4000).shuffled(using: &rng) : Array(0 ..< 4000)
+      var tree = try ExtentTree(ids: ids, estimate: 256, spacing: 2, blockCapacity: 8)
+      var model = ids
+      XCTAssertEqual(tree._spareCount, (tree.blockCount - 1) / ExtentTree<Int>._spareGap, "spread at the build")
+      let middle = tree._order.count / 2
+      let before = Array(tree._order)
+      let row = tree._fenwickPrefix(middle).count + 1  // inside the block at `middle`
+      let blocks = tree.blockCount
+      var next = 100_000
+      while tree.blockCount == blocks {
+        try tree.insert([next], at: row)
+        model.insert(next, at: row)
+        next += 1
+      }
+      tree._checkInvariants()
+      XCTAssertEqual(tree._order.count, before.count, "shuffled \(shuffled): the split took a spare")
+      let moved = (0 ..< before.count).filter { tree._order[$0] != before[$0] }
+      XCTAssertFalse(moved.isEmpty)
+      XCTAssertTrue(moved.allSatisfy { abs($0 - middle) <= ExtentTree<Int>._spareReach },
+                    "shuffled \(shuffled): blocks moved at \(moved)")
+      XCTAssertEqual(tree.ids, model)
+      for (i, id) in model.enumerated() where i % 7 == 0 || abs(i - row) < 40 { XCTAssertEqual(tree.index(of: id), i) }
+      assertPrefixes(tree, [Int64?](repeating: nil, count: model.count), "shuffled \(shuffled) split")
+      // Removals there until a block merges or empties: it stays as a spare.
+      let spares = tree._spareCount
+      let kept = Array(tree._order)
+      while tree.blockCount == blocks + 1 {
+        tree.remove(sortedIndices: [row])
+        model.remove(at: row)
+      }
+      tree._checkInvariants()
+      XCTAssertEqual(tree._order.count, kept.count, "shuffled \(shuffled): the merge left a spare")
+      XCTAssertEqual(tree._spareCount, spares + 1)
+      XCTAssertEqual(tree.ids, model)
+      for (i, id) in model.enumerated() where i % 7 == 0 || abs(i - row) < 40 { XCTAssertEqual(tree.index(of: id), i) }
+      assertPrefixes(tree, [Int64?](repeating: nil, count: model.count), "shuffled \(shuffled) merge")
+    }
   }
 
   /// E4: the hash index of unordered ids grows without a rebuild inside

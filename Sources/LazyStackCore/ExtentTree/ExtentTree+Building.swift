@@ -72,6 +72,7 @@ extension ExtentTree {
     _blocks.removeAll(keepingCapacity: true)
     _order.removeAll(keepingCapacity: true)
     _positions.removeAll(keepingCapacity: true)
+    _spareCount = 0
     _freeHandles.removeAll()
     _index = _IDIndex()
     _implicit = nil
@@ -93,6 +94,7 @@ extension ExtentTree {
       }
       if let failure { throw failure }
     }
+    if _order.count >= Self._spareThreshold { _spreadSpares() }
     if let measured, !measured.isEmpty { _restore(measured) }
   }
 

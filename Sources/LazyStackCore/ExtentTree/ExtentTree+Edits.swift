@@ -88,7 +88,7 @@ extension ExtentTree {
         if rows != sharedChunks.rows { sharedChunks = (rows, Self._estimatedChunks(rows)) }
         blocks[handle].chunks = sharedChunks.chunks
       }
-      _touchedSink = sink
+      _touchedSink = UInt8(truncatingIfNeeded: sink)
     }
     if _kinds != nil {
       for position in touched { _recountKinds(handle: Int(_order[position])) }
@@ -436,6 +436,11 @@ extension ExtentTree {
       }
       return true
     }
+    if position != _order.count &- 1, let span = _spareSpan(around: position, needing: moved) {
+      // In the middle, with spares near: the pieces take them.
+      _splitIntoSpares(parts, keys: keys, at: position, span: span)
+      return true
+    }
     // The first piece keeps this handle; the others follow it.
     let rest = parts.dropFirst()
     _blocks[handle] = parts[0]
@@ -467,7 +472,90 @@ extension ExtentTree {
     let lead = position == 0 ? Swift.max(4, _order.count >> 4) : nil
     _replaceTreeLeaves(position ..< position &+ 1, with: [Int32(truncatingIfNeeded: handle)] + handles, lead: lead)
     _refreshRowGuess()
+    // No spare was near: spread them anew, so the next splits find some.
+    if _order.count >= Self._spareThreshold { _spreadSpares() }
     return true
+  }
+
+  /// The positions from `position` to the `needed`-th spare after it, or
+  /// else before it, within `_spareReach` positions; `nil` when there are
+  /// not that many so near.
+  /// - Complexity: O(r) for the reach r.
+  @inlinable
+  package func _spareSpan(around position: Int, needing needed: Int) -> ClosedRange<Int>? {
+    let n = _order.count
+    let reach = Self._spareReach
+    var found = 0
+    var q = position
+    let right = Swift.min(n &- 2, position &+ reach)  // the last block is never a spare
+    while q < right {
+      q &+= 1
+      if _isSpare(q) {
+        found &+= 1
+        if found == needed { return position ... q }
+      }
+    }
+    found = 0
+    q = position
+    let left = Swift.max(1, position &- reach)  // nor is the first
+    while q > left {
+      q &-= 1
+      if _isSpare(q) {
+        found &+= 1
+        if found == needed { return q ... position }
+      }
+    }
+    return nil
+  }
+
+  /// Splits the block at `position` into `parts` (its rows regrouped, with
+  /// their `keys` while ordered) using the spares in `span` (from
+  /// `_spareSpan`): the first part keeps the block's handle, the others
+  /// take spares' handles, and the blocks with rows in the span move over
+  /// by as many positions, so the parts lie side by side. The spares left
+  /// over go to the span's far end. Nothing after the span moves.
+  /// - Complexity: O(B + w log(n/B)) for a span of w positions.
+  @inlinable
+  @inline(never)
+  package mutating func _splitIntoSpares(_ parts: [_Block], keys: [Int], at position: Int, span: ClosedRange<Int>) {
+    let handle = _order[position]
+    let old = _leaves(span)
+    var spares: [Int32] = []
+    var kept: [(handle: Int32, key: Int?)] = []  // the span's other blocks with rows
+    for p in span where p != position {
+      if _isSpare(p) {
+        spares.append(_order[p])
+      } else {
+        kept.append((_order[p], _ordered ? _firstIDs[p] : nil))
+      }
+    }
+    let taken = spares.prefix(parts.count &- 1)
+    _spareCount &-= taken.count
+    _blocks[Int(handle)] = parts[0]
+    _recountKinds(handle: Int(handle))
+    for (k, h) in taken.enumerated() {
+      _blocks[Int(h)] = parts[k &+ 1]
+      _recountKinds(handle: Int(h))
+      _refile(parts[k &+ 1].ids, from: handle, to: h)
+    }
+    // The span anew; a spare's key (nil here) is the next block's.
+    var own: [(handle: Int32, key: Int?)] = [(handle, keys.first)]
+    for (k, h) in taken.enumerated() { own.append((h, _ordered ? keys[k &+ 1] : nil)) }
+    let left = spares.dropFirst(taken.count).map { (handle: $0, key: Int?.none) }
+    let arrangement = span.upperBound == position && span.lowerBound != position
+      ? left + kept + own : own + kept + left
+    var next = span.upperBound &+ 1 < _firstIDs.count ? _firstIDs[span.upperBound &+ 1] : Int.max
+    for (k, entry) in arrangement.enumerated().reversed() {
+      let p = span.lowerBound &+ k
+      _order[p] = entry.handle
+      _positions[Int(entry.handle)] = Int32(truncatingIfNeeded: p)
+      if _ordered {
+        let key = entry.key ?? next
+        _firstIDs[p] = key
+        next = key
+      }
+    }
+    _rewriteLeaves(from: span.lowerBound, old: old)
   }
 
   /// Adds `delta` to the position of every block in use at `position` or
@@ -547,7 +635,7 @@ extension ExtentTree {
       _tidyIndex()
     } else if !positions.isEmpty {
       _compactBlocks()
-      _rebuildFenwick()
+      _spreadSpares()
       _tidyIndex()
     }
   }
@@ -647,18 +735,29 @@ extension ExtentTree {
     var kept: [Int32] = []  // the block that stays, if any
     if rows == 0 {
       (gone, first) = (position, position)
-    } else if position > 0 && _block(at: position &- 1).ids.count &+ rows <= blockCapacity {
+    } else if _fits(rows, at: position &- 1) {
       (gone, first) = (position, position &- 1)
-      _appendRows(of: Int(_order[position]), to: Int(_order[position &- 1]))
-      kept = [_order[position &- 1]]
-    } else if position &+ 1 < _order.count && _block(at: position &+ 1).ids.count &+ rows <= blockCapacity {
+    } else if _fits(rows, at: position &+ 1) {
       (gone, first) = (position &+ 1, position)
-      _appendRows(of: Int(_order[position &+ 1]), to: Int(_order[position]))
-      kept = [_order[position]]
     } else {
       return  // no neighbour has room: the block stays as it is
     }
+    // In the middle, the block that goes stays as a spare where a spare
+    // may be (`_spareAllowed`): only the two positions' leaves change.
+    let spare = gone > 0 && gone &+ 1 < _order.count && _spareAllowed(at: gone)
+    let old = spare ? _leaves(first ... gone) : []
+    if gone != first {
+      _appendRows(of: Int(_order[gone]), to: Int(_order[first]))
+      kept = [_order[first]]
+    }
     let handle = Int(_order[gone])
+    if spare {
+      _spareCount &+= 1
+      _blocks[handle] = _Block()
+      if _ordered { _firstIDs[gone] = _firstIDs[gone &+ 1] }
+      if gone != first { _rewriteLeaves(from: first, old: old) }
+      return
+    }
     _freeBlock(handle)
     _positions[handle] = -1
     _order.remove(at: gone)
@@ -666,6 +765,49 @@ extension ExtentTree {
     _shiftPositions(from: gone &+ 1, by: -1)
     _replaceTreeLeaves(first ..< gone &+ 1, with: kept)
     _refreshRowGuess()
+    _dropEndSpares()
+  }
+
+  /// Whether the block at `position` exists, has rows, and has room for
+  /// `rows` more (a spare is no neighbour to merge with).
+  /// - Complexity: O(1).
+  @inlinable
+  package func _fits(_ rows: Int, at position: Int) -> Bool {
+    guard position >= 0 && position < _order.count else { return false }
+    let held = _block(at: position).ids.count
+    return held > 0 && held &+ rows <= blockCapacity
+  }
+
+  /// Whether the block at `position` (in the middle) may become a spare:
+  /// while the tree is large enough to spread spares, and fewer than a
+  /// quarter of the positions within `_spareReach / 4` each way are
+  /// spares already, so a walk over the blocks meets few in a row.
+  /// - Complexity: O(r) for the reach r.
+  @inlinable
+  package func _spareAllowed(at position: Int) -> Bool {
+    guard _order.count >= Self._spareThreshold else { return false }
+    let reach = Self._spareReach / 4
+    let lower = Swift.max(1, position &- reach)
+    let upper = Swift.min(_order.count &- 2, position &+ reach)
+    var spares = 0
+    for p in lower ... upper where p != position && _isSpare(p) { spares &+= 1 }
+    return spares &* 4 < upper &- lower
+  }
+
+  /// Removes spares left at either end (a removal there can leave the
+  /// block next to a spare first or last), so the first and the last
+  /// blocks have rows.
+  /// - Complexity: O(n/B) when there are any, else O(1).
+  @inlinable
+  package mutating func _dropEndSpares() {
+    while _order.count > 1 && _isSpare(_order.count &- 1) {
+      _spareCount &-= 1
+      _mergeLocally(at: _order.count &- 1)
+    }
+    while _order.count > 1 && _isSpare(0) {
+      _spareCount &-= 1
+      _mergeLocally(at: 0)
+    }
   }
 
   /// Appends the rows of the block with handle `source` to the block with
@@ -753,15 +895,14 @@ extension ExtentTree {
       if _ordered { keys.append(_firstIDs[position]) }
     }
     _order = order
+    _spareCount = 0  // each was freed
     if _ordered { _firstIDs = keys }
   }
 
   /// Whether a block of `rows` rows at `position` fits into a neighbour.
   @inlinable
   package func _canMerge(position: Int, rows: Int) -> Bool {
-    if position > 0 && _block(at: position &- 1).ids.count &+ rows <= blockCapacity { return true }
-    if position &+ 1 < _order.count && _block(at: position &+ 1).ids.count &+ rows <= blockCapacity { return true }
-    return false
+    _fits(rows, at: position &- 1) || _fits(rows, at: position &+ 1)
   }
 
   @inlinable

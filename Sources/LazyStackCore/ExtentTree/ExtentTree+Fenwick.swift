@@ -70,6 +70,69 @@ extension ExtentTree {
     _replaceKindLeaves(leaves, zeros: zeros, with: handles)
   }
 
+  /// What the block-level trees hold for one position (`_leaves`), kept
+  /// before the blocks of a few positions are regrouped or moved, so
+  /// `_rewriteLeaves` can put in the differences.
+  @usableFromInline
+  package struct _Leaf {
+    @usableFromInline package var summary: _Summary
+    @usableFromInline package var roles: Int
+    @usableFromInline package var kinds: ContiguousArray<Int64>
+
+    @inlinable
+    package init(summary: _Summary, roles: Int, kinds: ContiguousArray<Int64>) {
+      self.summary = summary
+      self.roles = roles
+      self.kinds = kinds
+    }
+  }
+
+  /// What the trees hold for the blocks at `positions`: their summaries,
+  /// role counts and kind vectors, which the trees count where they are.
+  /// - Complexity: O(w) for w positions.
+  @inlinable
+  package func _leaves(_ positions: ClosedRange<Int>) -> [_Leaf] {
+    positions.map(_leaf)
+  }
+
+  /// What the trees hold for the block at `position` (see `_leaves`).
+  /// - Complexity: O(1).
+  @inlinable
+  package func _leaf(_ position: Int) -> _Leaf {
+    _withBlock(handle: Int(_order[position])) {
+      _Leaf(summary: $0.pointee.summary, roles: $0.pointee.roleCounts, kinds: $0.pointee.kindVector)
+    }
+  }
+
+  /// Makes every block-level tree hold, at the positions from `first` on,
+  /// the blocks now there, given what it held (`old`, from `_leaves`
+  /// before the change): one Fenwick update a changed position in each
+  /// tree, so a regrouping of w positions costs O(w log(n/B)) wherever it
+  /// is, with no pass over the later blocks. The rows are the same, so
+  /// the totals stay (the kind totals are refreshed).
+  /// - Complexity: O(w log(n/B)) for w positions.
+  @inlinable
+  @inline(never)
+  package mutating func _rewriteLeaves(from first: Int, old: [_Leaf]) {
+    let roles = !_roleFenwick.isEmpty
+    let kinded = _kinds != nil
+    for (k, before) in old.enumerated() {
+      let p = first &+ k
+      let now = _leaf(p)
+      var delta = now.summary
+      delta -= before.summary
+      if delta != _Summary() { _fenwickNodeAdd(delta, at: _lead &+ p &+ 1) }
+      if roles && now.roles != before.roles { _roleFenwick.add(now.roles &- before.roles, at: _lead &+ p &+ 1) }
+      if kinded {
+        for e in 0 ..< Swift.max(now.kinds.count, before.kinds.count) {
+          let d = (e < now.kinds.count ? now.kinds[e] : 0) &- (e < before.kinds.count ? before.kinds[e] : 0)
+          if d != 0 { _kindAdd(d, entry: e, at: p) }
+        }
+      }
+    }
+    if kinded { _refreshKindTotals() }
+  }
+
   /// Puts `zeros` empty vectors and the kind vectors of the blocks
   /// `handles` in place of the kind tree's `leaves` (1-based nodes); a
   /// no-op without kinds.

@@ -18,10 +18,17 @@ extension ExtentTree {
     _exceptionCounts?.forEach { _, count in countedExceptions += Int(count) }
     precondition(countedExceptions == (_exceptions?.count ?? 0), "exception counts and exceptions disagree")
     precondition(_positions.count == _blocks.count, "positions/blocks size mismatch")
+    precondition(_order.reduce(0) { $0 + (_blocks[Int($1)].ids.isEmpty ? 1 : 0) } == _spareCount,
+                 "spare count mismatch")
     for (position, handle) in _order.enumerated() {
       let block = _blocks[Int(handle)]
       precondition(_positions[Int(handle)] == Int32(position), "handle position mismatch")
-      precondition(!block.ids.isEmpty, "empty block in order")
+      // Empty: a spare, only between two blocks with rows (`_spareGap`).
+      precondition(!block.ids.isEmpty || (position > 0 && position < _order.count - 1),
+                   "empty block first or last in order")
+      precondition(block.ids.count > 0 || (block.extents.isEmpty && block.kindVector.allSatisfy { $0 == 0 }
+                                           && block.roleCounts == 0 && _exceptionCount(Int(handle)) == 0),
+                   "a spare keeps rows' traces")
       precondition(block.ids.count <= blockCapacity, "block over capacity")
       precondition(block.ids.count == block.extents.count, "ids/extents size mismatch")
       precondition(block.rowCount == block.ids.count, "block row count mismatch")

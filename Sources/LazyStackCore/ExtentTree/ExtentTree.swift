@@ -56,9 +56,19 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   /// again: ordered when at most an eighth of the ids are exceptions.
   @usableFromInline package var _ordered: Bool
   /// Where reads made only to start cache misses early are kept, so the
-  /// optimizer does not drop them (`invalidateAll`). 32 bits after
+  /// optimizer does not drop them (`invalidateAll`). 8 bits after
   /// `_ordered`, in the room `_implicit`'s tag leaves before the next word.
-  @usableFromInline package var _touchedSink: Int32 = 0
+  @usableFromInline package var _touchedSink: UInt8 = 0
+  /// The number of spares in `_order` (see `_spareGap`), 32 bits (it is
+  /// at most the number of blocks, whose handles are 32 bits) in the same
+  /// room, so the tree keeps its 256 bytes.
+  @inlinable @inline(__always)
+  package var _spareCount: Int {
+    get { Int(_spares) }
+    set { _spares = Int32(truncatingIfNeeded: newValue) }
+  }
+  /// `_spareCount`, stored.
+  @usableFromInline package var _spares: Int32 = 0
   /// The blocks' search keys, by position, while `_ordered`; else empty.
   /// `_firstIDs[p]` is greater than every ordered id before block `p` and at
   /// most every ordered id in it (the block's first id, while there are no
@@ -151,6 +161,39 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
     _internalChecksSwitch() ? 8 : 512
   }
 
+  /// One spare after every this many blocks when spares are spread
+  /// (`_spreadSpares`). A *spare* is an empty block kept in `_order`
+  /// between two blocks with rows (never first or last): its Fenwick leaf
+  /// is zero, so every search passes it, and a split in the middle takes
+  /// the nearest one instead of moving every later block up a position
+  /// (`_splitIntoSpares`); a merge in the middle leaves one behind.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package static var _spareGap: Int { 16 }
+
+  /// The fewest blocks a tree spreads spares among: 256 (about 100,000
+  /// rows), below which a split's O(n/B) pass is a few hundred integers;
+  /// 4 while `LazyStackInternalChecks.isEnabled`, so tests reach spares
+  /// with small inputs.
+  /// - Complexity: O(1).
+  @usableFromInline
+  package static var _spareThreshold: Int {
+    _internalChecksSwitch() ? 4 : 256
+  }
+
+  /// How far (in positions) a split looks each way for spares, and the
+  /// most blocks it moves over by one to bring them next to it.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package static var _spareReach: Int { 64 }
+
+  /// Whether the block at `position` is a spare (see `_spareGap`).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func _isSpare(_ position: Int) -> Bool {
+    _withBlock(handle: Int(_order[position])) { $0.pointee.rowCount == 0 }
+  }
+
   /// The number of rows.
   /// - Complexity: O(1).
   @inlinable @inline(__always)
@@ -161,10 +204,11 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @inlinable @inline(__always)
   package var blockCapacity: Int { Int(_blockCapacity) }
 
-  /// The number of blocks.
+  /// The number of blocks with rows (the spares between them, see
+  /// `_spareGap`, not counted).
   /// - Complexity: O(1).
   @inlinable @inline(__always)
-  package var blockCount: Int { _order.count }
+  package var blockCount: Int { _order.count &- _spareCount }
 
   /// The number of measured rows.
   /// - Complexity: O(1).

@@ -82,6 +82,7 @@ extension ExtentTree {
         guard let base = ids.baseAddress else { return nil }
         let ints = UnsafeRawPointer(base).assumingMemoryBound(to: Int.self)
         let n = block.pointee.rowCount  // not the buffer's header: one cache miss fewer in a row
+        guard n > 0 else { return nil }  // a spare, whose key is the next block's
         // Dense ids (every integer from the first to the last): the slot is
         // the distance from the first, in integers.
         if ints[n &- 1] &- ints[0] == n &- 1 {

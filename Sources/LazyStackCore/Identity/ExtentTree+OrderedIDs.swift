@@ -95,11 +95,15 @@ extension ExtentTree {
     if low == nil && p > 0 {
       let previous = Int(_order[p &- 1])
       let last = _withBlock(handle: previous) {
-        unsafeBitCast($0.pointee.ids, to: ContiguousArray<Int>.self).last!
+        unsafeBitCast($0.pointee.ids, to: ContiguousArray<Int>.self).last
       }
-      // Every ordered id before block `p` is below its key.
-      let exception = _exceptionCount(previous) > 0 && _isException(last)
-      low = exception ? (_firstIDs[p] == Int.min ? Int.min : _firstIDs[p] &- 1) : last
+      // Every ordered id before block `p` is below its key (the bound
+      // taken when the block before is a spare, with no ids).
+      if let last, !(_exceptionCount(previous) > 0 && _isException(last)) {
+        low = last
+      } else {
+        low = _firstIDs[p] == Int.min ? Int.min : _firstIDs[p] &- 1
+      }
     }
     if high == nil { high = p &+ 1 < _firstIDs.count ? _firstIDs[p &+ 1] : Int.max }
     return (low ?? Int.min, high!)
