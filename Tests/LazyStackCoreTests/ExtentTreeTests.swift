@@ -775,6 +775,31 @@ final class ExtentTreeTests: CheckedTestCase {
     }
   }
 
+  /// E4: an id inserted in order at the first row of a block after a spare
+  /// stays ordered: the bound below it is the last id of the block before
+  /// the spare (a spare has none), so no exception is filed.
+  func testE4_inOrderInsertsAfterASpareMakeNoException() throws {
+    var tree = try ExtentTree(ids: Array(stride(from: 0, to: 8000, by: 2)), estimate: 256, blockCapacity: 8)
+    XCTAssertGreaterThan(tree._spareCount, 0)
+    var inserted = 0
+    var p = 1
+    while p < tree._order.count - 1 {
+      if tree._isSpare(p - 1) && !tree._isSpare(p) {
+        let row = tree._fenwickPrefix(p).count  // the first row of block p
+        let x = tree.id(at: row) - 1
+        if x > tree.id(at: row - 1) {
+          try tree.insert([x], at: row)
+          inserted += 1
+        }
+      }
+      p += 1
+    }
+    tree._checkInvariants()
+    XCTAssertGreaterThan(inserted, 10)
+    XCTAssertNil(tree._exceptions, "in-order inserts after spares made exceptions")
+    for i in stride(from: 0, to: tree.count, by: 3) { XCTAssertEqual(tree.index(of: tree.id(at: i)), i) }
+  }
+
   /// E4: the hash index of unordered ids grows without a rebuild inside
   /// one edit: from 5/8 full, a larger index is filled a few blocks an edit
   /// while both answer (inserts, removals, moves and the splits and merges

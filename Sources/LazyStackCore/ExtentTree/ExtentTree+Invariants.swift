@@ -2,7 +2,8 @@ extension ExtentTree {
   /// Checks every internal invariant and traps on the first one broken:
   /// block sums match their rows, the Fenwick tree matches a rebuild, the id
   /// index names the block of every row and nothing else, handles and
-  /// positions agree, and no block is empty or over capacity.
+  /// positions agree, no block is over capacity, and the only empty blocks are
+  /// the spares, counted, between blocks with rows.
   /// For tests (directly, or through a layout's checks when
   /// `LazyStackInternalChecks.isEnabled`); nothing on a hot path calls it.
   /// - Complexity: O(n).

@@ -50,4 +50,117 @@ extension ExtentTree {
     if _ordered { _firstIDs = keys }
     _rebuildFenwick()
   }
+
+  /// The positions from `position` to the `needed`-th spare after it, or
+  /// else before it, within `_spareReach` positions; `nil` when there are
+  /// not that many so near.
+  /// - Complexity: O(r) for the reach r.
+  @inlinable
+  package func _spareSpan(around position: Int, needing needed: Int) -> ClosedRange<Int>? {
+    let n = _order.count
+    let reach = Self._spareReach
+    var found = 0
+    var q = position
+    let right = Swift.min(n &- 2, position &+ reach)  // the last block is never a spare
+    while q < right {
+      q &+= 1
+      if _isSpare(q) {
+        found &+= 1
+        if found == needed { return position ... q }
+      }
+    }
+    found = 0
+    q = position
+    let left = Swift.max(1, position &- reach)  // nor is the first
+    while q > left {
+      q &-= 1
+      if _isSpare(q) {
+        found &+= 1
+        if found == needed { return q ... position }
+      }
+    }
+    return nil
+  }
+
+  /// Splits the block at `position` into `parts` (its rows regrouped, with
+  /// their `keys` while ordered) using the spares in `span` (from
+  /// `_spareSpan`): the first part keeps the block's handle, the others
+  /// take spares' handles, and the blocks with rows in the span move over
+  /// by as many positions, so the parts lie side by side. The spares left
+  /// over go to the span's far end. Nothing after the span moves.
+  /// - Complexity: O(B + w log(n/B)) for a span of w positions.
+  @inlinable
+  @inline(never)
+  package mutating func _splitIntoSpares(_ parts: [_Block], keys: [Int], at position: Int, span: ClosedRange<Int>) {
+    let handle = _order[position]
+    let old = _leaves(span)
+    var spares: [Int32] = []
+    var kept: [(handle: Int32, key: Int?)] = []  // the span's other blocks with rows
+    for p in span where p != position {
+      if _isSpare(p) {
+        spares.append(_order[p])
+      } else {
+        kept.append((_order[p], _ordered ? _firstIDs[p] : nil))
+      }
+    }
+    let taken = spares.prefix(parts.count &- 1)
+    _spareCount &-= taken.count
+    _blocks[Int(handle)] = parts[0]
+    _recountKinds(handle: Int(handle))
+    for (k, h) in taken.enumerated() {
+      _blocks[Int(h)] = parts[k &+ 1]
+      _recountKinds(handle: Int(h))
+      _refile(parts[k &+ 1].ids, from: handle, to: h)
+    }
+    // The span anew; a spare's key (nil here) is the next block's.
+    var own: [(handle: Int32, key: Int?)] = [(handle, keys.first)]
+    for (k, h) in taken.enumerated() { own.append((h, _ordered ? keys[k &+ 1] : nil)) }
+    let left = spares.dropFirst(taken.count).map { (handle: $0, key: Int?.none) }
+    let arrangement = span.upperBound == position && span.lowerBound != position
+      ? left + kept + own : own + kept + left
+    var next = span.upperBound &+ 1 < _firstIDs.count ? _firstIDs[span.upperBound &+ 1] : Int.max
+    for (k, entry) in arrangement.enumerated().reversed() {
+      let p = span.lowerBound &+ k
+      _order[p] = entry.handle
+      _positions[Int(entry.handle)] = Int32(truncatingIfNeeded: p)
+      if _ordered {
+        let key = entry.key ?? next
+        _firstIDs[p] = key
+        next = key
+      }
+    }
+    _rewriteLeaves(from: span.lowerBound, old: old)
+  }
+
+  /// Whether the block at `position` (in the middle) may become a spare:
+  /// while the tree is large enough to spread spares, and fewer than a
+  /// quarter of the positions within `_spareReach / 4` each way are
+  /// spares already, so a walk over the blocks meets few in a row.
+  /// - Complexity: O(r) for the reach r.
+  @inlinable
+  package func _spareAllowed(at position: Int) -> Bool {
+    guard _order.count >= Self._spareThreshold else { return false }
+    let reach = Self._spareReach / 4
+    let lower = Swift.max(1, position &- reach)
+    let upper = Swift.min(_order.count &- 2, position &+ reach)
+    var spares = 0
+    for p in lower ... upper where p != position && _isSpare(p) { spares &+= 1 }
+    return spares &* 4 < upper &- lower
+  }
+
+  /// Removes spares left at either end (a removal there can leave the
+  /// block next to a spare first or last), so the first and the last
+  /// blocks have rows.
+  /// - Complexity: O(n/B) when there are any, else O(1).
+  @inlinable
+  package mutating func _dropEndSpares() {
+    while _order.count > 1 && _isSpare(_order.count &- 1) {
+      _spareCount &-= 1
+      _mergeLocally(at: _order.count &- 1)
+    }
+    while _order.count > 1 && _isSpare(0) {
+      _spareCount &-= 1
+      _mergeLocally(at: 0)
+    }
+  }
 }

@@ -15,8 +15,11 @@
 ///   tree sums per-block summaries by position. A point query descends the
 ///   Fenwick tree in O(log(n/B)) and scans one block in O(B); an insert or
 ///   delete edits one block in O(B) and updates the tree in O(log(n/B)); a
-///   split or merge in the middle splices the block-level trees in place,
-///   O(n/B) sequential, reading no other block.
+///   split or merge in the middle takes or leaves a *spare*, an empty block
+///   kept between blocks (`_spareGap`), and moves only the blocks between,
+///   O(B + r log(n/B)) for r ≤ `_spareReach` positions; only with no spare
+///   near does it splice the block-level trees in place, O(n/B)
+///   sequential, reading no other block.
 /// - The id index maps an id to the handle of its block, so inserting rows
 ///   never renumbers later rows: a row's index is its block's start (a Fenwick
 ///   prefix) plus its slot (a scan of one block).

@@ -93,12 +93,15 @@ extension ExtentTree {
       return (low ?? (next == Int.min ? Int.min : next &- 1), high ?? _firstIDs[p])
     }
     if low == nil && p > 0 {
-      let previous = Int(_order[p &- 1])
+      // The block before, past the spares (never first, and few in a row;
+      // past `_spareReach` of them, the key's bound below).
+      var before = p &- 1
+      while before > 0 && p &- before < Self._spareReach && _isSpare(before) { before &-= 1 }
+      let previous = Int(_order[before])
       let last = _withBlock(handle: previous) {
         unsafeBitCast($0.pointee.ids, to: ContiguousArray<Int>.self).last
       }
-      // Every ordered id before block `p` is below its key (the bound
-      // taken when the block before is a spare, with no ids).
+      // Every ordered id before block `p` is below its key.
       if let last, !(_exceptionCount(previous) > 0 && _isException(last)) {
         low = last
       } else {
