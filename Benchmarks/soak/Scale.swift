@@ -185,23 +185,30 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
     let fresh = n + 10_000
     try singleEdits(&layout, "shuffled ids", fresh: fresh)
     // The single insert that splits a block in the middle of the list: rows
-    // inserted one at a time at one place until its block splits (undone after).
+    // inserted one at a time at one place until its block splits (undone
+    // after), at five places in the middle.
     do {
-      let blocks = layout._blockCount
-      let place = n / 2 + 17
+      var splits: [String] = []
       var others: [EditTime] = []
-      var splitting = EditTime(wall: 0, cpu: 0)
-      var added = 0
-      while layout._blockCount == blocks && added < 10_000 {
-        let t = try EditTime.of { try layout.insert([fresh + 1 + added], at: place) }
-        added += 1
-        if layout._blockCount != blocks { splitting = t } else { others.append(t) }
+      for k in 0 ..< 5 {
+        let blocks = layout._blockCount
+        let place = n / 2 + 17 + k * (n / 50)
+        var added = 0
+        while layout._blockCount == blocks && added < 10_000 {
+          let t = try EditTime.of { try layout.insert([fresh + 1 + added], at: place) }
+          added += 1
+          if layout._blockCount != blocks {
+            splits.append(String(format: "%.1f µs (CPU %.1f µs)", t.wall, t.cpu))
+          } else {
+            others.append(t)
+          }
+        }
+        check(layout._blockCount != blocks, "no block split after \(added) inserts in one place")
+        layout.remove(atOffsets: IndexSet(integersIn: place ..< place + added))
       }
       print("scale: shuffled ids: insert one row that splits a block in the middle: "
-            + String(format: "%.1f µs (CPU %.1f µs)", splitting.wall, splitting.cpu)
-            + " (the \(added - 1) inserts into that block before it: \(others.slowestText))")
-      check(layout._blockCount != blocks, "no block split after \(added) inserts in one place")
-      layout.remove(atOffsets: IndexSet(integersIn: place ..< place + added))
+            + splits.joined(separator: ", ")
+            + " (five places; the \(others.count) inserts into those blocks before: \(others.slowestText))")
     }
     // The single removals that empty a block or merge it with a neighbour in
     // the middle of the list: 1,000 new rows inserted at one place, then

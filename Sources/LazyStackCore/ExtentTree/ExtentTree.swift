@@ -174,14 +174,17 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @inlinable @inline(__always)
   package static var _spareGap: Int { 16 }
 
-  /// The fewest blocks a tree spreads spares among: 256 (about 100,000
-  /// rows), below which a split's O(n/B) pass is a few hundred integers;
+  /// The fewest blocks a tree spreads spares among: 4,096 (about 1.5M
+  /// rows). Below it a split's O(n/B) pass is a few thousand integers, tens
+  /// of µs, while spares cost every search a little: with them from 256
+  /// blocks, `measure` at 1M rows (1,953 blocks) ran 5 % slower in time
+  /// for 0.7 % more instructions (Benchmarks/RESULTS.md, 2026-11-29).
   /// 4 while `LazyStackInternalChecks.isEnabled`, so tests reach spares
   /// with small inputs.
   /// - Complexity: O(1).
   @usableFromInline
   package static var _spareThreshold: Int {
-    _internalChecksSwitch() ? 4 : 256
+    _internalChecksSwitch() ? 4 : 4096
   }
 
   /// How far (in positions) a split looks each way for spares, and the
