@@ -668,8 +668,8 @@ final class ExtentTreeTests: CheckedTestCase {
   }
 
   /// Splits and merges in the middle take or leave spares near them
-  /// (rewriting a few leaves), or else stream the trees' tails and spread
-  /// spares anew, instead of rebuilding the trees from the blocks: with
+  /// (rewriting a few leaves), or else stream the trees' tails (a split
+  /// putting new spares after its pieces), instead of rebuilding the trees from the blocks: with
   /// headers, footers and kinds on the rows (so the role and kind trees
   /// are changed too), at the front once its leading room is gone, and for
   /// blocks emptied or merged by removals, every tree stays what a rebuild

@@ -373,7 +373,8 @@ extension ExtentTree {
   /// positions. With none that near, it moves the later blocks up: the
   /// arrays by position and the trees' tails are streamed once
   /// (`_replaceTreeLeaves`), O(n/B) sequential, with no read of the other
-  /// blocks, and the spares are spread anew (`_spreadSpares`).
+  /// blocks, and puts `_sparesMade` spares after the pieces in the same
+  /// pass (in a tree of at least `_spareThreshold` positions).
   /// - Complexity: O(B' + log(n/B)) for a block of B' rows at either end or
   ///   with a spare near, else O(B' + n/B).
   @inlinable
@@ -438,7 +439,7 @@ extension ExtentTree {
       }
       return true
     }
-    if position != _order.count &- 1, let span = _spareSpan(around: position, needing: moved) {
+    if _spareCount > 0 && position != _order.count &- 1, let span = _spareSpan(around: position, needing: moved) {
       // In the middle, with spares near: the pieces take them.
       _splitIntoSpares(parts, keys: keys, at: position, span: span)
       return true
@@ -465,17 +466,23 @@ extension ExtentTree {
       return true
     }
     // In the middle: the later blocks move up by the new ones, and the
-    // trees' tails are streamed again (no read of every block).
-    _order.insert(contentsOf: handles, at: position &+ 1)
-    if _ordered { _firstIDs.insert(contentsOf: keys.dropFirst(), at: position &+ 1) }
-    _shiftPositions(from: position &+ 1, by: moved)
-    for (k, h) in handles.enumerated() { _positions[Int(h)] = Int32(truncatingIfNeeded: position &+ 1 &+ k) }
+    // trees' tails are streamed again (no read of every block). No spare
+    // was near: in a tree large enough to keep them, spares go in after
+    // the pieces in the same pass, for the next splits here.
+    let fresh = _order.count >= Self._spareThreshold ? (0 ..< Self._sparesMade).map { _ in _newHandle() } : []
+    let added = handles + fresh
+    if _ordered {
+      let next = _firstIDs[position &+ 1]  // a spare's key is the next block's
+      _firstIDs.insert(contentsOf: keys.dropFirst() + repeatElement(next, count: fresh.count), at: position &+ 1)
+    }
+    _order.insert(contentsOf: added, at: position &+ 1)
+    _shiftPositions(from: position &+ 1, by: added.count)
+    for (k, h) in added.enumerated() { _positions[Int(h)] = Int32(truncatingIfNeeded: position &+ 1 &+ k) }
+    _spareCount &+= fresh.count
     // The first block with no leading room left makes new room, as a rebuild would.
     let lead = position == 0 ? Swift.max(4, _order.count >> 4) : nil
-    _replaceTreeLeaves(position ..< position &+ 1, with: [Int32(truncatingIfNeeded: handle)] + handles, lead: lead)
+    _replaceTreeLeaves(position ..< position &+ 1, with: [Int32(truncatingIfNeeded: handle)] + added, lead: lead)
     _refreshRowGuess()
-    // No spare was near: spread them anew, so the next splits find some.
-    if _order.count >= Self._spareThreshold { _spreadSpares() }
     return true
   }
 

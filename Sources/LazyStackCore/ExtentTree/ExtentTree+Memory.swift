@@ -12,13 +12,14 @@ extension ExtentTree {
     var bytes = header &+ _blocks.capacity &* MemoryLayout<_Block>.stride
     var counted = Set<UnsafeRawPointer>()
     func once<Element>(_ buffer: ContiguousArray<Element>) -> Int {
+      guard buffer.capacity > 0 else { return 0 }  // the shared empty array (a spare's)
       let address = buffer.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
       if let address, !counted.insert(address).inserted { return 0 }
       return header &+ buffer.capacity &* MemoryLayout<Element>.stride
     }
     for handle in _order {
       let block = _blocks[Int(handle)]
-      bytes &+= header &+ block.ids.capacity &* MemoryLayout<ID>.stride
+      if block.ids.capacity > 0 { bytes &+= header &+ block.ids.capacity &* MemoryLayout<ID>.stride }
       bytes &+= once(block.extents)
       bytes &+= once(block.chunks)
       if block.roles.capacity > 0 { bytes &+= header &+ block.roles.capacity }

@@ -51,32 +51,26 @@ extension ExtentTree {
     _rebuildFenwick()
   }
 
-  /// The positions from `position` to the `needed`-th spare after it, or
-  /// else before it, within `_spareReach` positions; `nil` when there are
-  /// not that many so near.
+  /// The positions from `position` to the nearest `needed`-th spare on
+  /// either side of it (looking outwards one position a side at a time),
+  /// within `_spareReach` positions; `nil` when there are not that many so
+  /// near.
   /// - Complexity: O(r) for the reach r.
   @inlinable
   package func _spareSpan(around position: Int, needing needed: Int) -> ClosedRange<Int>? {
-    let n = _order.count
-    let reach = Self._spareReach
-    var found = 0
-    var q = position
-    let right = Swift.min(n &- 2, position &+ reach)  // the last block is never a spare
-    while q < right {
-      q &+= 1
-      if _isSpare(q) {
-        found &+= 1
-        if found == needed { return position ... q }
+    let last = _order.count &- 2  // the last block is never a spare, nor the first
+    var (right, left) = (0, 0)
+    for d in 1 ... Self._spareReach {
+      let after = position &+ d
+      let before = position &- d
+      if after > last && before < 1 { break }
+      if after <= last && _isSpare(after) {
+        right &+= 1
+        if right == needed { return position ... after }
       }
-    }
-    found = 0
-    q = position
-    let left = Swift.max(1, position &- reach)  // nor is the first
-    while q > left {
-      q &-= 1
-      if _isSpare(q) {
-        found &+= 1
-        if found == needed { return q ... position }
+      if before >= 1 && _isSpare(before) {
+        left &+= 1
+        if left == needed { return before ... position }
       }
     }
     return nil

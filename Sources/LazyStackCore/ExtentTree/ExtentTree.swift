@@ -193,6 +193,14 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @inlinable @inline(__always)
   package static var _spareReach: Int { 64 }
 
+  /// How many spares a split in the middle that found none near puts in
+  /// after its pieces, in the pass that moves the later blocks up anyway,
+  /// so the next splits there take them: one such pass every 9 splits at
+  /// a place that keeps growing, none at a build's spread.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package static var _sparesMade: Int { 8 }
+
   /// Whether the block at `position` is a spare (see `_spareGap`).
   /// - Complexity: O(1).
   @inlinable @inline(__always)
