@@ -8,8 +8,7 @@ extension ExtentTree {
   /// Puts one spare after every `_spareGap` blocks with rows (none after
   /// the last), dropping the spares there were, and rebuilds the
   /// positions and the block-level trees. Below `_spareThreshold` blocks
-  /// with rows the tree keeps no spares. After a build, a compaction, and
-  /// a split in the middle that found no spare near.
+  /// with rows the tree keeps no spares. After a build and a compaction.
   /// - Complexity: O(n/B).
   @inlinable
   @inline(never)
@@ -78,10 +77,11 @@ extension ExtentTree {
 
   /// Splits the block at `position` into `parts` (its rows regrouped, with
   /// their `keys` while ordered) using the spares in `span` (from
-  /// `_spareSpan`): the first part keeps the block's handle, the others
-  /// take spares' handles, and the blocks with rows in the span move over
-  /// by as many positions, so the parts lie side by side. The spares left
-  /// over go to the span's far end. Nothing after the span moves.
+  /// `_spareSpan`, which ends at the last spare needed, so the span holds
+  /// one spare for each part but the first): the first part keeps the
+  /// block's handle, the others take the spares' handles, and the blocks
+  /// with rows in the span move over by as many positions, so the parts
+  /// lie side by side. Nothing after the span moves.
   /// - Complexity: O(B + w log(n/B)) for a span of w positions.
   @inlinable
   @inline(never)
@@ -89,39 +89,32 @@ extension ExtentTree {
     let handle = _order[position]
     let old = _leaves(span)
     var spares: [Int32] = []
-    var kept: [(handle: Int32, key: Int?)] = []  // the span's other blocks with rows
+    var kept: [(handle: Int32, key: Int)] = []  // the span's other blocks with rows
     for p in span where p != position {
       if _isSpare(p) {
         spares.append(_order[p])
       } else {
-        kept.append((_order[p], _ordered ? _firstIDs[p] : nil))
+        kept.append((_order[p], _ordered ? _firstIDs[p] : 0))
       }
     }
-    let taken = spares.prefix(parts.count &- 1)
-    _spareCount &-= taken.count
+    _spareCount &-= spares.count
     _blocks[Int(handle)] = parts[0]
     _recountKinds(handle: Int(handle))
-    for (k, h) in taken.enumerated() {
+    for (k, h) in spares.enumerated() {
       _blocks[Int(h)] = parts[k &+ 1]
       _recountKinds(handle: Int(h))
       _refile(parts[k &+ 1].ids, from: handle, to: h)
     }
-    // The span anew; a spare's key (nil here) is the next block's.
-    var own: [(handle: Int32, key: Int?)] = [(handle, keys.first)]
-    for (k, h) in taken.enumerated() { own.append((h, _ordered ? keys[k &+ 1] : nil)) }
-    let left = spares.dropFirst(taken.count).map { (handle: $0, key: Int?.none) }
-    let arrangement = span.upperBound == position && span.lowerBound != position
-      ? left + kept + own : own + kept + left
-    var next = span.upperBound &+ 1 < _firstIDs.count ? _firstIDs[span.upperBound &+ 1] : Int.max
-    for (k, entry) in arrangement.enumerated().reversed() {
+    // The span anew: the parts side by side, before or after the blocks
+    // that move over (the spares were on the left or on the right).
+    var own: [(handle: Int32, key: Int)] = [(handle, keys.first ?? 0)]
+    for (k, h) in spares.enumerated() { own.append((h, _ordered ? keys[k &+ 1] : 0)) }
+    let arrangement = span.upperBound == position ? kept + own : own + kept
+    for (k, entry) in arrangement.enumerated() {
       let p = span.lowerBound &+ k
       _order[p] = entry.handle
       _positions[Int(entry.handle)] = Int32(truncatingIfNeeded: p)
-      if _ordered {
-        let key = entry.key ?? next
-        _firstIDs[p] = key
-        next = key
-      }
+      if _ordered { _firstIDs[p] = entry.key }
     }
     _rewriteLeaves(from: span.lowerBound, old: old)
   }
