@@ -91,3 +91,26 @@ func measurePauses(seconds: Double) {
   print("pauses: \(stops.count) stops over 300 µs in \(seconds) s of a loop that reads the clock; the longest (wall µs / CPU µs): "
         + stops.prefix(10).map { String(format: "%.0f / %.0f", $0.wall, $0.cpu) }.joined(separator: ", "))
 }
+
+extension Array where Element == EditTime {
+  /// Two runs of the same edits on equal layouts (a seeded generator),
+  /// paired: each edit's time is its faster run, by `atMost`. Work that an
+  /// edit does takes as long in both runs; a stop of this machine (see
+  /// `measurePauses`) or a page the system hands over slowly rarely hits
+  /// the same edit twice (the scale test prints both: one run's slowest,
+  /// and the slowest of the pairs).
+  static func replayed(_ first: [EditTime], _ second: [EditTime]) -> [EditTime] {
+    precondition(first.count == second.count, "replays of different lengths: \(first.count) and \(second.count)")
+    return zip(first, second).map { $0.atMost <= $1.atMost ? $0 : $1 }
+  }
+
+  /// "replayed, each edit's faster run: median …, p99 …, slowest … at #i":
+  /// what the edits themselves cost (SPEC E4's bound).
+  var replayedText: String {
+    let sorted = map(\.atMost).sorted()
+    guard let slowest = indices.max(by: { self[$0].atMost < self[$1].atMost }) else { return "none" }
+    return "replayed, each edit's faster run: median " + String(format: "%.1f µs, p99 %.1f µs, slowest %.1f µs (CPU %.1f µs) at #%d",
+                                                               sorted[sorted.count / 2], sorted[sorted.count * 99 / 100],
+                                                               self[slowest].wall, self[slowest].cpu, slowest)
+  }
+}

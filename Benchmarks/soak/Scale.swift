@@ -98,27 +98,39 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
       time("first removal from the range ids") { ranged.remove(atOffsets: [n / 4]) }
       check(ranged.index(of: n / 4) == nil && ranged.index(of: n / 4 + 1) == n / 4, "lookups after a removal")
       try singleEdits(&ordered, "ascending ids", fresh: -7)
+    }
+    do {
       // 1 % of the rows moved to random places, one move at a time: each
-      // an exception. The slowest move, the memory, and every moved id found.
-      var times: [EditTime] = []
+      // an exception. Run twice, on two layouts built alike, with the same
+      // seeded places; the slowest move of the first run, the slowest of
+      // each move's faster run, the memory, and every moved id found.
+      var runs: [[EditTime]] = []
       var splits = Set<Int>()  // the moves that split or merged a block
       var moved: [Int] = []
-      var rng = SystemRandomNumberGenerator()
-      for _ in 0 ..< n / 100 {
-        let from = Int.random(in: 0 ..< ordered.count, using: &rng)
-        let to = Int.random(in: 0 ... ordered.count, using: &rng)
-        moved.append(ordered.id(at: from))
-        let blocks = ordered._blockCount
-        times.append(EditTime.of { ordered.move(fromOffsets: [from], toOffset: to) })
-        if ordered._blockCount != blocks { splits.insert(times.count - 1) }
+      for run in 0 ..< 2 {
+        var ordered = try LazyStackLayout(ids: ids, estimatedExtent: 30, spacing: 2)
+        var rng = SeededRNG(seed: 33)
+        var times: [EditTime] = []
+        times.reserveCapacity(n / 100)
+        for _ in 0 ..< n / 100 {
+          let from = Int.random(in: 0 ..< ordered.count, using: &rng)
+          let to = Int.random(in: 0 ... ordered.count, using: &rng)
+          if run == 0 { moved.append(ordered.id(at: from)) }
+          let blocks = ordered._blockCount
+          times.append(EditTime.of { ordered.move(fromOffsets: [from], toOffset: to) })
+          if ordered._blockCount != blocks { splits.insert(times.count - 1) }
+        }
+        runs.append(times)
+        guard run == 1 else { continue }
+        bytesPerRow("ascending ids with 1 % moved out of order", ordered)
+        print("scale: memory, of which the exceptions table: \(String(format: "%.2f", Double(ordered._exceptionHeapBytes) / Double(ordered.count))) B/row")
+        var found = 0
+        for id in moved.suffix(1_000) { if let i = ordered.index(of: id), ordered.id(at: i) == id { found += 1 } }
+        check(found == min(1_000, moved.count), "moved ids found: \(found)")
       }
-      print("scale: ascending ids, \(n / 100) rows moved to random places: \(times.slowestText)"
-            + " (\(splits.count) moves split a block; \(times.slowestFive(splits: splits)))")
-      bytesPerRow("ascending ids with 1 % moved out of order", ordered)
-      print("scale: memory, of which the exceptions table: \(String(format: "%.2f", Double(ordered._exceptionHeapBytes) / Double(ordered.count))) B/row")
-      var found = 0
-      for id in moved.suffix(1_000) { if let i = ordered.index(of: id), ordered.id(at: i) == id { found += 1 } }
-      check(found == min(1_000, moved.count), "moved ids found: \(found)")
+      print("scale: ascending ids, \(n / 100) rows moved to random places: \(runs[0].slowestText)"
+            + " (\(splits.count) moves split a block; \(runs[0].slowestFive(splits: splits))); "
+            + [EditTime].replayed(runs[0], runs[1]).replayedText)
     }
     do {
       // For comparison, 1 % of rows inserted where they keep the order (even
@@ -186,13 +198,14 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
     try singleEdits(&layout, "shuffled ids", fresh: fresh)
     // The single insert that splits a block in the middle of the list: rows
     // inserted one at a time at one place until its block splits (undone
-    // after), at five places in the middle.
+    // after), at five places in the middle; then all five again (the first
+    // split of a process runs cold code, and the first pass's figures carry it).
     do {
       var splits: [String] = []
       var others: [EditTime] = []
-      for k in 0 ..< 5 {
+      for k in 0 ..< 10 {
         let blocks = layout._blockCount
-        let place = n / 2 + 17 + k * (n / 50)
+        let place = n / 2 + 17 + k % 5 * (n / 50)
         var added = 0
         while layout._blockCount == blocks && added < 10_000 {
           let t = try EditTime.of { try layout.insert([fresh + 1 + added], at: place) }
@@ -207,8 +220,9 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
         layout.remove(atOffsets: IndexSet(integersIn: place ..< place + added))
       }
       print("scale: shuffled ids: insert one row that splits a block in the middle: "
-            + splits.joined(separator: ", ")
-            + " (five places; the \(others.count) inserts into those blocks before: \(others.slowestText))")
+            + splits.prefix(5).joined(separator: ", ") + "; at the same places again: "
+            + splits.dropFirst(5).joined(separator: ", ")
+            + " (five places, twice; the \(others.count) inserts into those blocks before: \(others.slowestText))")
     }
     // The single removals that empty a block or merge it with a neighbour in
     // the middle of the list: 1,000 new rows inserted at one place, then
@@ -266,44 +280,61 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
     check(screenY(layout, tracked) == trackedBefore, "reload moved the anchor")
     shuffled = []
     // SPEC E4: the hash index grows without a rebuild inside one edit.
-    // Batches of 1,000 new rows fill it to where a larger one is started;
-    // then single rows, each timed, until the larger one has been zeroed,
-    // filled and has replaced it, and the old one's pages are released.
-    var freshID = 4 * n
-    var filled = 0
-    time("insert rows in batches of 1,000 until the hash index starts growing") {
-      while layout._idIndexGrowth.entries + 1_000 <= layout._idIndexGrowth.migrationStart {
-        try! layout.insert(Array(freshID ..< freshID + 1_000), at: Int.random(in: 0 ... layout.count, using: &rng))
-        freshID += 1_000
-        filled += 1_000
+    // On a layout of n shuffled ids of its own, batches of 1,000 new rows
+    // fill the index to where a larger one is started; then single rows,
+    // each timed, until the larger one has been zeroed, filled and has
+    // replaced it, and the old one's pages are released. Run twice, on
+    // two layouts built alike with the same seeded places.
+    do {
+      var runs: [[EditTime]] = []
+      var splits = Set<Int>()  // the inserts that split a block
+      var filled = 0
+      for run in 0 ..< 2 {
+        var rng = SeededRNG(seed: 34)
+        var growing = try LazyStackLayout(ids: Array(0 ..< n).shuffled(using: &rng), estimatedExtent: 30, spacing: 2)
+        var nextID = n
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        while growing._idIndexGrowth.entries + 1_000 <= growing._idIndexGrowth.migrationStart {
+          try growing.insert(Array(nextID ..< nextID + 1_000), at: Int.random(in: 0 ... growing.count, using: &rng))
+          nextID += 1_000
+        }
+        filled = nextID - n
+        if run == 0 {
+          print("scale: insert rows in batches of 1,000 until the hash index starts growing: "
+                + String(format: "%.2f ms", Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6))
+        }
+        var growth: [EditTime] = []
+        var sawGrowing = false
+        while growth.count < 50_000_000 {
+          let place = Int.random(in: 0 ... growing.count, using: &rng)  // drawn outside the timing
+          let blocks = growing._blockCount
+          growth.append(try EditTime.of { try growing.insert([nextID], at: place) })
+          if growing._blockCount != blocks { splits.insert(growth.count - 1) }
+          nextID += 1
+          let isGrowing = growing._idIndexGrowth.growing
+          sawGrowing = sawGrowing || isGrowing
+          if sawGrowing && !isGrowing { break }
+        }
+        runs.append(growth)
+        check(sawGrowing && !growing._idIndexGrowth.growing, "the hash index did not grow a few blocks an edit")
+        var wrongAfterGrowth = 0
+        for _ in 0 ..< 10_000 {
+          let i = Int.random(in: 0 ..< growing.count, using: &rng)
+          if growing.index(of: growing.id(at: i)) != i { wrongAfterGrowth += 1 }
+        }
+        check(wrongAfterGrowth == 0, "lookups after the hash index grew: \(wrongAfterGrowth) wrong")
+        check(growing.index(of: nextID + 1) == nil, "an absent id found after the hash index grew")
       }
+      check(runs[0].count == runs[1].count, "the two runs of the index growth differ: \(runs[0].count) and \(runs[1].count) inserts")
+      let growth = runs[0]
+      let sortedGrowth = growth.map(\.wall).sorted()
+      print("scale: hash index growth, single inserts: \(growth.slowestFive(splits: splits))")
+      print("scale: hash index growth (\(filled) rows added in batches, then \(growth.count) single inserts until the larger index replaced it and the old one was released): "
+            + "insert one row at a random index: median \(String(format: "%.1f", sortedGrowth[sortedGrowth.count / 2])) µs, "
+            + "p99 \(String(format: "%.1f", sortedGrowth[sortedGrowth.count * 99 / 100])) µs, \(growth.slowestText); "
+            + (runs[0].count == runs[1].count ? [EditTime].replayed(runs[0], runs[1]).replayedText : "not replayed"))
     }
-    var growth: [EditTime] = []
-    var splits = Set<Int>()  // the inserts that split a block
-    var sawGrowing = false
-    while growth.count < 50_000_000 {
-      let place = Int.random(in: 0 ... layout.count, using: &rng)  // drawn outside the timing
-      let blocks = layout._blockCount
-      growth.append(try EditTime.of { try layout.insert([freshID], at: place) })
-      if layout._blockCount != blocks { splits.insert(growth.count - 1) }
-      freshID += 1
-      let growing = layout._idIndexGrowth.growing
-      sawGrowing = sawGrowing || growing
-      if sawGrowing && !growing { break }
-    }
-    let sortedGrowth = growth.map(\.wall).sorted()
-    print("scale: hash index growth, single inserts: \(growth.slowestFive(splits: splits))")
-    print("scale: hash index growth (\(filled) rows added in batches, then \(growth.count) single inserts until the larger index replaced it and the old one was released): "
-          + "insert one row at a random index: median \(String(format: "%.1f", sortedGrowth[sortedGrowth.count / 2])) µs, "
-          + "p99 \(String(format: "%.1f", sortedGrowth[sortedGrowth.count * 99 / 100])) µs, \(growth.slowestText)")
-    check(sawGrowing && !layout._idIndexGrowth.growing, "the hash index did not grow a few blocks an edit")
-    var wrongAfterGrowth = 0
-    for _ in 0 ..< 10_000 {
-      let i = Int.random(in: 0 ..< layout.count, using: &rng)
-      if layout.index(of: layout.id(at: i)) != i { wrongAfterGrowth += 1 }
-    }
-    check(wrongAfterGrowth == 0, "lookups after the hash index grew: \(wrongAfterGrowth) wrong")
-    check(layout.index(of: freshID + 1) == nil, "an absent id found after the hash index grew")
+    var freshID = 4 * n
     // SPEC U3: batches of 1,000 edits with their transitions (250 inserts,
     // removals, moves and measurements of one row each, half on screen and
     // half anywhere; every move from anywhere onto the screen; the places

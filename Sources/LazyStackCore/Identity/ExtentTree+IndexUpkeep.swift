@@ -119,7 +119,7 @@ extension ExtentTree {
   }
 
   /// Moves the replacement of the id index on: zeroes 16 slots for each
-  /// row of `rows` (at least 8,192, 32 KB) while its slots are not all
+  /// row of `rows` (at least 1,024: one 4 KB page) while its slots are not all
   /// zeroed (each page is then faulted in once, in order, not by a row
   /// filed at a random place), else files the rows of the next blocks (by
   /// handle), until at least `rows` rows or the last block; the last block
@@ -131,7 +131,7 @@ extension ExtentTree {
     guard var next = _nextIndex else { return }
     _nextIndex = nil  // let `next` be uniquely referenced
     if !next.isPrepared {
-      let ready = next.prepare(slots: budget == Int.max ? Int.max : Swift.max(8_192, budget &* 16))
+      let ready = next.prepare(slots: budget == Int.max ? Int.max : Swift.max(1_024, budget &* 16))
       if !ready || budget != Int.max {
         _nextIndex = next
         return

@@ -23,11 +23,13 @@ import Foundation
 package struct _IDTable<Key: Hashable & Sendable>: Sendable {
   @usableFromInline package var _storage: _IDTableStorage<Key>
 
-  /// An empty table that holds `minimumCapacity` ids without growing.
+  /// An empty table that holds `minimumCapacity` ids without growing;
+  /// `mapped`: a large one's slots are fresh pages of their own (see
+  /// `_IDTableStorage.init(slots:mapped:)`).
   /// - Complexity: O(minimumCapacity).
   @inlinable
-  package init(minimumCapacity: Int = 0) {
-    _storage = _IDTableStorage(slots: _idSlotCount(for: minimumCapacity))
+  package init(minimumCapacity: Int = 0, mapped: Bool = false) {
+    _storage = _IDTableStorage(slots: _idSlotCount(for: minimumCapacity), mapped: mapped)
   }
 
   /// The number of ids in the table.
@@ -139,30 +141,60 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
   @exclusivity(unchecked) @usableFromInline package var retired: _IDTableStorage<Key>?
   /// In a retired storage: the bytes of its whole pages given back so far.
   @exclusivity(unchecked) @usableFromInline package var released: Int = 0
+  /// The bytes mapped for the slots (from `mmap`, a whole number of
+  /// pages), or 0 when they come from `calloc`.
+  @usableFromInline package let mappedBytes: Int
 
+  /// From this many bytes (256 KB) the slots of a `mapped` storage are
+  /// mapped.
+  @inlinable @inline(__always)
+  package static var mappingThreshold: Int { 1 << 18 }
+
+  /// Storage of `count` empty slots. With `mapped`, slots of at least
+  /// `mappingThreshold` bytes are fresh pages of their own (`mmap`),
+  /// faulted in as entries arrive and unmapped a slice at a time once the
+  /// storage is retired (`_releasePages`). Else they come from `calloc`,
+  /// which gives a large table fresh zero pages too, unless the process
+  /// has freed large blocks before: glibc then raises its mapping
+  /// threshold and takes the table from its heap, and zeroes it in the
+  /// call (a 4 MB exceptions table within one move: about 100 µs in the
+  /// 10M-row scale test). A growing table (`_GrowingIDTable`) is mapped.
   @inlinable
-  package init(slots count: Int) {
+  package init(slots count: Int, mapped: Bool = false) {
     slotCount = count
     maximumCount = count &* 3 / 4
     self.count = 0
     seed = _idTableSeed
     let stride = MemoryLayout<_IDTableSlot<Key>>.stride
-    // calloc: a large table gets fresh zero pages from the system, touched
-    // (and faulted in) as entries arrive, not zeroed in one call (a
-    // growing exceptions table allocates megabytes within an edit).
-    guard let zeroed = calloc(Swift.max(1, count), stride) else { fatalError("_IDTable: out of memory") }
-    precondition(Int(bitPattern: zeroed) % MemoryLayout<_IDTableSlot<Key>>.alignment == 0, "_IDTable: misaligned")
-    slots = zeroed
+    let bytes = Swift.max(1, count) &* stride
+    var allocated: UnsafeMutableRawPointer?
+    var mappedLength = 0
+    if mapped && bytes >= Self.mappingThreshold {
+      let page = Int(getpagesize())
+      let length = (bytes &+ page &- 1) / page &* page
+      let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+      if let address, address != UnsafeMutableRawPointer(bitPattern: -1) {  // MAP_FAILED
+        allocated = address
+        mappedLength = length
+      }
+    }
+    if allocated == nil { allocated = calloc(Swift.max(1, count), stride) }
+    guard let allocated else { fatalError("_IDTable: out of memory") }
+    precondition(Int(bitPattern: allocated) % MemoryLayout<_IDTableSlot<Key>>.alignment == 0, "_IDTable: misaligned")
+    slots = allocated
+    mappedBytes = mappedLength
     keyOffset = MemoryLayout<_IDTableSlot<Key>>.offset(of: \_IDTableSlot<Key>.key)!
   }
 
   /// The slots' whole pages, as a byte range of addresses: what
-  /// `_releasePages` may give back (the partial first and last pages hold
-  /// the allocator's own words, and are left alone).
+  /// `_releasePages` may give back (of an allocated table, the partial
+  /// first and last pages hold the allocator's own words, and are left
+  /// alone; a mapped one's are all its own).
   @inlinable
   package var _wholePages: Range<Int> {
-    let page = Int(getpagesize())
     let first = Int(bitPattern: slots)
+    if mappedBytes > 0 { return first ..< first &+ mappedBytes }  // the mapping is the table's own
+    let page = Int(getpagesize())
     let bytes = slotCount &* MemoryLayout<_IDTableSlot<Key>>.stride
     let start = (first &+ page &- 1) / page &* page
     let end = (first &+ bytes) / page &* page
@@ -170,13 +202,21 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
   }
 
   /// Gives back the pages of up to `budget` more bytes of an empty storage
-  /// that is never read again (`madvise(MADV_DONTNEED)`: the system takes
-  /// the pages, and the free that follows has little left to unmap).
-  /// Returns whether every whole page is given back.
+  /// that is never read again (a mapped one's are unmapped; else
+  /// `madvise(MADV_DONTNEED)`: the system takes the pages, and the free
+  /// that follows has little left to unmap). Returns whether every whole
+  /// page is given back.
   /// - Complexity: O(budget).
   @inlinable
   package func _releasePages(_ budget: Int) -> Bool {
     precondition(count == 0, "_IDTable: releasing the pages of a table that holds ids")
+    if mappedBytes > 0 {
+      let page = Int(getpagesize())
+      let length = Swift.min(Swift.max(page, budget / page &* page), mappedBytes &- released)
+      if length > 0 { _ = munmap(slots + released, length) }
+      released &+= Swift.max(0, length)
+      return released >= mappedBytes
+    }
     let pages = _wholePages
     let page = Int(getpagesize())
     let from = pages.lowerBound &+ released
@@ -191,7 +231,11 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
     if !_isPOD(Key.self) && count > 0 {
       for slot in 0 ..< slotCount where _meta(slot) != 0 { _key(slot).deinitialize(count: 1) }
     }
-    free(slots)
+    if mappedBytes == 0 {
+      free(slots)
+    } else if released < mappedBytes {
+      _ = munmap(slots + released, mappedBytes &- released)
+    }
   }
 
   @inlinable @inline(__always)
