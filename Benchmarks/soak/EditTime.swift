@@ -98,7 +98,9 @@ extension Array where Element == EditTime {
   /// edit does takes as long in both runs; a stop of this machine (see
   /// `measurePauses`) or a page the system hands over slowly rarely hits
   /// the same edit twice (the scale test prints both: one run's slowest,
-  /// and the slowest of the pairs).
+  /// and the slowest of the pairs). It can understate a cold cost: the
+  /// second run may reuse heap pages the first freed, where a fresh
+  /// process faults them in (mapped tables are fresh in both runs).
   static func replayed(_ first: [EditTime], _ second: [EditTime]) -> [EditTime] {
     precondition(first.count == second.count, "replays of different lengths: \(first.count) and \(second.count)")
     return zip(first, second).map { $0.atMost <= $1.atMost ? $0 : $1 }

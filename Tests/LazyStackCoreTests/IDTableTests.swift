@@ -101,7 +101,7 @@ final class IDTableTests: CheckedTestCase {
     XCTAssertGreaterThan(growths, 12 * 3, "the tables grew, and were drained, several times each")
   }
 
-  /// A drained table of 2 MB or more is not freed inside the write that
+  /// A drained table of 256 KB or more is not freed inside the write that
   /// drains it (SPEC E4: 1.6 ms for a million exceptions' table at 100M
   /// rows): the current table's storage takes it and gives its whole pages
   /// back `releaseStep` bytes a write, then drops it. Lookups stay right

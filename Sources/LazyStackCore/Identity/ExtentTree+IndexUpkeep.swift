@@ -119,7 +119,7 @@ extension ExtentTree {
   }
 
   /// Moves the replacement of the id index on: zeroes 16 slots for each
-  /// row of `rows` (at least 1,024: one 4 KB page) while its slots are not all
+  /// row of `rows` (at least 1,024, 4 KB) while its slots are not all
   /// zeroed (each page is then faulted in once, in order, not by a row
   /// filed at a random place), else files the rows of the next blocks (by
   /// handle), until at least `rows` rows or the last block; the last block

@@ -64,7 +64,8 @@ package struct _GrowingIDTable: Sendable {
 
   /// Sets the value for `key` and returns the previous one, if any.
   /// - Complexity: O(1) expected, and never more than `drainStep` entries
-  ///   moved (growth allocates a table twice the size, zeroed, in one call).
+  ///   moved (growth allocates a table twice the size in one call: fresh
+  ///   mapped pages from 256 KB, faulted in as entries arrive).
   @inlinable
   @discardableResult
   package mutating func updateValue(_ value: Int32, forKey key: Int) -> Int32? {
@@ -117,18 +118,19 @@ package struct _GrowingIDTable: Sendable {
 
   /// Gives back `releaseStep` more bytes of a retired table's pages, and
   /// drops it when they are all given back (a short free then).
-  /// - Complexity: O(1) (a bounded `madvise`).
+  /// - Complexity: O(1) (a bounded `madvise` or `munmap`).
   @inlinable
   package mutating func _releaseRetired() {
     guard _current._storage.retired != nil, isKnownUniquelyReferenced(&_current._storage) else { return }
     if _current._storage.retired!._releasePages(Self.releaseStep) { _current._storage.retired = nil }
   }
 
-  /// From this many bytes (256 KB) a drained table is given back a slice
-  /// at a time: freeing a 2 MB table in one call took about 100 µs at the
-  /// 10M-row scale test (the moves' one slowest edit in both of its runs).
+  /// From this many bytes a drained table is given back a slice at a
+  /// time: the size from which a grown table is mapped
+  /// (`_IDTableStorage.mappingThreshold`, 256 KB), so every mapped table is
+  /// unmapped in slices, never in one call.
   @inlinable @inline(__always)
-  package static var retiringThreshold: Int { 1 << 18 }
+  package static var retiringThreshold: Int { _IDTableStorage<Int>.mappingThreshold }
 
   /// The bytes of a retired table's pages given back at each write: 64 KB
   /// (the id index's slice, `_IDIndex.releasePages(slots:)`).
