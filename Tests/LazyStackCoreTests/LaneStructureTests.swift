@@ -8,7 +8,7 @@ import LazyStackTestSupport
 /// arrays: random edits with seeded generators, tiny blocks (so splits and
 /// merges happen within a few edits), every query compared after every
 /// step, the seed and step printed on failure.
-final class LaneStructureTests: XCTestCase {
+final class LaneStructureTests: CheckedTestCase {
   // MARK: The rules, from scratch
 
   /// SPEC L3 over plain arrays: each line's longest row, and each line's
@@ -224,6 +224,63 @@ final class LaneStructureTests: XCTestCase {
     XCTAssertEqual(s.pitch, 110)
   }
 
+  /// SPEC E4 with lanes: a block that splits in the middle of a body takes
+  /// the nearest spare (an empty block kept between blocks with rows): the
+  /// number of positions stays, no block beyond the spare moves, and the
+  /// trees over the blocks equal the ones built from scratch. A split of
+  /// the last block, with no spare after it, splices as before.
+  func testE4_aLaneBlockSplitInTheMiddleTakesTheNearestSpare() {
+    let extents = (0 ..< 256).map { Int64($0 % 7 + 1) }
+    for masonry in [false, true] {
+      var g = _GridLines(extents: extents, lanes: 3, spacing: 1, blockCapacity: 4)
+      var m = _MasonryLanes(extents: extents, lanes: nil, lanes: 3, spacing: 1, blockCapacity: 4)
+      func blocks() -> _LaneBlocks { masonry ? m.blocks : g.blocks }
+      func insert(_ e: Int64, at i: Int) {
+        if masonry { _ = m.insert([e], at: i) } else { g.insert([e], at: i) }
+      }
+      XCTAssertEqual(blocks().filledBlockCount, 64, "masonry \(masonry)")
+      XCTAssertEqual(blocks().spareCount, 63 / _LaneBlocks.spareGap,
+                     "masonry \(masonry): a spare after every \(_LaneBlocks.spareGap) blocks but the last")
+      let positions = blocks().blockCount
+      // Rows inserted at row 100 until its block splits.
+      let before = blocks().extents
+      let splitting = blocks().locate(100).block
+      var added = 0
+      while blocks().filledBlockCount == 64 && added < 100 {
+        insert(Int64(10 + added), at: 100)
+        added += 1
+      }
+      XCTAssertEqual(blocks().filledBlockCount, 65, "masonry \(masonry): the block split")
+      XCTAssertEqual(blocks().blockCount, positions, "masonry \(masonry): into a spare, the positions stay")
+      XCTAssertEqual(blocks().spareCount, 63 / _LaneBlocks.spareGap - 1, "masonry \(masonry)")
+      let after = blocks().extents
+      let moved = (0 ..< positions).filter { before[$0] != after[$0] }
+      let span = moved.first! ... moved.last!
+      XCTAssertEqual(moved.count, span.count, "masonry \(masonry): one run of positions changed")
+      XCTAssertTrue(span.contains(splitting), "masonry \(masonry): the split block's")
+      XCTAssertTrue(before[span.lowerBound].isEmpty || before[span.upperBound].isEmpty,
+                    "masonry \(masonry): from the split block to the spare it took")
+      XCTAssertLessThanOrEqual(span.count, _LaneBlocks.spareGap + 2, "masonry \(masonry): the nearest spare")
+      if masonry { m._checkInvariants() } else { g._checkInvariants() }
+      // Each later split there takes the next spare; once none is left,
+      // a split splices its pieces in (the positions grow).
+      var spares = blocks().spareCount
+      added = 0
+      while blocks().blockCount == positions && added < 1_000 {
+        insert(Int64(3 + added % 5), at: 100)
+        added += 1
+        if blocks().spareCount != spares {
+          XCTAssertEqual(blocks().spareCount, spares - 1, "masonry \(masonry): one spare a split")
+          spares = blocks().spareCount
+          if masonry { m._checkInvariants() } else { g._checkInvariants() }
+        }
+      }
+      XCTAssertEqual(blocks().spareCount, 0, "masonry \(masonry): every spare taken before a splice")
+      XCTAssertGreaterThan(blocks().blockCount, positions, "masonry \(masonry): the split with no spare left spliced")
+      if masonry { m._checkInvariants() } else { g._checkInvariants() }
+    }
+  }
+
   /// SPEC E4 with lanes: a block that falls under a quarter of the
   /// capacity between two full neighbours cannot merge, so the removal
   /// leaves the blocks' shape alone (no reshape for the trees above to
@@ -246,6 +303,8 @@ final class LaneStructureTests: XCTestCase {
   // MARK: Random edits against the rules
 
   func testGridLinesAgainstTheRules() {
+    var sparesTaken = 0  // splits into a spare (the positions stay, a spare fewer)
+    defer { XCTAssertGreaterThan(sparesTaken, 20, "splits into spares") }
     for seed in UInt64(1) ... 60 {
       var rng = SeededRNG(seed: seed)
       // Every fifth seed: more lanes than the spans' merge takes one by one.
@@ -267,8 +326,10 @@ final class LaneStructureTests: XCTestCase {
         } else if op == 1 || m.extents.isEmpty {
           let i = Int.random(in: 0 ... m.extents.count, using: &rng)
           let new = (0 ..< Int.random(in: 1 ... 6, using: &rng)).map { _ in Int64.random(in: 0 ... 60, using: &rng) }
+          let (positions, spares) = (g.blocks.blockCount, g.blocks.spareCount)
           g.insert(new, at: i)
           m.extents.insert(contentsOf: new, at: i)
+          if g.blocks.blockCount == positions && g.blocks.spareCount < spares { sparesTaken += 1 }
         } else {
           let a = Int.random(in: 0 ..< m.extents.count, using: &rng)
           let b = Int.random(in: a ... min(m.extents.count, a + 7), using: &rng)
@@ -316,6 +377,8 @@ final class LaneStructureTests: XCTestCase {
   }
 
   func testMasonryLanesAgainstTheRules() {
+    var sparesTaken = 0  // splits into a spare (the positions stay, a spare fewer)
+    defer { XCTAssertGreaterThan(sparesTaken, 20, "splits into spares") }
     for seed in UInt64(1) ... 60 {
       var rng = SeededRNG(seed: seed)
       // Every fifth seed: more lanes than the spans' merge takes one by one.
@@ -338,7 +401,9 @@ final class LaneStructureTests: XCTestCase {
         } else if op == 1 || m.extents.isEmpty {
           let i = Int.random(in: 0 ... m.extents.count, using: &rng)
           let new = (0 ..< Int.random(in: 1 ... 6, using: &rng)).map { _ in Int64.random(in: 0 ... 60, using: &rng) }
+          let (positions, spares) = (s.blocks.blockCount, s.blocks.spareCount)
           let placed = s.insert(new, at: i)
+          if s.blocks.blockCount == positions && s.blocks.spareCount < spares { sparesTaken += 1 }
           XCTAssertEqual(placed, m.insert(new, at: i), "lanes of new rows, seed \(seed), step \(step)")
         } else if op == 2 {
           // A move: the rows keep their lanes (L4).

@@ -87,7 +87,7 @@ extension LazyStackLayout {
     }
     func blocks(_ b: _LaneBlocks) -> Int {
       var total = bytes(b.extents) &+ bytes(b.lanes) &+ bytes(b.counts.nodes)
-      for e in b.extents { total &+= bytes(e) }
+      for e in b.extents where e.capacity > 0 { total &+= bytes(e) }  // (a spare's empty buffer is shared)
       for l in b.lanes where l.capacity > 0 { total &+= bytes(l) }
       return total
     }
@@ -109,6 +109,6 @@ extension LazyStackLayout {
   /// - Complexity: O(s) for s sections.
   package var _laneBlockCount: Int {
     guard let lanes = _laneBox?.value else { return 0 }
-    return lanes.sections.reduce(0) { $0 &+ ($1.grid?.blocks.blockCount ?? $1.masonry?.blocks.blockCount ?? 0) }
+    return lanes.sections.reduce(0) { $0 &+ ($1.grid?.blocks.filledBlockCount ?? $1.masonry?.blocks.filledBlockCount ?? 0) }
   }
 }

@@ -193,6 +193,32 @@ package struct _FenwickTree<Value: _FenwickValue & Sendable>: Sendable {
     }
   }
 
+  /// The leaves `range` of `nodes` whose nodes are `stride` values wide:
+  /// each its node less the nodes of its range below it.
+  /// - Complexity: O(stride w log m) for w leaves.
+  @inlinable
+  package static func _leafValues(
+    _ nodes: ContiguousArray<Value>, stride s: Int, _ range: Range<Int>
+  ) -> ContiguousArray<Value> {
+    var result = ContiguousArray<Value>()
+    result.reserveCapacity(range.count &* s)
+    nodes.withUnsafeBufferPointer { tree in
+      for i in range {
+        let low = i &- (i & -i)  // node i covers the leaves (low, i]
+        for e in 0 ..< s {
+          var value = tree[i &* s &+ e]
+          var j = i &- 1
+          while j > low {
+            value -= tree[j &* s &+ e]
+            j &-= j & -j
+          }
+          result.append(value)
+        }
+      }
+    }
+    return result
+  }
+
   /// `_replaceLeaves` for as many leaves as `range` holds: each leaf's old
   /// value is its node less the nodes of its range below it, and the
   /// difference goes to the node and every node above it.

@@ -603,18 +603,49 @@ package struct _GridLines: Sendable {
 
   /// Inserts rows (extents in units) at `i`: every later row moves on by
   /// their number of cells, and only their block's summaries change.
-  /// - Complexity: O(r + B + k log(m/B)), plus O(k m/B) when a block splits.
+  /// - Complexity: O(r + B + k log(m/B)), plus O(k w) when a block splits
+  ///   into a spare w positions away, O(k m/B) when none is near.
   @inlinable
   package mutating func insert(_ extents: some Collection<Int64>, at i: Int) {
     let wasEmpty = blocks.blockCount == 0
     let blockCount = blocks.blockCount
-    let (b, reshaped) = blocks.insert(extents: extents, lanes: nil, at: i)
+    let (b, split) = blocks.insert(extents: extents, lanes: nil, at: i)
     if wasEmpty {
       _rebuildTree()
-    } else if reshaped {
-      _replaceLeaves(b ..< b &+ 1, count: blocks.blockCount &- blockCount &+ 1)
-    } else {
-      _refresh(block: b)
+      return
+    }
+    switch split {
+    case .none: _refresh(block: b)
+    case .spliced: _replaceLeaves(b ..< b &+ 1, count: blocks.blockCount &- blockCount &+ 1)
+    case .shifted(let span, let sources): _shiftLeaves(span, sources: sources)
+    }
+  }
+
+  /// After a split into a spare (`_LaneBlocks._splitIntoSpare`): the
+  /// leaves of `span` take the leaves of their blocks' old positions
+  /// (`sources`; a leaf's summaries do not depend on its position), the
+  /// two halves' leaves are summarized from their rows, and only the
+  /// nodes above the span are combined again.
+  /// - Complexity: O(B + k (w + log(m/B))) for a span of w positions.
+  @inlinable
+  @inline(never)
+  package mutating func _shiftLeaves(_ span: Range<Int>, sources: [Int]) {
+    let k = self.k
+    let oldCounts = Array(_counts[(_leaves &+ span.lowerBound) ..< (_leaves &+ span.upperBound)])
+    let oldSummaries = Array(_summaries[(_leaves &+ span.lowerBound) &* k ..< (_leaves &+ span.upperBound) &* k])
+    for (q, source) in sources.enumerated() where source >= 0 {
+      let from = source &- span.lowerBound
+      let node = _leaves &+ span.lowerBound &+ q
+      _counts[node] = oldCounts[from]
+      for e in 0 ..< k { _summaries[node &* k &+ e] = oldSummaries[from &* k &+ e] }
+    }
+    for (q, source) in sources.enumerated() where source < 0 { _summarizeLeaf(span.lowerBound &+ q) }
+    var low = (_leaves &+ span.lowerBound) &>> 1
+    var high = (_leaves &+ span.upperBound &- 1) &>> 1
+    while low >= 1 {
+      for i in low ... high { _combineNode(i) }
+      low &>>= 1
+      high &>>= 1
     }
   }
 
@@ -804,6 +835,7 @@ extension _GridLines {
       while i < count {
         // The lines that lie in block `b`, read in place.
         let done = blocks.extents[b].withUnsafeBufferPointer { e -> Bool in
+          guard !e.isEmpty else { return false }  // a spare: on to the next block
           let base = e.baseAddress.unsafelyUnwrapped
           while i < count {
             let n = Swift.min(k, count &- i)

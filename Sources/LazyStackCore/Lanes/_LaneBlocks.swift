@@ -13,7 +13,11 @@
 /// neighbour that has room: the shape changes (`insert` and `remove` say
 /// so) once in many edits, and the owner then splices its summary tree
 /// where the blocks changed, in sequential passes over O(m/B) summaries
-/// that read the new blocks' rows only.
+/// that read the new blocks' rows only. A body of `spareThreshold` blocks
+/// or more keeps *spares*, empty blocks between blocks with rows (never
+/// first or last): a split takes the nearest one within `spareReach`
+/// positions instead (`_splitIntoSpare`), and the owner rewrites only
+/// the leaves of the positions between.
 @usableFromInline
 package struct _LaneBlocks: Sendable, Equatable {
   /// Each block's extents, in units, by block position.
@@ -29,6 +33,9 @@ package struct _LaneBlocks: Sendable, Equatable {
   @usableFromInline package let capacity: Int
   /// Whether rows keep a lane of their own (masonry).
   @usableFromInline package let keepsLanes: Bool
+  /// The empty blocks kept between blocks with rows (*spares*, never
+  /// first or last; see `_split`).
+  @usableFromInline package var spareCount: Int = 0
 
   /// The most lanes a section can have: a lane is kept in one byte (DESIGN
   /// §2). `LaneCount.count` clamps to it.
@@ -44,7 +51,9 @@ package struct _LaneBlocks: Sendable, Equatable {
   /// - Complexity: O(1).
   @inlinable
   package static func defaultCapacity(rows: Int, lanes k: Int, base: Int) -> Int {
-    Swift.max(base, k, rows &>> 16)
+    // Blocks of 4 while the internal checks are on, so that the tests'
+    // small bodies split, merge and take spares.
+    Swift.max(_internalChecksSwitch() ? 4 : base, k, rows &>> 16)
   }
 
   /// Blocks built from `extents` (and `lanes` when `keepsLanes`, one for
@@ -77,12 +86,58 @@ package struct _LaneBlocks: Sendable, Equatable {
       }
     }
     counts = _FenwickTree()
+    if extents.count >= Self.spareThreshold { _spreadSpares() }
     _rebuildCounts()
   }
 
-  /// The number of blocks.
+  /// The number of block positions, spares included (the owners' trees
+  /// have a leaf for each).
   @inlinable @inline(__always)
   package var blockCount: Int { extents.count }
+
+  /// The number of blocks with rows.
+  @inlinable @inline(__always)
+  package var filledBlockCount: Int { extents.count &- spareCount }
+
+  /// From this many blocks a body is built with spares: 4,096 (about
+  /// 260k rows in blocks of 64), or 4 while the internal checks are on so
+  /// that the tests reach them.
+  @inlinable @inline(__always)
+  package static var spareThreshold: Int { _internalChecksSwitch() ? 4 : 4096 }
+
+  /// A spare after every this many blocks at a build: 16, or 4 while the
+  /// internal checks are on (the tests' bodies are small).
+  @inlinable @inline(__always)
+  package static var spareGap: Int { _internalChecksSwitch() ? 4 : 16 }
+
+  /// How far (in positions) a split looks each way for a spare, and the
+  /// most blocks it moves over by one to bring it next to it.
+  @inlinable @inline(__always)
+  package static var spareReach: Int { 64 }
+
+  /// Puts a spare after every `spareGap` blocks but the last (a build, on
+  /// blocks without spares).
+  /// - Complexity: O(m/B).
+  @inlinable
+  package mutating func _spreadSpares() {
+    precondition(spareCount == 0, "_LaneBlocks: spreading spares twice")
+    let n = extents.count
+    var e = ContiguousArray<ContiguousArray<Int32>>()
+    var l = ContiguousArray<ContiguousArray<UInt8>>()
+    e.reserveCapacity(n &+ n / Self.spareGap)
+    if keepsLanes { l.reserveCapacity(n &+ n / Self.spareGap) }
+    for p in 0 ..< n {
+      e.append(extents[p])
+      if keepsLanes { l.append(lanes[p]) }
+      if (p &+ 1) % Self.spareGap == 0 && p &+ 1 < n {
+        e.append([])
+        if keepsLanes { l.append([]) }
+        spareCount &+= 1
+      }
+    }
+    extents = e
+    if keepsLanes { lanes = l }
+  }
 
   /// Rebuilds the count tree from the blocks.
   /// - Complexity: O(m/B).
@@ -159,17 +214,34 @@ package struct _LaneBlocks: Sendable, Equatable {
     return result
   }
 
+  /// How an insert changed the blocks' shape.
+  @usableFromInline
+  package enum _Split: Equatable, Sendable {
+    /// No split: the block took the rows.
+    case none
+    /// The block split into pieces spliced in its place: the positions
+    /// after it moved by the pieces' number less one.
+    case spliced
+    /// The block split in two, and the nearest spare made room: the
+    /// blocks of `span` between them moved over by one position, the
+    /// positions outside it hold what they held. `sources[q]` is the
+    /// position before the split of the block now at `span.lowerBound + q`,
+    /// or -1 for the two halves.
+    case shifted(span: Range<Int>, sources: [Int])
+  }
+
   /// Inserts rows at `i`, all in one block (the block that holds row `i`,
   /// or the last); splits that block when it passes twice the capacity.
   /// Returns the block that took them (its position before any split)
-  /// and whether the blocks changed shape.
-  /// - Complexity: O(r + B) for r rows, plus O(m/B) when the shape changes.
+  /// and how the blocks changed shape.
+  /// - Complexity: O(r + B) for r rows, plus O(m/B) when a split finds no
+  ///   spare within `spareReach` positions (O(B + spareReach) when it does).
   @inlinable
   package mutating func insert(extents new: some Collection<Int64>, lanes newLanes: [Int]?, at i: Int)
-    -> (block: Int, reshaped: Bool)
+    -> (block: Int, split: _Split)
   {
     precondition(newLanes == nil || newLanes!.count == new.count, "_LaneBlocks: one lane a row")
-    guard !new.isEmpty else { return (0, false) }
+    guard !new.isEmpty else { return (0, .none) }
     if extents.isEmpty {
       extents.append([])
       if keepsLanes { lanes.append([]) }
@@ -182,11 +254,86 @@ package struct _LaneBlocks: Sendable, Equatable {
     }
     count &+= new.count
     if extents[b].count > 2 &* capacity {
+      if let shifted = _splitIntoSpare(b) { return (b, shifted) }
       _split(b)
-      return (b, true)
+      return (b, .spliced)
     }
     counts.add(new.count, at: b &+ 1)
-    return (b, false)
+    return (b, .none)
+  }
+
+  /// The position of the spare nearest to `b` within `spareReach`, or nil.
+  /// - Complexity: O(spareReach).
+  @inlinable
+  package func _nearestSpare(to b: Int) -> Int? {
+    let n = extents.count
+    for d in 1 ... Self.spareReach {
+      if b &+ d < n &- 1 && extents[b &+ d].isEmpty { return b &+ d }
+      if b &- d > 0 && extents[b &- d].isEmpty { return b &- d }
+      if b &+ d >= n &- 1 && b &- d <= 0 { break }
+    }
+    return nil
+  }
+
+  /// Splits block `b` in two halves into the nearest spare, if one is
+  /// within reach: the blocks between move over by one position (their
+  /// rows are not copied), and only the span's leaves of the count tree
+  /// are rewritten. Returns nil (nothing done) when no spare is near.
+  /// - Complexity: O(B + spareReach log(m/B)).
+  @inlinable
+  package mutating func _splitIntoSpare(_ b: Int) -> _Split? {
+    // (A block that took many rows at once needs more than two pieces.)
+    guard spareCount > 0, extents[b].count <= 4 &* capacity, let spare = _nearestSpare(to: b) else { return nil }
+    let whole = extents[b]
+    let half = whole.count / 2
+    let first = ContiguousArray(whole[..<half])
+    let second = ContiguousArray(whole[half...])
+    var firstLanes = ContiguousArray<UInt8>()
+    var secondLanes = ContiguousArray<UInt8>()
+    if keepsLanes {
+      firstLanes = ContiguousArray(lanes[b][..<half])
+      secondLanes = ContiguousArray(lanes[b][half...])
+    }
+    let span: Range<Int>
+    var sources: [Int] = []
+    if spare > b {
+      // [b, b+1 ..< spare, spare] -> [first, second, b+1 ..< spare]
+      span = b ..< spare &+ 1
+      var p = spare
+      while p > b &+ 1 {
+        extents.swapAt(p, p &- 1)
+        if keepsLanes { lanes.swapAt(p, p &- 1) }
+        p &-= 1
+      }
+      extents[b] = first
+      extents[b &+ 1] = second
+      if keepsLanes {
+        lanes[b] = firstLanes
+        lanes[b &+ 1] = secondLanes
+      }
+      sources = [-1, -1] + Array(b &+ 1 ..< spare)
+    } else {
+      // [spare, spare+1 ..< b, b] -> [spare+1 ..< b, first, second]
+      span = spare ..< b &+ 1
+      var p = spare
+      while p < b &- 1 {
+        extents.swapAt(p, p &+ 1)
+        if keepsLanes { lanes.swapAt(p, p &+ 1) }
+        p &+= 1
+      }
+      extents[b &- 1] = first
+      extents[b] = second
+      if keepsLanes {
+        lanes[b &- 1] = firstLanes
+        lanes[b] = secondLanes
+      }
+      sources = Array(spare &+ 1 ..< b) + [-1, -1]
+    }
+    spareCount &-= 1
+    // The count tree's leaf for `b` did not count the new rows yet; the
+    // span's other leaves move with their blocks.
+    counts.replaceLeaves(span.lowerBound &+ 1 ..< span.upperBound &+ 1, with: span.map { extents[$0].count })
+    return .shifted(span: span, sources: sources)
   }
 
   /// Splits block `b` into blocks of `capacity` rows; the count tree's
@@ -229,6 +376,7 @@ package struct _LaneBlocks: Sendable, Equatable {
     var slot = first.slot
     var left = range.count
     var reshaped = false
+    var emptied = 0  // blocks this removal empties (the window's other empty blocks are spares)
     while left > 0 {
       let before = extents[b].count
       let take = Swift.min(left, before &- slot)
@@ -238,7 +386,8 @@ package struct _LaneBlocks: Sendable, Equatable {
       left &-= take
       // Tidy when a block empties or first falls below a quarter (not at
       // every removal from a block that is already small).
-      if extents[b].isEmpty || (before >= capacity / 4 && extents[b].count < capacity / 4) { reshaped = true }
+      if before > 0 && extents[b].isEmpty { emptied &+= 1 }
+      if before > 0 && (extents[b].isEmpty || (before >= capacity / 4 && extents[b].count < capacity / 4)) { reshaped = true }
       b &+= 1
       slot = 0
     }
@@ -246,7 +395,9 @@ package struct _LaneBlocks: Sendable, Equatable {
     let touched = first.block ... b &- 1
     guard reshaped else { return (touched, nil) }
     let old = Swift.max(0, touched.lowerBound &- 1) ..< Swift.min(extents.count, touched.upperBound &+ 2)
+    let empties = old.reduce(0) { $0 &+ (extents[$1].isEmpty ? 1 : 0) }
     guard let new = _tidy(old) else { return (touched, nil) }
+    spareCount &-= empties &- emptied  // the tidy dropped the spares in its window too
     return (touched, (old, new))
   }
 

@@ -8,8 +8,13 @@ extension _LaneBlocks {
   package func _checkInvariants() {
     precondition(counts.size == extents.count, "_LaneBlocks: count tree size")
     var total = 0
+    var spares = 0
     for (p, b) in extents.enumerated() {
-      precondition(!b.isEmpty, "_LaneBlocks: empty block \(p)")
+      if b.isEmpty {
+        // A spare: never first or last.
+        precondition(p > 0 && p < extents.count &- 1, "_LaneBlocks: empty block \(p) at an end of \(extents.count)")
+        spares &+= 1
+      }
       precondition(b.count <= 2 &* capacity, "_LaneBlocks: block \(p) holds \(b.count) rows")
       precondition(counts.prefix(p &+ 1) - counts.prefix(p) == b.count, "_LaneBlocks: count of block \(p)")
       if keepsLanes { precondition(lanes[p].count == b.count, "_LaneBlocks: lanes of block \(p)") }
@@ -17,6 +22,7 @@ extension _LaneBlocks {
     }
     precondition(keepsLanes || lanes.isEmpty, "_LaneBlocks: lanes without masonry")
     precondition(total == count, "_LaneBlocks: count \(count), rows \(total)")
+    precondition(spares == spareCount, "_LaneBlocks: \(spares) empty blocks, \(spareCount) spares counted")
   }
 }
 

@@ -222,8 +222,8 @@ package struct _MasonryLanes: Sendable {
   /// placed by L4's rule from the lanes' ends just before `i`; else they
   /// keep the lanes given (a moved row keeps its own). The rows after `i`
   /// keep theirs. Returns the lanes the rows took.
-  /// - Complexity: O(r k + k (B + log(m/B))), plus O(k m/B) when a block
-  ///   splits.
+  /// - Complexity: O(r k + k (B + log(m/B))), plus O(k w log(m/B)) when a
+  ///   block splits into a spare w positions away, O(k m/B) when none is near.
   @inlinable @discardableResult
   package mutating func insert(_ extents: some Collection<Int64>, lanes given: [Int]? = nil, at i: Int) -> [Int] {
     guard !extents.isEmpty else { return [] }
@@ -242,17 +242,58 @@ package struct _MasonryLanes: Sendable {
     }
     let wasEmpty = blocks.blockCount == 0
     let blockCount = blocks.blockCount
-    let (b, reshaped) = blocks.insert(extents: extents, lanes: lanes, at: i)
+    let (b, split) = blocks.insert(extents: extents, lanes: lanes, at: i)
     if wasEmpty {
       _rebuildTree()
-    } else if reshaped {
+      return lanes
+    }
+    switch split {
+    case .none:
+      for (e, j) in zip(extents, lanes) { _add(pitch: e &+ spacing, rows: 1, lane: j, block: b) }
+    case .spliced:
       // Block `b` split: its leaf (without the new rows) becomes the pieces'.
       _replaceLeaves(b ..< b &+ 1, withBlocks: b ..< b &+ blocks.blockCount &- blockCount &+ 1)
       for (e, j) in zip(extents, lanes) { laneTotals[j] &+= e &+ spacing }
-    } else {
-      for (e, j) in zip(extents, lanes) { _add(pitch: e &+ spacing, rows: 1, lane: j, block: b) }
+    case .shifted(let span, let sources):
+      _shiftLeaves(span, sources: sources)
+      for (e, j) in zip(extents, lanes) { laneTotals[j] &+= e &+ spacing }
     }
     return lanes
+  }
+
+  /// After a split into a spare (`_LaneBlocks._splitIntoSpare`): each leaf
+  /// of `span` takes the leaf of its block's old position (`sources`, read
+  /// off both trees before any is written), the two halves' leaves are
+  /// summed from their rows, and the differences go up the trees from the
+  /// span's leaves only. The totals are the caller's.
+  /// - Complexity: O(B + k w log(m/B)) for a span of w positions.
+  @inlinable
+  @inline(never)
+  package mutating func _shiftLeaves(_ span: Range<Int>, sources: [Int]) {
+    let k = self.k
+    let s = spacing
+    let leaves = (span.lowerBound &+ 1) ..< (span.upperBound &+ 1)
+    let oldPitches = _FenwickTree<Int64>._leafValues(_pitches, stride: k, leaves)
+    let oldCounts = _FenwickTree<Int32>._leafValues(_counts, stride: k, leaves)
+    var pitches = ContiguousArray<Int64>(repeating: 0, count: span.count &* k)
+    var counts = ContiguousArray<Int32>(repeating: 0, count: span.count &* k)
+    for (q, source) in sources.enumerated() {
+      if source >= 0 {
+        let from = source &- span.lowerBound
+        for j in 0 ..< k {
+          pitches[q &* k &+ j] = oldPitches[from &* k &+ j]
+          counts[q &* k &+ j] = oldCounts[from &* k &+ j]
+        }
+      } else {
+        let p = span.lowerBound &+ q
+        for (e, j) in zip(blocks.extents[p], blocks.lanes[p]) {
+          pitches[q &* k &+ Int(j)] &+= Int64(e) &+ s
+          counts[q &* k &+ Int(j)] &+= 1
+        }
+      }
+    }
+    _FenwickTree<Int64>._overwriteLeaves(&_pitches, stride: k, leaves, with: pitches)
+    _FenwickTree<Int32>._overwriteLeaves(&_counts, stride: k, leaves, with: counts)
   }
 
   /// Removes the rows `range`.
@@ -866,7 +907,7 @@ extension _MasonryLanes {
           search: while true {
             // The lane's row before (b, t).
             repeat {
-              if t == 0 {
+              while t == 0 {  // (past spares: empty blocks)
                 if b == 0 { break search }
                 b &-= 1
                 t = blocks.lanes[b].count
@@ -898,7 +939,7 @@ extension _MasonryLanes {
             repeat {
               t &+= 1
               r &+= 1
-              if t == blocks.lanes[b].count {
+              while t == blocks.lanes[b].count {  // (past spares: empty blocks)
                 b &+= 1
                 t = 0
                 if b == blocks.blockCount { break search }
@@ -983,7 +1024,7 @@ extension _MasonryLanes {
         repeat {
           t &+= 1
           r &+= 1
-          if t == blocks.lanes[b].count {
+          while t == blocks.lanes[b].count {  // (past spares: empty blocks)
             b &+= 1
             t = 0
             if b == blocks.blockCount { break search }
@@ -1008,7 +1049,7 @@ extension _MasonryLanes {
       var scanned = 0
       search: while r > row {
         repeat {
-          if t == 0 {
+          while t == 0 {  // (past spares: empty blocks)
             if b == 0 { break search }
             b &-= 1
             t = blocks.lanes[b].count
