@@ -736,10 +736,10 @@ package struct _GridLines: Sendable {
   package mutating func remove(_ range: Range<Int>) {
     guard !range.isEmpty else { return }
     let (touched, reshaped) = blocks.remove(range)
-    if let reshaped {
-      _replaceLeaves(reshaped.old, count: reshaped.new.count)
-    } else {
-      for p in touched { _refresh(block: p) }
+    switch reshaped {
+    case nil: for p in touched where !blocks.extents[p].isEmpty { _refresh(block: p) }
+    case .spliced(let old, let new)?: _replaceLeaves(old, count: new.count)
+    case .shifted(let span, let sources)?: _shiftLeaves(span, sources: sources)
     }
   }
 }

@@ -230,6 +230,20 @@ package struct _LaneBlocks: Sendable, Equatable {
     case shifted(span: Range<Int>, sources: [Int])
   }
 
+  /// How a removal changed the blocks' shape (a block emptied or merged).
+  @usableFromInline
+  package enum _Reshape: Equatable, Sendable {
+    /// The blocks at `old` were replaced by those at `new`: the positions
+    /// after them moved by the difference.
+    case spliced(old: Range<Int>, new: Range<Int>)
+    /// The positions stayed: the blocks of `span` that emptied or merged
+    /// into the one before them left spares where they were. `sources[q]`
+    /// is the position before the removal of the block now at
+    /// `span.lowerBound + q` when neither its rows nor its place changed,
+    /// else -1.
+    case shifted(span: Range<Int>, sources: [Int])
+  }
+
   /// Inserts rows at `i`, all in one block (the block that holds row `i`,
   /// or the last); splits that block when it passes twice the capacity.
   /// Returns the block that took them (its position before any split)
@@ -367,7 +381,7 @@ package struct _LaneBlocks: Sendable, Equatable {
   ///   the shape changes.
   @inlinable
   package mutating func remove(_ range: Range<Int>)
-    -> (blocks: ClosedRange<Int>, reshaped: (old: Range<Int>, new: Range<Int>)?)
+    -> (blocks: ClosedRange<Int>, reshaped: _Reshape?)
   {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "_LaneBlocks: rows out of range")
     guard !range.isEmpty else { return (0 ... 0, nil) }
@@ -376,7 +390,7 @@ package struct _LaneBlocks: Sendable, Equatable {
     var slot = first.slot
     var left = range.count
     var reshaped = false
-    var emptied = 0  // blocks this removal empties (the window's other empty blocks are spares)
+    var emptied = 0  // blocks this removal empties
     while left > 0 {
       let before = extents[b].count
       let take = Swift.min(left, before &- slot)
@@ -395,40 +409,114 @@ package struct _LaneBlocks: Sendable, Equatable {
     let touched = first.block ... b &- 1
     guard reshaped else { return (touched, nil) }
     let old = Swift.max(0, touched.lowerBound &- 1) ..< Swift.min(extents.count, touched.upperBound &+ 2)
-    let empties = old.reduce(0) { $0 &+ (extents[$1].isEmpty ? 1 : 0) }
-    guard let new = _tidy(old) else { return (touched, nil) }
-    spareCount &-= empties &- emptied  // the tidy dropped the spares in its window too
-    return (touched, (old, new))
+    return (touched, _tidy(old, touched: touched, emptied: emptied))
   }
 
-  /// Drops the empty blocks at `positions` and merges a block there below
-  /// a quarter of the capacity into the one before it when both fit in
-  /// one; the count tree's tail is streamed. Returns the positions of the
-  /// blocks that replace them, or `nil` when no block empties or merges
-  /// (a small block whose neighbours are too full stays as it is, and
-  /// nothing is written).
-  /// - Complexity: O(B w + m/B) for w positions, the O(m/B) part
-  ///   sequential; O(w) when nothing changes.
+  /// Merges a block at `positions` below a quarter of the capacity into the
+  /// one before it when both fit in one, and tidies the empty blocks
+  /// there (the rows of `touched` were just removed, emptying `emptied`
+  /// blocks; the window's other empty blocks are spares). Where every position
+  /// left empty may stay as a spare (`_mayLeaveSpares`), the positions
+  /// stay and the count tree's leaves of `positions` are rewritten in place
+  /// (`.shifted`); else the empty blocks, spares among them, are dropped
+  /// and the count tree's tail is streamed (`.spliced`). Returns nil when
+  /// no block empties or merges (a small block whose neighbours are too
+  /// full stays as it is, and nothing is written).
+  /// - Complexity: O(B w + w log(m/B)) for w positions when they stay,
+  ///   O(B w + m/B) when they are spliced (the O(m/B) part sequential);
+  ///   O(w) when nothing changes.
   @inlinable
-  package mutating func _tidy(_ positions: Range<Int>) -> Range<Int>? {
+  package mutating func _tidy(_ positions: Range<Int>, touched: ClosedRange<Int>, emptied: Int) -> _Reshape? {
     var e = ContiguousArray<ContiguousArray<Int32>>()
     var l = ContiguousArray<ContiguousArray<UInt8>>()
-    for p in positions where !extents[p].isEmpty {
+    // For each position: the new block it heads, or -1 (empty, or merged
+    // into the block before it).
+    var heads: [Int] = []
+    var absorbed = Set<Int>()  // new blocks that took a later block's rows
+    for p in positions {
+      guard !extents[p].isEmpty else {
+        heads.append(-1)
+        continue
+      }
       if let last = e.last, (last.count < capacity / 4 || extents[p].count < capacity / 4),
         last.count &+ extents[p].count <= capacity
       {
         e[e.count &- 1].append(contentsOf: extents[p])
         if keepsLanes { l[l.count &- 1].append(contentsOf: lanes[p]) }
+        absorbed.insert(e.count &- 1)
+        heads.append(-1)
       } else {
         e.append(extents[p])
         if keepsLanes { l.append(lanes[p]) }
+        heads.append(e.count &- 1)
       }
     }
-    // Without a drop or a merge the blocks are the ones there already.
-    guard e.count < positions.count else { return nil }
+    let empties = positions.reduce(0) { $0 &+ (extents[$1].isEmpty ? 1 : 0) }
+    let spares = empties &- emptied  // the window's spares from before this removal
+    // Without a merge or a block emptied now, the blocks are the ones there already.
+    guard e.count < positions.count &- empties || emptied > 0 else { return nil }
+    if _mayLeaveSpares(positions, heads: heads) {
+      return _keepPositions(positions, touched: touched, heads: heads, absorbed: absorbed, e, l, spares: spares)
+    }
+    spareCount &-= spares  // the splice drops the spares in its window too
     extents.replaceSubrange(positions, with: e)
     if keepsLanes { lanes.replaceSubrange(positions, with: l) }
     counts.replaceLeaves(positions.lowerBound &+ 1 ..< positions.upperBound &+ 1, with: e.map(\.count))
-    return positions.lowerBound ..< positions.lowerBound &+ e.count
+    return .spliced(old: positions, new: positions.lowerBound ..< positions.lowerBound &+ e.count)
+  }
+
+  /// Whether the positions `heads` leaves empty (-1) at `positions` may
+  /// stay as spares: a body of `spareThreshold` blocks or more, none of
+  /// them first or last, none next to another empty position, and fewer
+  /// than 4 empty positions within 8 of each.
+  /// - Complexity: O(w) for w positions.
+  @inlinable
+  package func _mayLeaveSpares(_ positions: Range<Int>, heads: [Int]) -> Bool {
+    let n = extents.count
+    guard filledBlockCount >= Self.spareThreshold else { return false }
+    func empty(_ p: Int) -> Bool {
+      positions.contains(p) ? heads[p &- positions.lowerBound] < 0 : extents[p].isEmpty
+    }
+    for (q, head) in heads.enumerated() where head < 0 {
+      let p = positions.lowerBound &+ q
+      guard p > 0 && p < n &- 1, !empty(p &- 1), !empty(p &+ 1) else { return false }
+      var near = 0
+      for r in Swift.max(0, p &- 8) ... Swift.min(n &- 1, p &+ 8) where empty(r) { near &+= 1 }
+      if near >= 4 { return false }
+    }
+    return true
+  }
+
+  /// `_tidy` keeping the positions: each new block at the position of its
+  /// first block, empty blocks (spares) at the others.
+  /// - Complexity: O(w log(m/B)) for w positions.
+  @inlinable
+  package mutating func _keepPositions(
+    _ positions: Range<Int>, touched: ClosedRange<Int>, heads: [Int], absorbed: Set<Int>,
+    _ e: ContiguousArray<ContiguousArray<Int32>>, _ l: ContiguousArray<ContiguousArray<UInt8>>, spares: Int
+  ) -> _Reshape {
+    var sources: [Int] = []
+    var newEmpties = 0
+    for (q, head) in heads.enumerated() {
+      let p = positions.lowerBound &+ q
+      if head < 0 {
+        // A spare from before keeps its leaf; a block emptied or merged now is summarized again.
+        sources.append(extents[p].isEmpty && !touched.contains(p) ? p : -1)
+        if !extents[p].isEmpty {
+          extents[p] = []
+          if keepsLanes { lanes[p] = [] }
+        }
+        newEmpties &+= 1
+      } else if touched.contains(p) || absorbed.contains(head) {
+        extents[p] = e[head]
+        if keepsLanes { lanes[p] = l[head] }
+        sources.append(-1)
+      } else {
+        sources.append(p)  // untouched, and nothing merged into it
+      }
+    }
+    spareCount &+= newEmpties &- spares
+    counts.replaceLeaves(positions.lowerBound &+ 1 ..< positions.upperBound &+ 1, with: positions.map { extents[$0].count })
+    return .shifted(span: positions, sources: sources)
   }
 }

@@ -315,7 +315,11 @@ package struct _MasonryLanes: Sendable {
       b &+= 1
       slot = 0
     }
-    if let reshaped = blocks.remove(range).reshaped { _replaceLeaves(reshaped.old, withBlocks: reshaped.new) }
+    switch blocks.remove(range).reshaped {
+    case nil: break
+    case .spliced(let old, let new)?: _replaceLeaves(old, withBlocks: new)
+    case .shifted(let span, let sources)?: _shiftLeaves(span, sources: sources)
+    }
   }
 
   /// The first row of lane `j` whose pitch end (start plus extent plus
