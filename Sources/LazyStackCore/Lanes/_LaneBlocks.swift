@@ -415,13 +415,13 @@ package struct _LaneBlocks: Sendable, Equatable {
   /// Merges a block at `positions` below a quarter of the capacity into the
   /// one before it when both fit in one, and tidies the empty blocks
   /// there (the rows of `touched` were just removed, emptying `emptied`
-  /// blocks; the window's other empty blocks are spares). Where every position
-  /// left empty may stay as a spare (`_mayLeaveSpares`), the positions
-  /// stay and the count tree's leaves of `positions` are rewritten in place
-  /// (`.shifted`); else the empty blocks, spares among them, are dropped
-  /// and the count tree's tail is streamed (`.spliced`). Returns nil when
-  /// no block empties or merges (a small block whose neighbours are too
-  /// full stays as it is, and nothing is written).
+  /// blocks; the window's other empty blocks are spares). In a body of
+  /// `spareThreshold` positions or more the positions stay where the
+  /// blocks near the window can be laid out again with the empty ones as
+  /// spares (`_rearrange`: `.shifted`); else the empty blocks, spares among
+  /// them, are dropped and the count tree's tail is streamed (`.spliced`).
+  /// Returns nil when no block empties or merges (a small block whose
+  /// neighbours are too full stays as it is, and nothing is written).
   /// - Complexity: O(B w + w log(m/B)) for w positions when they stay,
   ///   O(B w + m/B) when they are spliced (the O(m/B) part sequential);
   ///   O(w) when nothing changes.
@@ -429,94 +429,86 @@ package struct _LaneBlocks: Sendable, Equatable {
   package mutating func _tidy(_ positions: Range<Int>, touched: ClosedRange<Int>, emptied: Int) -> _Reshape? {
     var e = ContiguousArray<ContiguousArray<Int32>>()
     var l = ContiguousArray<ContiguousArray<UInt8>>()
-    // For each position: the new block it heads, or -1 (empty, or merged
-    // into the block before it).
-    var heads: [Int] = []
-    var absorbed = Set<Int>()  // new blocks that took a later block's rows
-    for p in positions {
-      guard !extents[p].isEmpty else {
-        heads.append(-1)
-        continue
-      }
+    // Each new block's position before, when neither its rows nor its
+    // place changed; else -1.
+    var origins: [Int] = []
+    for p in positions where !extents[p].isEmpty {
       if let last = e.last, (last.count < capacity / 4 || extents[p].count < capacity / 4),
         last.count &+ extents[p].count <= capacity
       {
         e[e.count &- 1].append(contentsOf: extents[p])
         if keepsLanes { l[l.count &- 1].append(contentsOf: lanes[p]) }
-        absorbed.insert(e.count &- 1)
-        heads.append(-1)
+        origins[origins.count &- 1] = -1
       } else {
         e.append(extents[p])
         if keepsLanes { l.append(lanes[p]) }
-        heads.append(e.count &- 1)
+        origins.append(touched.contains(p) ? -1 : p)
       }
     }
     let empties = positions.reduce(0) { $0 &+ (extents[$1].isEmpty ? 1 : 0) }
-    let spares = empties &- emptied  // the window's spares from before this removal
     // Without a merge or a block emptied now, the blocks are the ones there already.
     guard e.count < positions.count &- empties || emptied > 0 else { return nil }
-    if _mayLeaveSpares(positions, heads: heads) {
-      return _keepPositions(positions, touched: touched, heads: heads, absorbed: absorbed, e, l, spares: spares)
+    if extents.count >= Self.spareThreshold,
+       let shifted = _rearrange(positions, blocks: e, lanes: l, origins: origins, emptied: emptied) {
+      return shifted
     }
-    spareCount &-= spares  // the splice drops the spares in its window too
+    spareCount &-= empties &- emptied  // the splice drops the spares in its window too
     extents.replaceSubrange(positions, with: e)
     if keepsLanes { lanes.replaceSubrange(positions, with: l) }
     counts.replaceLeaves(positions.lowerBound &+ 1 ..< positions.upperBound &+ 1, with: e.map(\.count))
     return .spliced(old: positions, new: positions.lowerBound ..< positions.lowerBound &+ e.count)
   }
 
-  /// Whether the positions `heads` leaves empty (-1) at `positions` may
-  /// stay as spares: a body of `spareThreshold` blocks or more, none of
-  /// them first or last, none next to another empty position, and fewer
-  /// than 4 empty positions within 8 of each.
-  /// - Complexity: O(w) for w positions.
+  /// Lays out the positions of `window` widened by 8 on each side again:
+  /// the blocks there, the window's replaced by `blocks` (with `lanes`
+  /// and their `origins`; `emptied` of the window's empty blocks were
+  /// emptied now, the others are spares), in order, with the empty positions left over
+  /// spread among them as spares: an empty position after every `gap`
+  /// blocks, so none is first or last in the span, at an end of the body,
+  /// or next to another. Returns nil (nothing written) when more than a
+  /// quarter of the span would be empty.
+  /// - Complexity: O(w log(m/B)) for a span of w positions.
   @inlinable
-  package func _mayLeaveSpares(_ positions: Range<Int>, heads: [Int]) -> Bool {
+  package mutating func _rearrange(
+    _ window: Range<Int>, blocks: ContiguousArray<ContiguousArray<Int32>>,
+    lanes newLanes: ContiguousArray<ContiguousArray<UInt8>>, origins: [Int], emptied: Int
+  ) -> _Reshape? {
     let n = extents.count
-    guard filledBlockCount >= Self.spareThreshold else { return false }
-    func empty(_ p: Int) -> Bool {
-      positions.contains(p) ? heads[p &- positions.lowerBound] < 0 : extents[p].isEmpty
+    let span = Swift.max(0, window.lowerBound &- 8) ..< Swift.min(n, window.upperBound &+ 8)
+    // The span's blocks in order, each with its position before (or -1).
+    var order: [(extents: ContiguousArray<Int32>, lanes: ContiguousArray<UInt8>, origin: Int)] = []
+    for p in span.lowerBound ..< window.lowerBound where !extents[p].isEmpty {
+      order.append((extents[p], keepsLanes ? lanes[p] : [], p))
     }
-    for (q, head) in heads.enumerated() where head < 0 {
-      let p = positions.lowerBound &+ q
-      guard p > 0 && p < n &- 1, !empty(p &- 1), !empty(p &+ 1) else { return false }
-      var near = 0
-      for r in Swift.max(0, p &- 8) ... Swift.min(n &- 1, p &+ 8) where empty(r) { near &+= 1 }
-      if near >= 4 { return false }
+    for q in 0 ..< blocks.count { order.append((blocks[q], keepsLanes ? newLanes[q] : [], origins[q])) }
+    for p in window.upperBound ..< span.upperBound where !extents[p].isEmpty {
+      order.append((extents[p], keepsLanes ? lanes[p] : [], p))
     }
-    return true
-  }
-
-  /// `_tidy` keeping the positions: each new block at the position of its
-  /// first block, empty blocks (spares) at the others.
-  /// - Complexity: O(w log(m/B)) for w positions.
-  @inlinable
-  package mutating func _keepPositions(
-    _ positions: Range<Int>, touched: ClosedRange<Int>, heads: [Int], absorbed: Set<Int>,
-    _ e: ContiguousArray<ContiguousArray<Int32>>, _ l: ContiguousArray<ContiguousArray<UInt8>>, spares: Int
-  ) -> _Reshape {
+    let empty = span.count &- order.count
+    guard empty &* 4 <= span.count, !order.isEmpty else { return nil }
+    let before = span.reduce(0) { $0 &+ (extents[$1].isEmpty ? 1 : 0) }
+    let gap = order.count / (empty &+ 1)  // at least 3: a quarter at most is empty
     var sources: [Int] = []
-    var newEmpties = 0
-    for (q, head) in heads.enumerated() {
-      let p = positions.lowerBound &+ q
-      if head < 0 {
-        // A spare from before keeps its leaf; a block emptied or merged now is summarized again.
-        sources.append(extents[p].isEmpty && !touched.contains(p) ? p : -1)
-        if !extents[p].isEmpty {
-          extents[p] = []
-          if keepsLanes { lanes[p] = [] }
-        }
-        newEmpties &+= 1
-      } else if touched.contains(p) || absorbed.contains(head) {
-        extents[p] = e[head]
-        if keepsLanes { lanes[p] = l[head] }
+    sources.reserveCapacity(span.count)
+    var next = 0
+    var placed = 0
+    for p in span {
+      if placed < empty && next > 0 && next % gap == 0 && next / gap > placed {
+        extents[p] = []
+        if keepsLanes { self.lanes[p] = [] }
         sources.append(-1)
-      } else {
-        sources.append(p)  // untouched, and nothing merged into it
+        placed &+= 1
+        continue
       }
+      let block = order[next]
+      extents[p] = block.extents
+      if keepsLanes { self.lanes[p] = block.lanes }
+      sources.append(block.origin)
+      next &+= 1
     }
-    spareCount &+= newEmpties &- spares
-    counts.replaceLeaves(positions.lowerBound &+ 1 ..< positions.upperBound &+ 1, with: positions.map { extents[$0].count })
-    return .shifted(span: positions, sources: sources)
+    precondition(next == order.count && placed == empty, "_LaneBlocks: a span laid out wrong")
+    spareCount &+= empty &- (before &- emptied)  // (the blocks emptied now were no spares)
+    counts.replaceLeaves(span.lowerBound &+ 1 ..< span.upperBound &+ 1, with: span.map { extents[$0].count })
+    return .shifted(span: span, sources: sources)
   }
 }
