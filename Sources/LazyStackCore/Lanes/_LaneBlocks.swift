@@ -459,22 +459,33 @@ package struct _LaneBlocks: Sendable, Equatable {
     return .spliced(old: positions, new: positions.lowerBound ..< positions.lowerBound &+ e.count)
   }
 
-  /// Lays out the positions of `window` widened by 8 on each side again:
+  /// Lays out the positions of `window` widened by 8, 32 or 128 on each
+  /// side (the narrowest that fits) again:
   /// the blocks there, the window's replaced by `blocks` (with `lanes`
   /// and their `origins`; `emptied` of the window's empty blocks were
   /// emptied now, the others are spares), in order, with the empty positions left over
   /// spread among them as spares: an empty position after every `gap`
   /// blocks, so none is first or last in the span, at an end of the body,
   /// or next to another. Returns nil (nothing written) when more than a
-  /// quarter of the span would be empty.
-  /// - Complexity: O(w log(m/B)) for a span of w positions.
+  /// quarter of the widest span would be empty.
+  /// - Complexity: O(w log(m/B)) for a span of w ≤ 257 + window positions.
   @inlinable
   package mutating func _rearrange(
     _ window: Range<Int>, blocks: ContiguousArray<ContiguousArray<Int32>>,
     lanes newLanes: ContiguousArray<ContiguousArray<UInt8>>, origins: [Int], emptied: Int
   ) -> _Reshape? {
     let n = extents.count
-    let span = Swift.max(0, window.lowerBound &- 8) ..< Swift.min(n, window.upperBound &+ 8)
+    // The narrowest span of radius 8, 32 or 128 around the window whose
+    // empty positions would be a quarter at most.
+    var radius = 8
+    var span = window
+    while true {
+      span = Swift.max(0, window.lowerBound &- radius) ..< Swift.min(n, window.upperBound &+ radius)
+      let outside = span.reduce(0) { $0 &+ (!window.contains($1) && !extents[$1].isEmpty ? 1 : 0) }
+      if (span.count &- outside &- blocks.count) &* 4 <= span.count { break }
+      guard radius < 128, span.count < n else { return nil }
+      radius &*= 4
+    }
     // The span's blocks in order, each with its position before (or -1).
     var order: [(extents: ContiguousArray<Int32>, lanes: ContiguousArray<UInt8>, origin: Int)] = []
     for p in span.lowerBound ..< window.lowerBound where !extents[p].isEmpty {
