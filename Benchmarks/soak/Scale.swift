@@ -652,15 +652,18 @@ func laneSplits(
   check(layout._laneBlockCount != laneBlocks && layout._blockCount != treeBlocks,
         "\(label): no split after \(added) inserts in one place")
   layout.remove(atOffsets: IndexSet(integersIn: place ..< place + added))
-  // 1,000 new rows inserted at that place at once (blocks of new rows
-  // only), then removed one at a time: the removals that empty or merge a
-  // block (of the lanes or the tree) reported apart.
+  // New rows inserted at that place at once (blocks of new rows only),
+  // then removed one at a time: the removals that empty or merge a block
+  // (of the lanes or the tree) reported apart. 1,000 rows, or four lane
+  // blocks' worth where a body's blocks are larger (m/2^16 rows past 4M
+  // rows), so that lane blocks empty too.
   let count = layout.count
-  try layout.insert(Array(fresh ..< fresh + 1_000), at: place)
+  let batch = Swift.max(1_000, 4 * (count >> 16))
+  try layout.insert(Array(fresh ..< fresh + batch), at: place)
   var merging: [EditTime] = []
   var laneMerges: [EditTime] = []  // those that merged or dropped a block of the lanes
   others = []
-  for _ in 0 ..< 1_000 {
+  for _ in 0 ..< batch {
     let (lanesBefore, treeBefore) = (layout._laneBlockCount, layout._blockCount)
     let t = EditTime.of { layout.remove(atOffsets: [place]) }
     if layout._laneBlockCount != lanesBefore || layout._blockCount != treeBefore {
@@ -674,6 +677,6 @@ func laneSplits(
         + String(format: "%.1f µs of %d", merging.isEmpty ? 0 : merging.medianWall, merging.count)
         + "; of the lanes' blocks: " + (laneMerges.isEmpty ? "none" : laneMerges.map { String(format: "%.1f µs (CPU %.1f)", $0.wall, $0.cpu) }.joined(separator: ", "))
         + " (the \(others.count) other removals at that place: \(others.slowestText))")
-  check(!merging.isEmpty, "\(label): no block emptied or merged after 1,000 removals in one place")
+  check(!merging.isEmpty, "\(label): no block emptied or merged after \(batch) removals in one place")
   check(layout.count == count, "\(label): \(layout.count) rows after the removals, not \(count)")
 }

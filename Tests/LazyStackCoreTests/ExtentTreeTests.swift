@@ -733,6 +733,52 @@ final class ExtentTreeTests: CheckedTestCase {
   /// farther than `_spareReach` positions moves, and the trees, the ids
   /// and the offsets stay what they were, for ascending ids (keys) and
   /// shuffled ids (the hash index).
+  /// SPEC E4: removals at one place empty block after block there; where
+  /// the spares near it crowd, a merge leaves its spare at the nearest
+  /// place within `_spareHomeReach` where one may be (the blocks between
+  /// move over by one) instead of splicing the later blocks down. Only
+  /// once the spares within that reach are a quarter of its positions
+  /// does a merge splice (the number of positions falls): after hundreds
+  /// of merges at one place (2,000 rows of blocks of 8 here; at blocks of
+  /// 512, over 50,000 rows). Ascending ids and shuffled ones.
+  func testE4_removalsAtOnePlaceMoveTheirSparesInsteadOfSplicing() throws {
+    for shuffled in [false, true] {
+      var rng = SeededRNG(seed: 41)
+      var ids = Array(0 ..< 16_000)
+      if shuffled { ids.shuffle(using: &rng) }
+      var tree = try ExtentTree(ids: ids, estimate: 100, blockCapacity: 8)
+      var model = ids
+      let positions = tree.blockCount + tree._spareCount
+      XCTAssertGreaterThan(tree._spareCount, 100, "shuffled \(shuffled): spares spread at the build")
+      var merges = 0
+      var splices = 0
+      var firstSplice: Int?
+      for step in 0 ..< 3_000 {
+        let (blocks, before) = (tree.blockCount, tree.blockCount + tree._spareCount)
+        tree.remove(sortedIndices: [8_000])
+        model.remove(at: 8_000)
+        if tree.blockCount < blocks { merges += 1 }
+        if tree.blockCount + tree._spareCount < before {
+          splices += 1
+          if firstSplice == nil { firstSplice = merges }
+        }
+        if step % 250 == 0 {
+          tree._checkInvariants()
+          XCTAssertEqual(tree.ids, model, "shuffled \(shuffled), step \(step)")
+        }
+      }
+      XCTAssertGreaterThan(merges, 300, "shuffled \(shuffled): blocks emptied or merged at that place")
+      // (Here 499 merges; the first splice after 271 of them, when the
+      // spares within reach are a quarter of its positions.)
+      XCTAssertGreaterThan(firstSplice ?? Int.max, 200, "shuffled \(shuffled): the first splice only after 200 merges at one place")
+      XCTAssertGreaterThan(splices, 0, "shuffled \(shuffled): a saturated reach splices, as documented")
+      XCTAssertEqual(tree.blockCount + tree._spareCount, positions - splices, "shuffled \(shuffled): one position a splice")
+      tree._checkInvariants()
+      XCTAssertEqual(tree.ids, model, "shuffled \(shuffled)")
+      for (i, id) in model.enumerated() where i % 97 == 0 { XCTAssertEqual(tree.index(of: id), i) }
+    }
+  }
+
   func testE4_aSplitOrMergeInTheMiddleMovesNoBlockBeyondTheNearestSpare() throws {
     var rng = SeededRNG(seed: 33)
     for shuffled in [false, true] {

@@ -652,11 +652,14 @@ extension ExtentTree {
   /// does: the block that stays keeps the first one's key). The trees
   /// already count its rows where they are. In the middle, where a spare
   /// may be (`_spareAllowed`), the block that goes stays, empty, as a
-  /// spare, and only the two leaves change; else the later blocks move
-  /// down one position and the trees' tails are streamed
+  /// spare, and only the two leaves change; where spares crowd there, it
+  /// becomes a spare at the nearest position where one may be
+  /// (`_spareHome`), the blocks between moving over by one; else the later
+  /// blocks move down one position and the trees' tails are streamed
   /// (`_replaceTreeLeaves`), with no read of the other blocks.
-  /// - Complexity: O(B + log(n/B)) when it leaves a spare, else O(B + n/B),
-  ///   the O(n/B) part sequential.
+  /// - Complexity: O(B + w log(n/B)) when it leaves a spare w positions
+  ///   away (w ≤ `_spareHomeReach`), else O(B + n/B), the O(n/B) part
+  ///   sequential.
   @inlinable
   @inline(never)
   package mutating func _mergeLocally(at position: Int) {
@@ -675,8 +678,15 @@ extension ExtentTree {
     }
     // In the middle, the block that goes stays as a spare where a spare
     // may be (`_spareAllowed`): only the two positions' leaves change.
-    let spare = gone > 0 && gone &+ 1 < _order.count && _spareAllowed(at: gone)
-    let old = spare ? _leaves(first ... gone) : []
+    // Where spares crowd (removals at one place), it becomes a spare at
+    // the nearest place within `_spareHomeReach` where one may be, the
+    // blocks between moving over by one (`_spareHome`).
+    let middle = gone > 0 && gone &+ 1 < _order.count
+    let home = !middle || _spareAllowed(at: gone) ? nil : _spareHome(near: gone)
+    let spare = middle && (home != nil || _spareAllowed(at: gone))
+    let target = home ?? gone  // where the spare ends
+    let span = Swift.min(first, target) ... Swift.max(gone, target)
+    let old = spare ? _leaves(span) : []
     if gone != first {
       _appendRows(of: Int(_order[gone]), to: Int(_order[first]))
       kept = [_order[first]]
@@ -685,8 +695,25 @@ extension ExtentTree {
     if spare {
       _spareCount &+= 1
       _blocks[handle] = _Block()
-      if _ordered { _firstIDs[gone] = _firstIDs[gone &+ 1] }
-      if gone != first { _rewriteLeaves(from: first, old: old) }
+      if target > gone {
+        for p in gone ..< target {
+          _order[p] = _order[p &+ 1]
+          if _ordered { _firstIDs[p] = _firstIDs[p &+ 1] }
+        }
+      } else if target < gone {
+        var p = gone
+        while p > target {
+          _order[p] = _order[p &- 1]
+          if _ordered { _firstIDs[p] = _firstIDs[p &- 1] }
+          p &-= 1
+        }
+      }
+      if target != gone {
+        _order[target] = Int32(truncatingIfNeeded: handle)
+        for p in span { _positions[Int(_order[p])] = Int32(truncatingIfNeeded: p) }
+      }
+      if _ordered { _firstIDs[target] = _firstIDs[target &+ 1] }
+      if gone != first || target != gone { _rewriteLeaves(from: span.lowerBound, old: old) }
       return
     }
     _freeBlock(handle)

@@ -135,6 +135,29 @@ extension ExtentTree {
     return spares &* 4 < upper &- lower
   }
 
+  /// How far (in positions) a merge where spares crowd looks for a place
+  /// where its emptied block may stay as a spare.
+  @inlinable @inline(__always)
+  package static var _spareHomeReach: Int { 256 }
+
+  /// The nearest position within `_spareHomeReach` of `position` (in the
+  /// middle, holding rows) where a spare may be (`_spareAllowed`), or nil:
+  /// where a merge at `position`, among crowded spares, leaves its spare.
+  /// - Complexity: O(r · reach) for the reach r, at most.
+  @inlinable
+  package func _spareHome(near position: Int) -> Int? {
+    guard _order.count >= Self._spareThreshold else { return nil }
+    let n = _order.count
+    for d in 1 ... Self._spareHomeReach {
+      let right = position &+ d
+      if right < n &- 1 && !_isSpare(right) && _spareAllowed(at: right) { return right }
+      let left = position &- d
+      if left > 0 && !_isSpare(left) && _spareAllowed(at: left) { return left }
+      if right >= n &- 1 && left <= 0 { break }
+    }
+    return nil
+  }
+
   /// Removes spares left at either end (a removal there can leave the
   /// block next to a spare first or last), so the first and the last
   /// blocks have rows.
