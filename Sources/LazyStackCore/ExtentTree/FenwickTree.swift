@@ -204,19 +204,26 @@ package struct _FenwickTree<Value: _FenwickValue & Sendable>: Sendable {
     result.reserveCapacity(range.count &* s)
     nodes.withUnsafeBufferPointer { tree in
       for i in range {
-        let low = i &- (i & -i)  // node i covers the leaves (low, i]
-        for e in 0 ..< s {
-          var value = tree[i &* s &+ e]
-          var j = i &- 1
-          while j > low {
-            value -= tree[j &* s &+ e]
-            j &-= j & -j
-          }
-          result.append(value)
-        }
+        for e in 0 ..< s { result.append(_leafValue(tree, s, i, e)) }
       }
     }
     return result
+  }
+
+  /// Element `e` of leaf `i` of `tree` (nodes `s` values wide): node `i`
+  /// less the nodes of its range below it (node `i` covers the leaves
+  /// (i - lowbit(i), i]).
+  /// - Complexity: O(log m).
+  @inlinable @inline(__always)
+  package static func _leafValue(_ tree: UnsafeBufferPointer<Value>, _ s: Int, _ i: Int, _ e: Int) -> Value {
+    let low = i &- (i & -i)
+    var value = tree[i &* s &+ e]
+    var j = i &- 1
+    while j > low {
+      value -= tree[j &* s &+ e]
+      j &-= j & -j
+    }
+    return value
   }
 
   /// `_replaceLeaves` for as many leaves as `range` holds: each leaf's old
@@ -231,14 +238,8 @@ package struct _FenwickTree<Value: _FenwickValue & Sendable>: Sendable {
       let size = tree.count / s &- 1
       var source = leaves.startIndex
       for i in range {
-        let low = i &- (i & -i)  // node i covers the leaves (low, i]
         for e in 0 ..< s {
-          var old = tree[i &* s &+ e]
-          var j = i &- 1
-          while j > low {
-            old -= tree[j &* s &+ e]
-            j &-= j & -j
-          }
+          let old = _leafValue(UnsafeBufferPointer(tree), s, i, e)
           var delta = leaves[source]
           delta -= old
           source = leaves.index(after: source)

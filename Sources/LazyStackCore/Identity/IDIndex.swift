@@ -331,14 +331,8 @@ package final class _IDIndexStorage: @unchecked Sendable {
     let bytes = Swift.max(1, count) &* MemoryLayout<UInt32>.stride
     var allocated: UnsafeMutableRawPointer?
     var mapped = 0
-    if bytes >= (zeroed ? Self.builtMappingThreshold : Self.mappingThreshold) {
-      let page = Int(getpagesize())
-      let length = (bytes &+ page &- 1) / page &* page
-      let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-      if let address, address != UnsafeMutableRawPointer(bitPattern: -1) {  // MAP_FAILED
-        allocated = address
-        mapped = length
-      }
+    if bytes >= (zeroed ? Self.builtMappingThreshold : Self.mappingThreshold), let pages = _mapZeroPages(bytes) {
+      (allocated, mapped) = (pages.address, pages.length)
     }
     if allocated == nil && zeroed && bytes >= Self.mappingThreshold {
       allocated = calloc(Swift.max(1, count), MemoryLayout<UInt32>.stride)  // zero pages, not a memset

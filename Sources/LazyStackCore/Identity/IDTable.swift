@@ -169,14 +169,8 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
     let bytes = Swift.max(1, count) &* stride
     var allocated: UnsafeMutableRawPointer?
     var mappedLength = 0
-    if mapped && bytes >= Self.mappingThreshold {
-      let page = Int(getpagesize())
-      let length = (bytes &+ page &- 1) / page &* page
-      let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-      if let address, address != UnsafeMutableRawPointer(bitPattern: -1) {  // MAP_FAILED
-        allocated = address
-        mappedLength = length
-      }
+    if mapped && bytes >= Self.mappingThreshold, let pages = _mapZeroPages(bytes) {
+      (allocated, mappedLength) = (pages.address, pages.length)
     }
     if allocated == nil { allocated = calloc(Swift.max(1, count), stride) }
     guard let allocated else { fatalError("_IDTable: out of memory") }
@@ -354,6 +348,19 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
     count &-= 1
     return old
   }
+}
+
+/// Fresh zero pages of this process's own for at least `bytes` bytes
+/// (`mmap`, anonymous and private), as an address and the whole pages'
+/// length; nil when the system refuses (the caller allocates instead).
+/// - Complexity: O(1) (the pages are faulted in as they are touched).
+@inlinable
+package func _mapZeroPages(_ bytes: Int) -> (address: UnsafeMutableRawPointer, length: Int)? {
+  let page = Int(getpagesize())
+  let length = (bytes &+ page &- 1) / page &* page
+  let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+  guard let address, address != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }  // MAP_FAILED
+  return (address, length)
 }
 
 /// The hash seed of every `_IDTable` in this process.
