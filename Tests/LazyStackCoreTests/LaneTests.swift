@@ -296,6 +296,41 @@ final class LaneTests: CheckedTestCase {
     XCTAssertEqual(onScreen(m, kept), screen[kept], "the offset follows the kept row's alignment share")
   }
 
+  /// SPEC L6, L8: after a scroll frame, measurements above the screen in a
+  /// grid (with a list section before it and one after) keep the rows on
+  /// screen where they are; the rows the frame found stay current and move
+  /// with the correction (`_LaneLayout._gridShift`), which the checks
+  /// compare with a fresh search after every step. A measurement in the
+  /// line just above the first row on screen, or on screen, is searched.
+  func testL6_gridMeasurementsAboveTheScreenKeepTheRowsOnScreen() throws {
+    for alignment: CGFloat in [0, 0.5, 1] {
+      var m = try make(rows: 400, spacing: 4)
+      for h in [20, 380] { m.setRole(.sectionHeader, for: h) }
+      XCTAssertTrue(m.setSectionLayout(try grid(3, alignment: alignment), forHeader: 20))
+      m.userScroll(to: CGPoint(x: 0, y: 3000))
+      let rows = m.visibleRows
+      let first = try XCTUnwrap(rows.first)
+      XCTAssertGreaterThan(first, 40, "the screen is well inside the grid")
+      let screen = Dictionary(uniqueKeysWithValues: rows.map { ($0, onScreen(m, $0)) })
+      var rng = SeededRNG(seed: 7)
+      for step in 0 ..< 200 {
+        // Rows of lines at least two above the first row on screen, and list rows before the grid.
+        let row = Int.random(in: 0 ..< (21 + (first - 21) / 3 * 3 - 6), using: &rng)
+        m.setMeasuredExtent(CGFloat(Int.random(in: 0 ... 120, using: &rng)), for: row)
+        XCTAssertEqual(m.visibleRows, rows, "alignment \(alignment), step \(step)")
+        for i in rows { XCTAssertEqual(onScreen(m, i), screen[i], "row \(i), alignment \(alignment), step \(step)") }
+      }
+      // On screen and just above it: the rows are found again.
+      for row in [first - 3, first, rows[rows.count / 2]] { m.setMeasuredExtent(77, for: row) }
+      let (low, high) = (m.contentOffset.y, m.contentOffset.y + 200)
+      let meeting = (0 ..< m.count).filter {
+        let f = m.frame(at: $0)
+        return f.height > 0 ? f.minY < high && f.maxY > low : f.minY >= low && f.minY < high
+      }
+      XCTAssertEqual(m.visibleRows, meeting, "alignment \(alignment)")
+    }
+  }
+
   /// SPEC L6: in masonry a row's change moves only the rows after it in
   /// its lane; the offset follows the kept row, and the rows on screen in
   /// another lane move by the change above them in their lane.

@@ -551,23 +551,33 @@ package struct _GridLines: Sendable {
 
   /// Sets row `i`'s extent (units): in each phase only the line that
   /// holds the row changes, so its block's summaries are updated in O(k)
-  /// each, not recomputed from the block's rows.
+  /// each, not recomputed from the block's rows, and the nodes above it
+  /// mostly by adding the line's change (`_propagate`).
   /// - Complexity: O(k (k + log(m/B))).
   @inlinable
   package mutating func setExtent(_ units: Int64, at i: Int) {
     let (b, slot) = blocks.locate(i)
     let old = Int64(blocks.extents[b][slot])
     blocks.extents[b][slot] = Int32(truncatingIfNeeded: units)
-    _updateLeaf(b, slot: slot, from: old)
-    _combineAncestors(ofBlock: b)
+    withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 &* k) { scratch in
+      let changes = scratch.baseAddress.unsafelyUnwrapped
+      _updateLeaf(b, slot: slot, from: old, changes: changes)
+      _propagate(fromBlock: b, changes: changes, spare: changes + k)
+    }
   }
+
+  /// A phase's summary changed in more than its `lines` (`_propagate`).
+  @inlinable @inline(__always)
+  package static var _reshaped: Int64 { .min }
 
   /// Block `p`'s summaries after row `t` of it went from `old` to the
   /// extent it has now (`_summarizeLeaf`'s result, from the line that
-  /// holds the row in each phase).
+  /// holds the row in each phase). `changes[phase]`: how much the phase's
+  /// `lines` moved when that is all that changed (0: nothing), else
+  /// `_reshaped` (its head or tail changed).
   /// - Complexity: O(k²).
   @inlinable
-  package mutating func _updateLeaf(_ p: Int, slot t: Int, from old: Int64) {
+  package mutating func _updateLeaf(_ p: Int, slot t: Int, from old: Int64, changes: UnsafeMutablePointer<Int64>) {
     let node = _leaves &+ p
     let k = self.k
     blocks.extents[p].withUnsafeBufferPointer { e in
@@ -575,13 +585,15 @@ package struct _GridLines: Sendable {
       let new = Int64(e[t])
       _summaries.withUnsafeMutableBufferPointer { out in
         for phase in 0 ..< k {
+          let j = node &* k &+ phase
           // The block's first line starts at its first row of lane 0.
           let first = (k &- phase) % k
           if t < first {
             // Before it: the head, the longest of those rows.
             var head: Int64 = -1
             for u in 0 ..< Swift.min(first, n) { head = Swift.max(head, Int64(e[u])) }
-            out[node &* k &+ phase].head = head
+            changes[phase] = out[j].head == head ? 0 : Self._reshaped
+            out[j].head = head
             continue
           }
           let start = t &- (t &- first) % k
@@ -589,13 +601,73 @@ package struct _GridLines: Sendable {
             // The last line the block opens: its tail.
             var tail: Int64 = 0
             for u in start ..< n { tail = Swift.max(tail, Int64(e[u])) }
-            out[node &* k &+ phase].tail = tail
+            changes[phase] = out[j].tail == tail ? 0 : Self._reshaped
+            out[j].tail = tail
           } else {
             // A line the block closes: its pitch moves by its longest row's change.
             var others: Int64 = 0
             for u in start ..< start &+ k where u != t { others = Swift.max(others, Int64(e[u])) }
-            out[node &* k &+ phase].lines &+= Swift.max(others, new) &- Swift.max(others, old)
+            let change = Swift.max(others, new) &- Swift.max(others, old)
+            changes[phase] = change
+            out[j].lines &+= change
           }
+        }
+      }
+    }
+  }
+
+  /// The nodes above block `p`'s leaf after its summaries changed by
+  /// `changes` (`_updateLeaf`'s; `spare`: room for k more). A change of
+  /// `lines` alone passes up unchanged: a run's `lines` enter its
+  /// parent's as they are whenever they are not 0 (`_LineSummary.then`),
+  /// so the parent's phase moves by the same amount; a phase that
+  /// changed more is combined from its children, and passes up only what
+  /// changed in it. The walk stops where nothing changed.
+  /// - Complexity: O(k log(m/B)).
+  @inlinable
+  package mutating func _propagate(fromBlock p: Int, changes: UnsafeMutablePointer<Int64>,
+                                   spare: UnsafeMutablePointer<Int64>) {
+    let k = self.k
+    let s = spacing
+    var changes = changes
+    var spare = spare
+    var node = _leaves &+ p
+    var moving = false
+    for phase in 0 ..< k where changes[phase] != 0 { moving = true }
+    _counts.withUnsafeBufferPointer { counts in
+      _summaries.withUnsafeMutableBufferPointer { n in
+        while moving && node > 1 {
+          let parent = node &>> 1
+          let left = node & ~1
+          // The parent's phase q reads the left child at q and the right
+          // child at q + the left child's rows (mod k).
+          let shift = counts[left] % k
+          if node != left {
+            for q in 0 ..< k {
+              var r = q &+ shift
+              if r >= k { r &-= k }
+              spare[q] = changes[r]
+            }
+            swap(&changes, &spare)
+          }
+          moving = false
+          let base = parent &* k
+          for q in 0 ..< k {
+            let change = changes[q]
+            if change == 0 { continue }
+            moving = true
+            if change != Self._reshaped {
+              n[base &+ q].lines &+= change
+              continue
+            }
+            let was = n[base &+ q]
+            var r = q &+ shift
+            if r >= k { r &-= k }
+            let now = n[left &* k &+ q].then(n[(left &+ 1) &* k &+ r], spacing: s)
+            n[base &+ q] = now
+            changes[q] = was.head == now.head && was.tail == now.tail ? now.lines &- was.lines : Self._reshaped
+          }
+          node = parent
         }
       }
     }

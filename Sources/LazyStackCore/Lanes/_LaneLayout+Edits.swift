@@ -11,17 +11,22 @@ extension _LaneLayout {
     if delta != 0 { corrections.add(Int(delta), at: p &+ 1) }
   }
 
-  /// Row `i`'s extent went from `old` to `new` (units).
+  /// Row `i`'s extent went from `old` to `new` (units). Returns how far
+  /// the body that holds the row grew (its pitch's change: in a grid the
+  /// row's line's); 0 outside lane bodies.
   /// - Complexity: O(log s + k (B + log m)) in a grid, O(log s + log m) in
   ///   masonry, O(log s) outside lane bodies.
   @inlinable
-  package mutating func setExtent(_ new: Int64, old: Int64, at i: Int) {
-    guard let p = section(holding: i), new != old else { return }
+  @discardableResult
+  package mutating func setExtent(_ new: Int64, old: Int64, at i: Int) -> Int64 {
+    guard let p = section(holding: i), new != old else { return 0 }
     let local = i &- sections[p].bodyStart
     let before = sections[p].correction
+    let pitch = sections[p].pitch
     _changeRun(p, grid: { $0.setExtent(new, at: local) }, masonry: { $0.setExtent(new, at: local) })
     sections[p].listPitch &+= new &- old
     _correct(p, by: sections[p].correction &- before)
+    return sections[p].pitch &- pitch
   }
 
   /// Rows `ids` with `extents` (units) were inserted at `i`, as plain

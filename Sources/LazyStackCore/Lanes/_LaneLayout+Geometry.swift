@@ -197,18 +197,29 @@ extension _LaneLayout {
 }
 
 extension _LaneLayout {
-  /// When `[low, high)` lies in one masonry section's body and row `i`
-  /// (whose extent went from `old` to the tree's now) is in it: rewrites
   /// `spans` (the spans `spans(meeting: low, high, in: tree)` gave before
-  /// the change) in place to the first ones that still meet the window,
-  /// and returns how many, with the rows that came in appended to
-  /// `entering` (`_MasonryLanes._patchSpans`). Else `nil`, `spans`
-  /// unchanged.
-  /// - Complexity: O(log s (log n + log s)) and `_patchSpans`'.
+  /// row `i`'s extent went from `old` to the tree's now, `grown` the pitch
+  /// its body grew by) for the layout as it is now, in place:
+  /// - in a grid, when `_gridShift` answers, each moved on by its `shift`,
+  ///   all `kept`, meeting `[low + shift, high + shift)`;
+  /// - when `[low, high)` lies in one masonry section's body and row `i` is
+  ///   in it, the first `kept` are those that still meet the window (`shift`
+  ///   0), and the rows that came in are appended to `entering`
+  ///   (`_MasonryLanes._patchSpans`).
+  /// Else `nil`, `spans` unchanged.
+  /// - Complexity: O(log s + v) in a grid for v spans; in a masonry
+  ///   O(log s (log n + log s)) and `_MasonryLanes._patchSpans`'.
   @inlinable
-  package func _patchSpans(afterMeasuring i: Int, old: Int64, meeting low: Int64, _ high: Int64,
+  package func _patchSpans(afterMeasuring i: Int, old: Int64, grown: Int64, meeting low: Int64, _ high: Int64,
                            spans: UnsafeMutableBufferPointer<_LaneSpan>, in tree: ExtentTree<ID>,
-                           entering: inout _SpanBuffer) -> Int? {
+                           entering: inout _SpanBuffer) -> (kept: Int, shift: Int64)? {
+    if let first = spans.first,
+       let shift = _gridShift(afterMeasuring: i, by: grown, meeting: low, high, firstRow: first.row, in: tree) {
+      if shift != 0 {
+        for k in spans.indices { spans[k].start &+= shift }
+      }
+      return (spans.count, shift)
+    }
     let p = sections.count == 1 ? 0 : _firstSection(endingAfter: low, in: tree)
     guard p < sections.count, let masonry = sections[p].masonry, sections[p].body.contains(i) else { return nil }
     let g = bodyStart(p, in: tree)
@@ -216,6 +227,39 @@ extension _LaneLayout {
     guard g <= low && high <= g &+ masonry.pitch else { return nil }
     return masonry._patchSpans(afterMeasuring: i &- sections[p].bodyStart, old: old, meeting: low &- g, high &- g,
                                spans: spans, rowBase: sections[p].bodyStart, startBase: g, entering: &entering)
+      .map { ($0, 0) }
+  }
+}
+
+extension _LaneLayout {
+  /// After row `i` of a grid body grew by `delta` units of pitch (its
+  /// line's change, `setExtent`'s result), the rows that met `[low, high)`
+  /// before, from row `firstRow` on, meet `[low + delta, high + delta)`
+  /// now, each `delta` further on, and no other row does, when:
+  /// - the window lay in the body before: `g < low`, `high <= g + pitch`;
+  /// - the first row that met it is at least two lines after row `i`'s
+  ///   line `L`. Then line `L + 1` met no part of the window, so its
+  ///   longest row, which starts at the line's start, ended at or before
+  ///   `low`, or was empty and started before it: line `L` ended strictly
+  ///   before `low`, and after the change strictly before `low + delta`.
+  ///   The lines from `L + 1` on moved by `delta`, the earlier ones and the
+  ///   rows before the body not at all, the rows after the body by `delta`.
+  ///
+  /// Returns `delta` then (the window's and the spans' shift), else nil:
+  /// the caller searches. A measurement above the screen, the common one,
+  /// keeps the rows on screen without a search.
+  /// - Complexity: O(log s).
+  @inlinable
+  package func _gridShift(afterMeasuring i: Int, by delta: Int64, meeting low: Int64, _ high: Int64,
+                          firstRow: Int, in tree: ExtentTree<ID>) -> Int64? {
+    let p = sections.count == 1 ? 0 : _firstSection(endingAfter: low, in: tree)
+    guard p < sections.count, let grid = sections[p].grid else { return nil }
+    let body = sections[p].body
+    guard body.contains(i), body.contains(firstRow),
+          (firstRow &- body.lowerBound) / grid.k >= (i &- body.lowerBound) / grid.k &+ 2 else { return nil }
+    let g = bodyStart(p, in: tree)
+    guard g < low && high <= g &+ grid.pitch &- delta else { return nil }
+    return delta
   }
 }
 

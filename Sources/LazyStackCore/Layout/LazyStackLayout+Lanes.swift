@@ -211,12 +211,39 @@ extension LazyStackLayout {
     return _placed(row)
   }
 
-  /// `_placed` with lanes.
+  /// `_placed` with lanes: the row's start from the rows the last frame
+  /// found on screen when they are current and hold it (the kept row,
+  /// usually: a stabilization after a measurement reads no lane
+  /// structure), else from the lane sections.
+  /// - Complexity: O(log v) for v rows on screen when they hold the row;
+  ///   else `_LaneLayout.start(of:in:)`'s, O(k (log n + B)).
   @inlinable @inline(never)
   internal func _placedInLanes(_ row: ExtentTree<ID>._RowInfo) -> ExtentTree<ID>._RowInfo {
     var placed = row
-    placed.start = _laneBox.unsafelyUnwrapped.value.start(of: row.index, in: _tree)
+    placed.start = _cachedStart(of: row.index) ?? _laneBox.unsafelyUnwrapped.value.start(of: row.index, in: _tree)
+    if _slowPath(_checks) {
+      let start = _laneBox.unsafelyUnwrapped.value.start(of: row.index, in: _tree)
+      precondition(placed.start == start, "row \(row.index) kept on screen at \(placed.start), laid out at \(start)")
+    }
     return placed
+  }
+
+  /// Row `index`'s start as `_meetingCache` has it, when the cache is
+  /// current and holds the row; else nil.
+  /// - Complexity: O(log v) for v rows in the cache.
+  @inlinable
+  internal func _cachedStart(of index: Int) -> Int64? {
+    guard let cache = _meetingCache, cache.stamp == _stamp else { return nil }
+    return cache.spans.withUnsafeBufferPointer { spans -> Int64? in
+      // The spans are in row order: the first whose row is not below `index`.
+      var low = 0
+      var high = spans.count
+      while low < high {
+        let middle = (low &+ high) &>> 1
+        if spans[middle].row < index { low = middle &+ 1 } else { high = middle }
+      }
+      return low < spans.count && spans[low].row == index ? spans[low].start : nil
+    }
   }
 
   /// The lane sections, unique to this layout, for a write (copy on write).
@@ -511,20 +538,23 @@ extension LazyStackLayout {
     guard _laneBox != nil, _lanesCanFollow(estimate: estimate) else { return }
     let new = _tree.extent(at: index)
     let box = _writableLanes()
-    box.value.setExtent(new, old: old, at: index)
+    let grown = box.value.setExtent(new, old: old, at: index)
     box.value.current = true
-    _patchMeetingCache(afterMeasuring: index, old: old, stamp: stamp)
+    _patchMeetingCache(afterMeasuring: index, old: old, grown: grown, stamp: stamp)
   }
 
   /// Keeps the rows the last frame found meeting its window
   /// (`_meetingCache`) for the layout as it is now, after row `index`'s
   /// extent went from `old` to the tree's: in a masonry only the rows of
   /// its lane move (`_LaneLayout._patchSpans`), so the stabilization that
-  /// follows and `visibleRows` need no search of the window. Else the
-  /// cache is dropped. `stamp`: the layout's before the write.
+  /// follows and `visibleRows` need no search of the window; in a grid,
+  /// when the row's line lies above the rows on screen, they and their
+  /// window move on by `grown`, the pitch the body grew by
+  /// (`_LaneLayout._gridShift`). Else the cache is dropped. `stamp`: the
+  /// layout's before the write.
   /// - Complexity: O(log n + v + g) for v rows on screen and g coming in.
   @inlinable @inline(never)
-  internal mutating func _patchMeetingCache(afterMeasuring index: Int, old: Int64, stamp: UInt64) {
+  internal mutating func _patchMeetingCache(afterMeasuring index: Int, old: Int64, grown: Int64, stamp: UInt64) {
     // Moved out (no copy), or dropped: it was read before this write.
     var cache: _MeetingSpans?
     swap(&cache, &_meetingCache)
@@ -535,24 +565,30 @@ extension LazyStackLayout {
     cache = nil
     var entering = _SpanBuffer(capacity: 8)
     defer { entering.deallocate() }
-    guard let kept = Self._patchSpans(&spans, afterMeasuring: index, old: old, meeting: low, high,
-                                      lanes: _laneBox.unsafelyUnwrapped, tree: _tree, entering: &entering)
-    else { return }
+    let patched = Self._patchSpans(&spans, afterMeasuring: index, old: old, grown: grown, meeting: low, high,
+                                   lanes: _laneBox.unsafelyUnwrapped, tree: _tree, entering: &entering)
+    guard let (kept, shift) = patched else { return }
     Self._merge(&spans, kept: kept, with: entering)
-    _meetingCache = _MeetingSpans(stamp: _stamp, low: low, high: high, spans: spans)
+    _meetingCache = _MeetingSpans(stamp: _stamp, low: low &+ shift, high: high &+ shift, spans: spans)
   }
 
-  /// `_LaneLayout._patchSpans` on `spans`' memory. Static, with the box
-  /// and the tree passed in: a closure in a mutating method that read
-  /// them through `self` cost about 640 instructions more a measurement
-  /// (callgrind, `masonry_measure` at 1M rows), in copies.
-  /// - Complexity: `_LaneLayout._patchSpans`'.
+  /// The rows on screen after a measurement, in `spans`' memory: in a
+  /// grid moved on with their window by `shift` (`_LaneLayout._gridShift`,
+  /// `kept` all of them, none entering), in a masonry the first `kept`
+  /// still meeting the window and the rows that came in appended to
+  /// `entering` (`_LaneLayout._patchSpans`, `shift` 0); nil when neither
+  /// answers. Static, with the box and the tree passed in: a closure in a
+  /// mutating method that read them through `self` cost about 640
+  /// instructions more a measurement (callgrind, `masonry_measure` at 1M
+  /// rows), in copies, and so did each further read of them.
+  /// - Complexity: O(v) in a grid for v rows on screen;
+  ///   `_LaneLayout._patchSpans`' in a masonry.
   @inlinable
-  internal static func _patchSpans(_ spans: inout [_LaneSpan], afterMeasuring index: Int, old: Int64,
+  internal static func _patchSpans(_ spans: inout [_LaneSpan], afterMeasuring index: Int, old: Int64, grown: Int64,
                                     meeting low: Int64, _ high: Int64, lanes: _LaneBox<ID>,
-                                    tree: ExtentTree<ID>, entering: inout _SpanBuffer) -> Int? {
+                                    tree: ExtentTree<ID>, entering: inout _SpanBuffer) -> (kept: Int, shift: Int64)? {
     spans.withUnsafeMutableBufferPointer {
-      lanes.value._patchSpans(afterMeasuring: index, old: old, meeting: low, high, spans: $0, in: tree,
+      lanes.value._patchSpans(afterMeasuring: index, old: old, grown: grown, meeting: low, high, spans: $0, in: tree,
                               entering: &entering)
     }
   }
