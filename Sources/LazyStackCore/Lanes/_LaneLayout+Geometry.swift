@@ -213,16 +213,20 @@ extension _LaneLayout {
   package func _patchSpans(afterMeasuring i: Int, old: Int64, grown: Int64, meeting low: Int64, _ high: Int64,
                            spans: UnsafeMutableBufferPointer<_LaneSpan>, in tree: ExtentTree<ID>,
                            entering: inout _SpanBuffer) -> (kept: Int, shift: Int64)? {
-    if let first = spans.first,
-       let shift = _gridShift(afterMeasuring: i, by: grown, meeting: low, high, firstRow: first.row, in: tree) {
+    let p = sections.count == 1 ? 0 : _firstSection(endingAfter: low, in: tree)
+    guard p < sections.count, sections[p].body.contains(i) else { return nil }
+    let g = bodyStart(p, in: tree)
+    if sections[p].grid != nil {
+      guard let first = spans.first,
+            let shift = _gridShift(afterMeasuring: i, by: grown, meeting: low, high, firstRow: first.row,
+                                   section: p, bodyStart: g)
+      else { return nil }
       if shift != 0 {
         for k in spans.indices { spans[k].start &+= shift }
       }
       return (spans.count, shift)
     }
-    let p = sections.count == 1 ? 0 : _firstSection(endingAfter: low, in: tree)
-    guard p < sections.count, let masonry = sections[p].masonry, sections[p].body.contains(i) else { return nil }
-    let g = bodyStart(p, in: tree)
+    let masonry = sections[p].masonry.unsafelyUnwrapped
     // Rows before the body end by its start, rows after start at its end.
     guard g <= low && high <= g &+ masonry.pitch else { return nil }
     return masonry._patchSpans(afterMeasuring: i &- sections[p].bodyStart, old: old, meeting: low &- g, high &- g,
@@ -232,10 +236,12 @@ extension _LaneLayout {
 }
 
 extension _LaneLayout {
-  /// After row `i` of a grid body grew by `delta` units of pitch (its
-  /// line's change, `setExtent`'s result), the rows that met `[low, high)`
-  /// before, from row `firstRow` on, meet `[low + delta, high + delta)`
-  /// now, each `delta` further on, and no other row does, when:
+  /// After row `i` of grid section `p`'s body (the first section whose
+  /// body ends after `low`; the body starts at `g`) grew by `delta` units
+  /// of pitch (its line's change, `setExtent`'s result), the rows that met
+  /// `[low, high)` before, from row `firstRow` on, meet
+  /// `[low + delta, high + delta)` now, each `delta` further on, and no
+  /// other row does, when:
   /// - the window lay in the body before: `g < low`, `high <= g + pitch`;
   /// - the first row that met it is at least two lines after row `i`'s
   ///   line `L`. Then line `L + 1` met no part of the window, so its
@@ -248,16 +254,14 @@ extension _LaneLayout {
   /// Returns `delta` then (the window's and the spans' shift), else nil:
   /// the caller searches. A measurement above the screen, the common one,
   /// keeps the rows on screen without a search.
-  /// - Complexity: O(log s).
+  /// - Complexity: O(1).
   @inlinable
   package func _gridShift(afterMeasuring i: Int, by delta: Int64, meeting low: Int64, _ high: Int64,
-                          firstRow: Int, in tree: ExtentTree<ID>) -> Int64? {
-    let p = sections.count == 1 ? 0 : _firstSection(endingAfter: low, in: tree)
-    guard p < sections.count, let grid = sections[p].grid else { return nil }
+                          firstRow: Int, section p: Int, bodyStart g: Int64) -> Int64? {
+    let grid = sections[p].grid.unsafelyUnwrapped
     let body = sections[p].body
-    guard body.contains(i), body.contains(firstRow),
+    guard body.contains(firstRow),
           (firstRow &- body.lowerBound) / grid.k >= (i &- body.lowerBound) / grid.k &+ 2 else { return nil }
-    let g = bodyStart(p, in: tree)
     guard g < low && high <= g &+ grid.pitch &- delta else { return nil }
     return delta
   }

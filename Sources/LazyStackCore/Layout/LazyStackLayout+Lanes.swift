@@ -235,14 +235,9 @@ extension LazyStackLayout {
   internal func _cachedStart(of index: Int) -> Int64? {
     guard let cache = _meetingCache, cache.stamp == _stamp else { return nil }
     return cache.spans.withUnsafeBufferPointer { spans -> Int64? in
-      // The spans are in row order: the first whose row is not below `index`.
-      var low = 0
-      var high = spans.count
-      while low < high {
-        let middle = (low &+ high) &>> 1
-        if spans[middle].row < index { low = middle &+ 1 } else { high = middle }
-      }
-      return low < spans.count && spans[low].row == index ? spans[low].start : nil
+      // The spans are in row order.
+      let k = _lowerBound(spans.lazy.map(\.row), index)
+      return k < spans.count && spans[k].row == index ? spans[k].start : nil
     }
   }
 
