@@ -224,7 +224,7 @@ final class ExtentTreeTests: CheckedTestCase {
     // Block capacities from 4 to 130: blocks of one chunk, and blocks of
     // many chunks (the in-block searches skip chunks by a binary search).
     let capacities = [4, 9, 16, 33, 64, 130]
-    for seed in UInt64(0) ..< 18 {
+    for seed in TestScale.seeds(0 ..< 18) {
       var rng = SeededRNG(seed: seed)
       let n = Int.random(in: 0 ... 2000, using: &rng)
       let spacing = CGFloat(Int.random(in: 0 ... 3, using: &rng)) * 2.5
@@ -265,7 +265,8 @@ final class ExtentTreeTests: CheckedTestCase {
     for n in 0 ... 6 {
       var states = 1
       for _ in 0 ..< n { states *= 3 }
-      for mask in 0 ..< states {
+      // Six rows: every mix at the full scale, one in six at the default one.
+      for mask in stride(from: 0, to: states, by: n == 6 && TestScale.current == .short ? TestScale.shortDivisor : 1) {
         for (estimate, spacing, top) in [(CGFloat(8), CGFloat(0), CGFloat(0)), (0, 3, 5), (8, 3, 5), (0, 0, 0)] {
           try checkSmall(n: n, mask: mask, estimate: estimate, spacing: spacing, top: top)
           configurations += 1
@@ -275,12 +276,12 @@ final class ExtentTreeTests: CheckedTestCase {
     // Lists of 7 and 8 rows: a deterministic sample of the 3^n mixes.
     var rng = SeededRNG(seed: 78)
     for n in 7 ... 8 {
-      for _ in 0 ..< 150 {
+      for _ in 0 ..< TestScale.count(150) {
         try checkSmall(n: n, mask: Int.random(in: 0 ..< 6561, using: &rng), estimate: 8, spacing: 2, top: 1)
         configurations += 1
       }
     }
-    XCTAssertGreaterThan(configurations, 4000)
+    XCTAssertGreaterThan(configurations, TestScale.current == .full ? 4000 : 1900)
   }
 
   func checkSmall(n: Int, mask: Int, estimate: CGFloat, spacing: CGFloat, top: CGFloat) throws {
@@ -682,7 +683,7 @@ final class ExtentTreeTests: CheckedTestCase {
     var next = 1000
     let roles: [UInt8] = [ExtentTree<Int>._plainRole, ExtentTree<Int>._headerRole, ExtentTree<Int>._footerRole]
     var splitsIntoSpares = 0
-    for step in 0 ..< 600 {
+    for step in 0 ..< TestScale.count(600, minimum: 200) {
       let k = Int.random(in: 1 ... 7, using: &rng)
       let ids = Array(next ..< next + k)
       next += k
@@ -852,7 +853,7 @@ final class ExtentTreeTests: CheckedTestCase {
   /// they cause reach rows on both sides of the migration's cursor), and
   /// replaces the old one when it files every row.
   func testE4_hashIndexGrowsAFewBlocksAnEditUnderRandomEdits() throws {
-    for seed in UInt64(0) ..< 4 {
+    for seed in TestScale.seeds(0 ..< 4) {
       var rng = SeededRNG(seed: seed)
       var model = Array(0 ..< 300).shuffled(using: &rng)
       var tree = try ExtentTree(ids: model, estimate: 256, blockCapacity: 16)

@@ -21,7 +21,7 @@ final class LaneModelCheckTests: CheckedTestCase {
   }
 
   func run(seeds: ClosedRange<UInt64>, steps: Int, maxRows: Int = 60) {
-    for seed in seeds {
+    for seed in TestScale.seeds(seeds.lowerBound ..< seeds.upperBound + 1) {
       var rng = SeededRNG(seed: seed ^ 0x1a7e)
       var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: true,
                                          includeMotion: true)
@@ -66,7 +66,7 @@ final class LaneModelCheckTests: CheckedTestCase {
   /// measured), headers and footers between masonry bodies, spacing and
   /// overscan, compared with the reference after every one (SPEC L5, T1).
   func testSmallScrollsInMasonryAgainstTheReference() {
-    for seed in UInt64(1) ... 10 {
+    for seed in TestScale.seeds(1 ..< 11) {
       var rng = SeededRNG(seed: seed ^ 0x5c20)
       let n = Int.random(in: 40 ... 240, using: &rng)
       var pair = try! ModelPair(ids: Array(0 ..< n), estimate: CGFloat(Int.random(in: 10 ... 60, using: &rng)),
@@ -118,7 +118,7 @@ final class LaneModelCheckTests: CheckedTestCase {
   /// headers and footers, spacing and overscan; compared with the
   /// reference after every one (SPEC L4, L5, S1).
   func testMeasurementsInMasonryAgainstTheReference() {
-    for seed in UInt64(1) ... 10 {
+    for seed in TestScale.seeds(1 ..< 11) {
       var rng = SeededRNG(seed: seed ^ 0x3ea5)
       let n = Int.random(in: 60 ... 240, using: &rng)
       var pair = try! ModelPair(ids: Array(0 ..< n), estimate: CGFloat(Int.random(in: 10 ... 60, using: &rng)),

@@ -399,7 +399,7 @@ final class LaneReferenceCheckTests: CheckedTestCase {
   }
 
   func testL4_L5_L6_referenceKeepsLanePromisesUnderRandomOperations() throws {
-    for seed in UInt64(1) ... 40 {
+    for seed in TestScale.seeds(1 ..< 41) {
       var rng = SeededRNG(seed: seed)
       var next = 10_000
       var m = try Model(ids: 0 ..< Int.random(in: 0 ... 120, using: &rng), estimatedExtent: 40,

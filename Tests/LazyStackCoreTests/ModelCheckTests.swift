@@ -12,6 +12,8 @@ final class ModelCheckTests: CheckedTestCase {
            axis: Axis = .vertical, sections: Bool = false, motion: Bool = false, orderedIDs: Bool = false,
            batches: Bool = false, kinds: Bool = false,
            file: StaticString = #filePath, line: UInt = #line) throws -> (steps: Int, withExceptions: Int) {
+    // A quarter of the seeds at the default scale, all of them at LAZYSTACK_TEST_SCALE=full (CI).
+    let seeds = TestScale.seeds(seeds)
     var withExceptions = 0
     var compared = 0
     var batchesEnded = 0

@@ -542,7 +542,7 @@ final class MotionTests: CheckedTestCase {
   /// animation lands exactly on R3's place, and no frame moves back against
   /// the direction of travel unless the target moved behind the offset.
   func testM4_randomMeasurementsDuringRandomAnimationsLandExactly() throws {
-    for seed in UInt64(0) ..< 30 {
+    for seed in TestScale.seeds(0 ..< 30) {
       var rng = SeededRNG(seed: seed)
       let n = Int.random(in: 50 ... 1500, using: &rng)
       var layout = try make(rows: n, estimate: CGFloat(Int.random(in: 10 ... 120, using: &rng)),
