@@ -318,13 +318,42 @@ func workingTree(in root: String) -> String {
   return tree(of: commit.isEmpty ? "HEAD" : commit, in: root)
 }
 
+/// Where `bench --compare` extracts and builds the trees it compares:
+/// `$LAZYSTACK_COMPARE_CACHE` when set (CI keeps it outside the clone, so a
+/// base built once is built before for every later run on the machine:
+/// an optimisation only, a miss builds it), else `.build-compare` in the
+/// checkout. At most `compareCacheKeep` trees are kept there; the ones
+/// used least recently go first.
+func compareDirectory(root: String) -> String {
+  let cache = ProcessInfo.processInfo.environment["LAZYSTACK_COMPARE_CACHE"] ?? ""
+  return cache.isEmpty ? "\(root)/.build-compare" : cache
+}
+
+/// How many built trees the compare directory keeps (each is a release
+/// build: a few hundred megabytes).
+let compareCacheKeep = 4
+
+/// Removes all but the `keep` most recently used trees of `directory`
+/// (a tree's `.bench-sources` stamp is rewritten each time it is used).
+func pruneCompareDirectory(_ directory: String, keep: Int) {
+  let fm = FileManager.default
+  let entries = ((try? fm.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.count == 40 }
+  guard entries.count > keep else { return }
+  func used(_ entry: String) -> Date {
+    ((try? fm.attributesOfItem(atPath: "\(directory)/\(entry)/.bench-sources"))?[.modificationDate] as? Date) ?? .distantPast
+  }
+  for entry in entries.sorted(by: { used($0) > used($1) }).dropFirst(keep) {
+    try? fm.removeItem(atPath: "\(directory)/\(entry)")
+  }
+}
+
 /// Builds this tree's benchmark against the library of git tree `tree`, and
 /// returns the binary's path. Base and head are both built this way, in
-/// `.build-compare/<tree>` (paths of one length, the same flags, from
-/// scratch): two builds of one library made differently (this checkout's
-/// incremental `.build` against a fresh one) measured `offset_to_index` 5 %
-/// apart, which the pairing cannot tell from a change. A build is reused
-/// while the benchmark sources are the same.
+/// `<compare directory>/<tree>` (the same flags, from scratch): two builds
+/// of one library made differently (this checkout's incremental `.build`
+/// against a fresh one) measured `offset_to_index` 5 % apart, which the
+/// pairing cannot tell from a change. A build is reused while the
+/// benchmark sources and the toolchain are the same.
 func buildBenchmark(tree: String, label: String, root: String) -> String {
   let benchSources = "\(root)/Benchmarks/bench"
   let files = ((try? FileManager.default.contentsOfDirectory(atPath: benchSources)) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
@@ -335,15 +364,23 @@ func buildBenchmark(tree: String, label: String, root: String) -> String {
       fingerprint = (fingerprint ^ UInt64(byte)) &* 0x100_0000_01B3
     }
   }
-  let directory = "\(root)/.build-compare/\(tree)"
+  // The toolchain is part of the key: a cached base built by another
+  // compiler is not the same build.
+  for byte in shell(["swift", "--version"]).output.utf8 {
+    fingerprint = (fingerprint ^ UInt64(byte)) &* 0x100_0000_01B3
+  }
+  let directories = compareDirectory(root: root)
+  let directory = "\(directories)/\(tree)"
   let binary = "\(directory)/.build/release/bench"
   let stampFile = "\(directory)/.bench-sources"
   let want = String(fingerprint, radix: 16)
   if FileManager.default.isExecutableFile(atPath: binary),
      (try? String(contentsOfFile: stampFile, encoding: .utf8)) == want {
-    print("\(label) (tree \(tree.prefix(12))): built before")
+    try? want.write(toFile: stampFile, atomically: true, encoding: .utf8)  // used now
+    print("\(label) (tree \(tree.prefix(12))): built before, in \(directory)")
     return binary
   }
+  pruneCompareDirectory(directories, keep: compareCacheKeep - 1)
   print("\(label) (tree \(tree.prefix(12))): extracting and building in \(directory) (release)")
   try? FileManager.default.removeItem(atPath: directory)
   try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -375,10 +412,23 @@ func buildBenchmark(tree: String, label: String, root: String) -> String {
 /// regression, or undecided with an estimate above +5 %, is measured again
 /// with fresh rounds and judged on all its rounds pooled (up to three
 /// passes); the pooled figures are reported.
-func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, output: String) -> Never {
+///
+/// `headBinary`, when given, is the head: a release build of this very tree
+/// made from scratch (CI's fresh clone builds one for the soak and the scale
+/// test, and the gate uses it rather than build the same tree twice); it
+/// must not be a checkout's incremental build (see `buildBenchmark`).
+func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, output: String,
+                headBinary given: String? = nil) -> Never {
   let root = gitRoot()
   let baseBinary = buildBenchmark(tree: tree(of: ref, in: root), label: "base: \(ref)", root: root)
-  let headBinary = buildBenchmark(tree: workingTree(in: root), label: "head: this tree", root: root)
+  let headBinary: String
+  if let given {
+    guard FileManager.default.isExecutableFile(atPath: given) else { compareFail("--head-binary \(given) is not an executable") }
+    print("head: this tree, the release build at \(given)")
+    headBinary = given
+  } else {
+    headBinary = buildBenchmark(tree: workingTree(in: root), label: "head: this tree", root: root)
+  }
   // Many short rounds of fresh worker processes: each process's memory
   // layout shifts a memory-bound operation by up to ~15 % for its whole life
   // (one pair of processes is one sample of that), and adjacent batches on
@@ -391,6 +441,11 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
   let minimumRounds = quick ? 8 : 16
   let pairsPerRound = 5
   let budget = quick ? 7.0 : 20.0  // seconds a case may take once it has its floor
+  // A case stops at its floor once its interval lies clearly below the
+  // threshold (its upper end under half of it): more rounds could not make
+  // it a regression. A case near or above the threshold, or whose interval
+  // is wide, goes on as before, so a real slowdown is measured in full.
+  let clearlyInside = Comparison.threshold / 2
   let batchTarget = 3.0e6          // ns a timed batch should last
   print("bench --compare \(ref): \(selected.count) scenarios x \(sizes.count) sizes, paired (base vs head)\(quick ? ", quick" : "")")
   var results: [Comparison] = []
@@ -403,6 +458,8 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
     var batch: Int?
     var rounds: [[(base: Double, head: Double)]] = []
     while rounds.count < maximumRounds && (rounds.count < minimumRounds || Double(now() - t0) / 1e9 < budget) {
+      if rounds.count >= minimumRounds
+        && compare(scenario: scenario.name, size: size, rounds: rounds).high < clearlyInside { break }
       let base: Worker
       let head: Worker
       do {

@@ -7,18 +7,26 @@ import LazyStackCore
 
 let usage = """
 usage: swift run -c release bench [options]
-  --quick            fewer samples (a few minutes), still up to 1e6 rows
-  --full             add 1e7 rows
+  (no option)        every scenario, the core at 1e3 to 1e6 rows beside the naive model
+                     wherever one naive operation takes at most 20 ms (a minute or two);
+                     writes Reports/runs/DATE-COMMIT/ (ignored by git)
+  --full             the complete run: the naive model at every size, and 1e7 rows added
+                     (unless --sizes is given)
+  --quick            fewer samples
   --check            regression gate against Reports/baseline.csv (exit 1 on a regression)
   --filter NAME      only scenarios whose name contains NAME (repeatable)
   --sizes N,N,...    row counts (default 1000,10000,100000,1000000)
   --variant NAME     only one variant (core or naive), for profiling
+  --naive-limit MS   run the naive model at a size only if one operation there is predicted
+                     (from the size before, as O(n)) to take at most MS milliseconds
+                     (default 20; --full: no limit)
   --measured N|P%    rows measured (random, 20-200 pt) in each prepared layout before timing:
                      a count, or a percentage of the rows (default 50)
   --anchor top|center|bottom
                      the scroll anchor of each prepared layout (default none: the top)
   --profile          sample for 4 s per case (for a profiler)
-  --output DIR       where results.csv, meta.json and the SVG charts go (default Reports)
+  --output DIR       where results.csv, meta.json, index.html and the SVG charts go
+                     (default Reports/runs/DATE-COMMIT)
   --baseline FILE    the baseline for --check (default Reports/baseline.csv)
   --update-baseline  write this run's results as the baseline
   --compare REF      paired comparison of the library at git ref REF (base) with this tree
@@ -26,6 +34,8 @@ usage: swift run -c release bench [options]
                      regression (a 95 % interval wholly above +threshold), 2 on a usage or
                      build error or a worker that failed
   --threshold P      with --compare: the change in percent that counts (default 5)
+  --head-binary PATH with --compare: the head is this release build of this very tree, made
+                     from scratch (CI's clone), instead of a build of its own
 """
 
 /// Where the date and commit of the baseline at `path` are kept:
@@ -52,13 +62,15 @@ if CommandLine.arguments.dropFirst().first == "--worker" { runWorker() }
 var profile = false
 var compareRef: String?
 var threshold: Double?
+var headBinary: String?
 var sizesGiven = false
 var quick = false, full = false, check = false, updateBaseline = false
 var filters: [String] = []
 var variants = ["core", "naive"]
 var sizes = [1_000, 10_000, 100_000, 1_000_000]
-var output = "Reports"
+var output: String?
 var baselinePath = "Reports/baseline.csv"
+var naiveLimitMilliseconds: Double?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
   let a = arguments.removeFirst()
@@ -72,9 +84,17 @@ while !arguments.isEmpty {
   case "--sizes" where !arguments.isEmpty:
     let parsed = arguments.removeFirst().split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
     guard !parsed.isEmpty else { print(usage); exit(2) }
-    sizes = parsed
+    sizes = parsed.sorted()
     sizesGiven = true
-  case "--variant" where !arguments.isEmpty: variants = [arguments.removeFirst()]
+  case "--variant" where !arguments.isEmpty:
+    let value = arguments.removeFirst()
+    guard ["core", "naive"].contains(value) else { print("bench: --variant takes core or naive\n\(usage)"); exit(2) }
+    variants = [value]
+  case "--naive-limit" where !arguments.isEmpty:
+    guard let ms = Double(arguments.removeFirst()), ms > 0, ms.isFinite else {
+      print("bench: --naive-limit takes a positive number of milliseconds\n\(usage)"); exit(2)
+    }
+    naiveLimitMilliseconds = ms
   case "--measured" where !arguments.isEmpty:
     let value = arguments.removeFirst()
     guard MeasuredRows(value) != nil else {
@@ -88,6 +108,7 @@ while !arguments.isEmpty {
   case "--output" where !arguments.isEmpty: output = arguments.removeFirst()
   case "--baseline" where !arguments.isEmpty: baselinePath = arguments.removeFirst()
   case "--compare" where !arguments.isEmpty: compareRef = arguments.removeFirst()
+  case "--head-binary" where !arguments.isEmpty: headBinary = arguments.removeFirst()
   case "--threshold" where !arguments.isEmpty:
     guard let percent = Double(arguments.removeFirst()), percent > 0, percent < 100 else {
       print("bench: --threshold takes a percentage between 0 and 100, such as 15\n\(usage)"); exit(2)
@@ -97,27 +118,71 @@ while !arguments.isEmpty {
   default: print("bench: unknown argument \(a)\n\(usage)"); exit(2)
   }
 }
-if full && !sizes.contains(10_000_000) { sizes.append(10_000_000) }
+if full && !sizesGiven && !sizes.contains(10_000_000) { sizes.append(10_000_000) }
+if full && naiveLimitMilliseconds != nil { print("bench: --full runs the naive model at every size; --naive-limit goes without it\n\(usage)"); exit(2) }
 
 var corePolicy = quick ? SamplingPolicy(samples: 15, budget: 0.25) : SamplingPolicy(samples: 41, budget: 1.0)
 if profile { corePolicy = SamplingPolicy(samples: 100_000, budget: 4) }
-let naivePolicy = quick ? SamplingPolicy(samples: 9, budget: 0.3) : SamplingPolicy(samples: 21, budget: 2.0)
+// The naive model's samples: as many within less time outside --full, where
+// it is the reference beside the core rather than a result of its own.
+let naivePolicy = quick ? SamplingPolicy(samples: 9, budget: 0.3)
+  : full ? SamplingPolicy(samples: 21, budget: 2.0) : SamplingPolicy(samples: 11, budget: 0.5)
+/// The naive model runs at a size only if one operation there is predicted
+/// to take at most this long (nanoseconds), from its median at the size
+/// before, scaled as O(n); at the smallest two sizes it always runs, so
+/// every scenario has a naive figure beside the core. `nil` (`--full`): no
+/// limit.
+let naiveLimit: Double? = full ? nil : (naiveLimitMilliseconds ?? 20) * 1e6
 let selected = scenarios.filter { s in filters.isEmpty || filters.contains { s.name.contains($0) } }
 guard !selected.isEmpty else { print("bench: no scenario matches \(filters)"); exit(2) }
 if threshold != nil && compareRef == nil { print("bench: --threshold goes with --compare\n\(usage)"); exit(2) }
+if headBinary != nil && compareRef == nil { print("bench: --head-binary goes with --compare\n\(usage)"); exit(2) }
 if let ref = compareRef {
-  if check || updateBaseline || full || profile { print("bench: --compare goes with --quick, --filter, --sizes, --threshold and --output only\n\(usage)"); exit(2) }
+  if check || updateBaseline || full || profile || naiveLimitMilliseconds != nil {
+    print("bench: --compare goes with --quick, --filter, --sizes, --threshold, --head-binary and --output only\n\(usage)"); exit(2)
+  }
   if let threshold { Comparison.threshold = threshold }
   runCompare(ref: ref, selected: selected, sizes: sizesGiven ? sizes : [1_000_000], quick: quick,
-             output: output == "Reports" ? "Reports/compare" : output)
+             output: output ?? "Reports/compare", headBinary: headBinary)
 }
 
+/// This run's folder: `--output`, else a fresh one under `Reports/runs/`
+/// (git ignores it: a run never touches the committed reports).
+let outputDirectory: String = output ?? {
+  let formatter = DateFormatter()
+  formatter.locale = Locale(identifier: "en_US_POSIX")
+  formatter.timeZone = TimeZone(identifier: "UTC")
+  formatter.dateFormat = "yyyy-MM-dd'T'HHmmss"
+  let commit = shell("git rev-parse --short HEAD") ?? "nocommit"
+  return "Reports/runs/\(formatter.string(from: Date()))-\(commit)"
+}()
+
 func pad(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(1, width - s.count)) + s }
-print("LazyStackCore benchmark: \(selected.count) scenarios x \(sizes.count) sizes x 2 variants\(quick ? " (quick)" : "")")
+
+/// A duration for people: `1:05` (minutes and seconds) or `42 s`.
+func clock(_ seconds: Double) -> String {
+  let s = Int(seconds.rounded())
+  return s >= 60 ? String(format: "%d:%02d", s / 60, s % 60) : "\(s) s"
+}
+
+/// A size for people: 1e3, 1e6, 2.5e5.
+func sizeLabel(_ n: Int) -> String {
+  var m = Double(n), e = 0
+  while m >= 10 && m.truncatingRemainder(dividingBy: 10) == 0 { m /= 10; e += 1 }
+  return m == 1 ? "1e\(e)" : (e == 0 ? String(n) : String(format: "%ge%d", m, e))
+}
+
+let variantLabel = variants.count == 2 ? (naiveLimit == nil ? "core and naive" : "core, and naive where it takes at most \(human(naiveLimit!, "ns")) an operation") : variants[0]
+print("LazyStackCore benchmark: \(selected.count) scenarios x \(sizes.map(sizeLabel).joined(separator: ", ")) rows, \(variantLabel)\(quick ? " (quick)" : full ? " (full)" : "")")
+print("writing to \(outputDirectory)/")
 var results: [Result] = []
+/// Cases skipped because the naive model would take too long: (scenario, size, predicted ns an operation).
+var skipped: [(String, Int, Double)] = []
 let total = selected.count * sizes.count * variants.count
 var done = 0
 let started = now()
+/// The seconds the cases of each (variant, size) took so far: the estimate of the time left.
+var caseSeconds: [String: (sum: Double, count: Int)] = [:]
 
 /// Runs one case (scenario, size, variant) with its variant's policy.
 @MainActor func measureCase(_ s: Scenario, _ size: Int, _ variant: String) -> Result {
@@ -125,21 +190,80 @@ let started = now()
          values: s.run(variant, size, variant == "core" ? corePolicy : naivePolicy))
 }
 
-for s in selected {
-  for size in sizes {
-    for variant in variants {
+/// The naive model's median at the largest size below `size` this run measured.
+@MainActor func previousNaive(_ scenario: String, before size: Int) -> (size: Int, median: Double)? {
+  results.filter { $0.scenario == scenario && $0.variant == "naive" && $0.size < size }
+    .max { $0.size < $1.size }.map { ($0.size, $0.median) }
+}
+
+/// Whether the naive model runs `scenario` at `size`, and the operation's predicted time.
+@MainActor func naiveRuns(_ s: Scenario, _ size: Int) -> (runs: Bool, predicted: Double) {
+  guard let limit = naiveLimit, s.growth != .memory else { return (true, 0) }
+  let smallerSizes = sizes.filter { $0 < size }
+  if smallerSizes.count < 2 { return (true, 0) }  // the two smallest sizes always run
+  guard let before = previousNaive(s.name, before: size) else { return (false, .infinity) }  // skipped below: skipped here
+  let predicted = before.median * Double(size) / Double(before.size)
+  return (predicted <= limit, predicted)
+}
+
+/// The time left: each remaining case at the mean of its (variant, size)
+/// so far (or of every case); a naive case that the limit may skip counts
+/// for the share of naive cases of its size that ran so far.
+@MainActor func secondsLeft(after scenarioIndex: Int, _ sizeIndex: Int, _ variantIndex: Int) -> Double {
+  let all = caseSeconds.values.reduce((0.0, 0)) { ($0.0 + $1.sum, $0.1 + $1.count) }
+  let overall = all.1 > 0 ? all.0 / Double(all.1) : 0
+  var left = 0.0
+  for (i, s) in selected.enumerated() {
+    for (j, size) in sizes.enumerated() {
+      for (k, variant) in variants.enumerated() where (i, j, k) > (scenarioIndex, sizeIndex, variantIndex) {
+        var weight = 1.0
+        if variant == "naive" && s.growth != .memory && naiveLimit != nil && j >= 2 {
+          if let before = previousNaive(s.name, before: size), i == scenarioIndex && before.size == sizes[j - 1] {
+            weight = before.median * Double(size) / Double(before.size) <= naiveLimit! ? 1 : 0
+          } else {
+            let ran = caseSeconds["naive \(size)"]?.count ?? 0
+            let notRun = skipped.filter { $0.1 == size }.count
+            weight = ran + notRun > 0 ? Double(ran) / Double(ran + notRun) : 1
+          }
+        }
+        left += weight * (caseSeconds["\(variant) \(size)"].map { $0.sum / Double($0.count) } ?? overall)
+      }
+    }
+  }
+  return left
+}
+
+for (i, s) in selected.enumerated() {
+  for (j, size) in sizes.enumerated() {
+    for (k, variant) in variants.enumerated() {
       done += 1
+      let progress = "[" + String(repeating: " ", count: String(total).count - String(done).count) + "\(done)/\(total)]"
+      let name = s.name.padding(toLength: scenarioNameWidth, withPad: " ", startingAt: 0)
+      let sizeText = "n=\(sizeLabel(size))".padding(toLength: 6, withPad: " ", startingAt: 0)
+      let variantText = variant.padding(toLength: 6, withPad: " ", startingAt: 0)
+      if variant == "naive" {
+        let decision = naiveRuns(s, size)
+        if !decision.runs {
+          skipped.append((s.name, size, decision.predicted))
+          let why = decision.predicted.isFinite ? "predicted \(human(decision.predicted, "ns")) an operation" : "skipped at a smaller size"
+          print("\(progress) \(name) \(sizeText) \(variantText) skipped (\(why); --full runs it)")
+          continue
+        }
+      }
       let t0 = now()
       let r = measureCase(s, size, variant)
       results.append(r)
       let seconds = Double(now() - t0) / 1e9
-      print("[\(pad(String(done), 3))/\(total)] \(s.name.padding(toLength: scenarioNameWidth, withPad: " ", startingAt: 0)) n=\(String(size).padding(toLength: 9, withPad: " ", startingAt: 0)) \(variant.padding(toLength: 6, withPad: " ", startingAt: 0)) median \(pad(format(r.median), 12)) \(r.unit)  (\(r.values.count) samples, \(String(format: "%.1f", seconds)) s)")
+      let key = "\(variant) \(size)"
+      caseSeconds[key] = ((caseSeconds[key]?.sum ?? 0) + seconds, (caseSeconds[key]?.count ?? 0) + 1)
+      let elapsed = Double(now() - started) / 1e9
+      print("\(progress) \(name) \(sizeText) \(variantText) \(pad(human(r.median, r.unit), 10))  (\(r.values.count) samples, \(String(format: "%.1f", seconds)) s)  \(clock(elapsed)) elapsed, about \(clock(secondsLeft(after: i, j, k))) left")
       FileHandle.standardOutput.synchronizeFile()
     }
   }
 }
 
-func median(_ scenario: String, _ variant: String, _ size: Int, in rows: [Row]) -> Double? {
+@MainActor func median(_ scenario: String, _ variant: String, _ size: Int, in rows: [Row]) -> Double? {
   rows.first { $0.scenario == scenario && $0.variant == variant && $0.size == size }?.median
 }
 
@@ -147,23 +271,32 @@ let rows = results.map(Row.init)
 let smallest = sizes.min()!
 let headline = sizes.contains(1_000_000) ? 1_000_000 : sizes.max()!
 
+/// The largest size at which the naive model ran `scenario` (at most `headline`).
+@MainActor func naiveSize(_ scenario: String, in rows: [Row]) -> Int? {
+  rows.filter { $0.scenario == scenario && $0.variant == "naive" && $0.size <= headline }.map(\.size).max()
+}
+
 // Reports.
-try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-try! csv(results).write(toFile: "\(output)/results.csv", atomically: true, encoding: .utf8)
-try! metaJSON(arguments: Array(CommandLine.arguments.dropFirst())).write(toFile: "\(output)/meta.json", atomically: true, encoding: .utf8)
-try? FileManager.default.createDirectory(atPath: "\(output)/charts", withIntermediateDirectories: true)
+try? FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+try! csv(results).write(toFile: "\(outputDirectory)/results.csv", atomically: true, encoding: .utf8)
+try! metaJSON(arguments: Array(CommandLine.arguments.dropFirst())).write(toFile: "\(outputDirectory)/meta.json", atomically: true, encoding: .utf8)
+try? FileManager.default.createDirectory(atPath: "\(outputDirectory)/charts", withIntermediateDirectories: true)
 for s in selected {
   let series = [("core", "#2b7bb9"), ("naive", "#d9534f")].map { name, color in
     (name: name, color: color, points: sizes.compactMap { n in median(s.name, name, n, in: rows).map { (n, $0) } })
   }
-  try! lineChart(scenario: s.name, unit: s.growth == .memory ? "B/row" : "ns", series: series)
-    .write(toFile: "\(output)/charts/\(s.name).svg", atomically: true, encoding: .utf8)
+  try! lineChart(scenario: s.name, summary: s.summary, unit: s.growth == .memory ? "B/row" : "ns", series: series)
+    .write(toFile: "\(outputDirectory)/charts/\(s.name).svg", atomically: true, encoding: .utf8)
 }
-let speedups: [(String, Double)] = selected.filter { $0.growth != .memory }.compactMap { s in
-  guard let c = median(s.name, "core", headline, in: rows), let n = median(s.name, "naive", headline, in: rows) else { return nil }
-  return (s.name, n / c)
+/// Speedups of the core over the naive model, each at the largest size the naive model ran.
+let speedups: [(name: String, size: Int, speedup: Double)] = selected.filter { $0.growth != .memory }.compactMap { s in
+  guard let m = naiveSize(s.name, in: rows), let c = median(s.name, "core", m, in: rows),
+        let n = median(s.name, "naive", m, in: rows) else { return nil }
+  return (s.name, m, n / c)
 }
-try! speedupChart(size: headline, speedups: speedups).write(toFile: "\(output)/charts/speedup.svg", atomically: true, encoding: .utf8)
+try! speedupChart(speedups: speedups).write(toFile: "\(outputDirectory)/charts/speedup.svg", atomically: true, encoding: .utf8)
+try! indexPage(scenarios: selected.map { ($0.name, $0.summary) }, arguments: Array(CommandLine.arguments.dropFirst()))
+  .write(toFile: "\(outputDirectory)/index.html", atomically: true, encoding: .utf8)
 if updateBaseline {
   try! csv(results).write(toFile: baselinePath, atomically: true, encoding: .utf8)
   // When and from which commit the baseline comes (the gate prints it).
@@ -173,34 +306,30 @@ if updateBaseline {
 }
 
 // The table people read.
-func human(_ ns: Double, _ unit: String) -> String {
-  if unit != "ns" { return String(format: "%.1f B", ns) }
-  if ns >= 1e9 { return String(format: "%.2f s", ns / 1e9) }
-  if ns >= 1e6 { return String(format: "%.2f ms", ns / 1e6) }
-  if ns >= 1e3 { return String(format: "%.2f µs", ns / 1e3) }
-  return String(format: "%.0f ns", ns)
-}
-print("\nMedians (core), naive at n=\(headline), speedup core/naive at n=\(headline), growth of core n=\(smallest)->\(headline):")
+print("\nThe core's median an operation at each size; the naive model's at the largest size it ran; the speedup there; the core's growth from n=\(sizeLabel(smallest)) to n=\(sizeLabel(headline)):")
 var header = "scenario".padding(toLength: scenarioNameWidth + 1, withPad: " ", startingAt: 0)
-for n in sizes { header += pad("n=\(n)", 12) }
-header += pad("naive", 12) + pad("speedup", 10) + pad("growth", 9)
+for n in sizes { header += pad("n=\(sizeLabel(n))", 11) }
+header += pad("naive", 11) + pad("at", 5) + pad("speedup", 10) + pad("growth", 8)
 print(header)
 for s in selected {
   var line = s.name.padding(toLength: scenarioNameWidth + 1, withPad: " ", startingAt: 0)
   let unit = s.growth == .memory ? "B/row" : "ns"
-  for n in sizes { line += pad(median(s.name, "core", n, in: rows).map { human($0, unit) } ?? "-", 12) }
-  let naive = median(s.name, "naive", headline, in: rows)
-  let core = median(s.name, "core", headline, in: rows)
-  let low = median(s.name, "core", smallest, in: rows)
-  line += pad(naive.map { human($0, unit) } ?? "-", 12)
+  for n in sizes { line += pad(median(s.name, "core", n, in: rows).map { human($0, unit) } ?? "-", 11) }
+  let m = naiveSize(s.name, in: rows)
+  let naive = m.flatMap { median(s.name, "naive", $0, in: rows) }
+  let core = m.flatMap { median(s.name, "core", $0, in: rows) }
+  line += pad(naive.map { human($0, unit) } ?? "-", 11) + pad(m.map(sizeLabel) ?? "-", 5)
   let speed = s.growth == .memory ? "-" : (naive.flatMap { n in core.map { String(format: "%.0fx", n / $0) } } ?? "-")
   line += pad(speed, 10)
-  let growth = core.flatMap { c in low.map { String(format: "%.1f", c / $0) } } ?? "-"
-  line += pad(growth, 9)
+  let hi = median(s.name, "core", headline, in: rows), low = median(s.name, "core", smallest, in: rows)
+  line += pad(hi.flatMap { c in low.map { String(format: "%.1f", c / $0) } } ?? "-", 8)
   print(line)
 }
-print(String(format: "\nwrote %@/results.csv, %@/meta.json, %@/charts/*.svg in %.0f s", output, output, output,
-             Double(now() - started) / 1e9))
+if !skipped.isEmpty {
+  print("\nThe naive model was skipped in \(skipped.count) cases, where one operation would take over \(human(naiveLimit ?? 0, "ns")) (--full runs them all).")
+}
+print(String(format: "\nwrote %@/index.html (every chart), results.csv, meta.json and charts/*.svg in %@", outputDirectory,
+             clock(Double(now() - started) / 1e9)))
 
 if check {
   guard let baseline = readCSV(baselinePath) else {
@@ -237,10 +366,9 @@ if check {
     let again = selected.filter { failed.contains($0.name) }
     print("\nbench --check: measuring again (\(attempt) of 2) \(again.map(\.name).joined(separator: ", ")) (a failure must repeat twice to count)")
     var remeasured = rows.filter { !failed.contains($0.scenario) }
+    // The same cases as the first pass (the naive model where it ran).
     for s in again {
-      for size in sizes {
-        for variant in variants { remeasured.append(Row(measureCase(s, size, variant))) }
-      }
+      for r in rows where r.scenario == s.name { remeasured.append(Row(measureCase(s, r.size, r.variant))) }
     }
     // Nothing to compare on the re-measure is no verdict: a failure.
     guard let confirmed = gate(results: remeasured, baseline: baseline, scenarios: again, smallest: smallest,
