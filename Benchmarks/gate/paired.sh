@@ -18,6 +18,11 @@
 # undeclared regression.
 #   bash Benchmarks/gate/paired.sh               (every scenario, both sizes)
 #   GATE_FILTER="offset_to_index jump" GATE_SIZES="10000" bash Benchmarks/gate/paired.sh
+# GATE_HEAD_BINARY=PATH: the head is that release build of this very tree,
+# made from scratch (CI passes its fresh clone's .build/release/bench rather
+# than build the same tree a second time). LAZYSTACK_COMPARE_CACHE=DIR: where
+# the base and head trees are extracted and built (CI keeps it outside the
+# clone, so a base built once is reused; a miss builds it).
 set -uo pipefail
 root="$(git rev-parse --show-toplevel)" || { echo "paired gate: FAILED: not in a git checkout"; exit 1; }
 cd "$root"
@@ -68,7 +73,9 @@ for size in $sizes; do
   [ "$size" -ge 1000000 ] && threshold=15
   echo "== paired gate at $size rows (threshold $threshold %)"
   rm -f "$out-$size/compare.csv"
-  "$bench" --compare "$base" --quick --sizes "$size" --threshold "$threshold" "${filters[@]}" --output "$out-$size"
+  head=()
+  [ -n "${GATE_HEAD_BINARY:-}" ] && head=(--head-binary "$GATE_HEAD_BINARY")
+  "$bench" --compare "$base" --quick --sizes "$size" --threshold "$threshold" "${filters[@]}" "${head[@]}" --output "$out-$size"
   status=$?
   case "$status" in
     0) echo "paired gate at $size rows: no regression" ;;
