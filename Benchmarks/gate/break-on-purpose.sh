@@ -8,16 +8,19 @@
 #      up when the list has 50,000 rows or more): the paired gate at 1e6, and
 #      the ratio gate (`bench --quick --check`, which judges the speedup at
 #      1e5) against the committed baseline;
-#   2. a 10 % slowdown at 1e4 (`index(atOffset:)` descends twice for one
-#      offset in ten): the paired gate at 1e4;
+#   2. a slowdown of about 10 % at 1e4 (`index(atOffset:)` descends twice for one
+#      offset in five; one in ten measured +6 % on 2026-12-02, inside the 5 % line): the paired gate at 1e4;
 #   3. an API change the benchmark cannot bridge (a new public member the
 #      benchmark calls, which the base lacks), without a trailer, then with
 #      `Bench-Gate: api: ...`;
 #   4. a worker that crashes (`move` traps on lists of more than 5,000 rows).
 # Every case but the declared API change must FAIL; the script exits 1 if
 # one does not.
-#   bash Benchmarks/gate/break-on-purpose.sh
+#   bash Benchmarks/gate/break-on-purpose.sh          (every case)
+#   bash Benchmarks/gate/break-on-purpose.sh "1 4"    (cases 1 and 4 only)
 set -uo pipefail
+cases="${1:-1 2 3 4}"
+wants() { [[ " $cases " == *" $1 "* ]]; }
 root="$(git rev-parse --show-toplevel)"
 work="$(mktemp -d /tmp/lazystack-break.XXXXXX)"
 trap 'git -C "$root" worktree remove --force "$work" > /dev/null 2>&1 || true' EXIT
@@ -70,13 +73,14 @@ verdict() {  # expected label filter sizes
   fi
 }
 
+if wants 1; then
 echo "== 1. a 2x slowdown at 1e5 rows and more (frame(at:))"
 reset_to_good
 edit Sources/LazyStackCore/Layout/LazyStackLayout+Geometry.swift '
-old = "    let span = _tree.span(index)\n    return _rect(start: span.start, extent: span.extent)\n"
-new = ("    let span = _tree.span(index)\n"
+old = "    let span = _tree._plainSpan(at: _tree._locate(index))\n    return _rect(start: span.start, extent: span.extent)\n"
+new = ("    let span = _tree._plainSpan(at: _tree._locate(index))\n"
        "    // Broken on purpose (Benchmarks/gate/break-on-purpose.sh): a second lookup on large lists.\n"
-       "    if count >= 50_000, _tree.span((index &* 7919) % count).start < 0 { return .zero }\n"
+       "    if count >= 50_000, _tree._plainSpan(at: _tree._locate((index &* 7919) % count)).start < 0 { return .zero }\n"
        "    return _rect(start: span.start, extent: span.extent)\n")
 assert old in s
 s = s.replace(old, new)
@@ -99,21 +103,27 @@ else
   echo "-- 2x from 1e5, ratio gate: the broken tree's benchmark was not built"; unexpected=$((unexpected + 1))
 fi
 
-echo "== 2. a 10 % slowdown at 1e4 rows (index(atOffset:): a second descent for one offset in ten)"
+fi
+
+if wants 2; then
+echo "== 2. a slowdown of about 10 % at 1e4 rows (index(atOffset:): a second descent for one offset in five)"
 reset_to_good
 edit Sources/LazyStackCore/Layout/LazyStackLayout+Geometry.swift '
 old = "    let y = _FixedPoint.units(offset) &- _alignmentShift\n    return _row(atUnits: y)\n"
 new = ("    let y = _FixedPoint.units(offset) &- _alignmentShift\n"
        "    let row = _row(atUnits: y)\n"
-       "    // Broken on purpose (Benchmarks/gate/break-on-purpose.sh): a second descent for one offset in ten.\n"
-       "    if (y >> 8) % 10 == 0 { return Swift.min(row, _row(atUnits: y &+ 1)) }\n"
+       "    // Broken on purpose (Benchmarks/gate/break-on-purpose.sh): a second descent for one offset in five.\n"
+       "    if (y >> 8) % 5 == 0 { return Swift.min(row, _row(atUnits: y &+ 1)) }\n"
        "    return row\n")
 assert old in s
 s = s.replace(old, new)
 '
-commit_break "Break: index(atOffset:) descends twice for one offset in ten"
-verdict FAIL "10 % at 1e4" "offset_to_index" "10000"
+commit_break "Break: index(atOffset:) descends twice for one offset in five"
+verdict FAIL "about 10 % at 1e4" "offset_to_index" "10000"
 
+fi
+
+if wants 3; then
 echo "== 3. an API change the benchmark cannot bridge"
 reset_to_good
 edit Sources/LazyStackCore/Layout/LazyStackLayout+Geometry.swift '
@@ -135,6 +145,9 @@ git commit -q --amend -m "Break: the benchmark calls a member the base lacks" \
   -m "Bench-Gate: api: the benchmark calls gateProbe, which the base lacks (a test of the gate)"
 verdict PASS "API change, declared (Bench-Gate: api)" "jump" "10000"
 
+fi
+
+if wants 4; then
 echo "== 4. a worker that crashes (move traps on lists of more than 5,000 rows)"
 reset_to_good
 edit Sources/LazyStackCore/Layout/LazyStackLayout+Edits.swift '
@@ -146,6 +159,7 @@ s = s[:m.end()] + "    precondition(count <= 5_000, \"broken on purpose by Bench
 commit_break "Break: move traps on lists of more than 5,000 rows"
 verdict FAIL "worker crashes" "reorder_move" "10000"
 
+fi
 echo
 if [ "$unexpected" -eq 0 ]; then
   echo "break-on-purpose: every break failed the gate, and the declared API change passed"
