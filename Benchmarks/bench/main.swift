@@ -230,8 +230,8 @@ var caseSeconds: [String: (sum: Double, count: Int)] = [:]
       for (k, variant) in variants.enumerated() where (i, j, k) > (scenarioIndex, sizeIndex, variantIndex) {
         var weight = 1.0
         if variant == "naive" && s.growth != .memory && naiveLimit != nil && j >= 2 {
-          if let before = previousNaive(s.name, before: size), i == scenarioIndex && before.size == sizes[j - 1] {
-            weight = before.median * Double(size) / Double(before.size) <= naiveLimit! ? 1 : 0
+          if i == scenarioIndex, previousNaive(s.name, before: size)?.size == sizes[j - 1] {
+            weight = naiveRuns(s, size).runs ? 1 : 0  // the size before ran: the rule decides
           } else {
             let ran = caseSeconds["naive \(size)"]?.count ?? 0
             let notRun = skipped.filter { $0.1 == size }.count
