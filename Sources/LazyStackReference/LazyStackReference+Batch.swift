@@ -33,6 +33,7 @@ extension LazyStackReference {
   public mutating func beginBatch() {
     precondition(batch == nil)
     batch = ReferenceBatch(boxedStart: [self], before: snapshotBefore())
+    enter()
   }
 
   public mutating func abortBatch() {
@@ -42,6 +43,7 @@ extension LazyStackReference {
   public mutating func endBatch() -> LayoutTransition<ID> {
     let b = batch!
     batch = nil
+    defer { exit(.still) }
     stabilize(before: b.before, cause: b.cause)
     let correction = ScrollCorrection(offsetDelta: _FixedPoint.points(offset - b.start.offset),
                                       contentOffset: contentOffset, cause: b.cause)

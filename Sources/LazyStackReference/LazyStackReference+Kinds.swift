@@ -52,6 +52,8 @@ extension LazyStackReference {
 
   @discardableResult
   public mutating func setKind(_ k: UInt8, for id: ID) -> Bool {
+    enter()
+    defer { exit(.still) }
     guard index(of: id) != nil else { return false }
     guard kind(of: id) != k else { return true }
     let before = snapshotBefore()
@@ -63,6 +65,8 @@ extension LazyStackReference {
 
   @discardableResult
   public mutating func setEstimatedExtent(_ e: CGFloat, forKind k: UInt8) throws(LazyStackError) -> ScrollCorrection {
+    enter()
+    defer { exit(.still) }
     guard k != 0 else { return try setEstimatedExtent(e) }
     guard let u = _FixedPoint.extentUnits(e) else { throw .invalidExtent(e, what: "estimated extent of kind \(k)") }
     let before = snapshotBefore()
@@ -72,6 +76,8 @@ extension LazyStackReference {
   }
 
   public mutating func setEstimatePolicy(_ p: EstimatePolicy, forKind k: UInt8) {
+    enter()
+    defer { exit(.still) }
     guard k != 0 else {
       estimatePolicy = p
       return
@@ -85,6 +91,8 @@ extension LazyStackReference {
 
   @discardableResult
   public mutating func setEstimatedExtent(_ e: CGFloat?, for id: ID) -> Bool {
+    enter()
+    defer { exit(.still) }
     var u: Int64?
     if let e {
       guard let v = _FixedPoint.extentUnits(e) else { return false }

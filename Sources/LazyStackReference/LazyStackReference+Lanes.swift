@@ -49,6 +49,8 @@ extension LazyStackReference {
     get { defaultSectionLayout }
     set {
       guard newValue != defaultSectionLayout else { return }
+      enter()
+      defer { exit(.reset) }
       let before = snapshotBefore()
       defaultSectionLayout = newValue
       settleLanes()
@@ -62,8 +64,11 @@ extension LazyStackReference {
   /// - Complexity: O(n).
   @discardableResult
   public mutating func setSectionLayout(_ layout: SectionLayout?, forHeader id: ID) -> Bool {
+    enter()
+    defer { exit(.still) }
     guard index(of: id) != nil else { return false }
     guard layoutByHeader[id] != layout else { return true }
+    frameState.reset = true  // F6 (e)
     let before = snapshotBefore()
     layoutByHeader[id] = layout
     settleLanes()

@@ -32,6 +32,8 @@ extension LazyStackReference {
 
   /// SPEC M2.
   public mutating func beginInteraction() {
+    enter()
+    defer { exit(.still) }
     if batch != nil { return outsideBatch { $0.beginInteraction() } }
     pendingRestore = nil
     let wasAnimating = phase == .animating
@@ -42,6 +44,8 @@ extension LazyStackReference {
   /// SPEC M3: decelerate to the snapped target.
   public mutating func endInteraction(velocity: CGVector, snap: ReferenceSnap?,
                                       decelerationRate: ScrollDecelerationRate = .normal, at time: TimeInterval) {
+    enter()
+    defer { exit(.still) }
     if batch != nil {
       return outsideBatch { $0.endInteraction(velocity: velocity, snap: snap, decelerationRate: decelerationRate, at: time) }
     }
@@ -76,12 +80,15 @@ extension LazyStackReference {
 
   /// SPEC M4: resolve like `setPosition`, then move there as the clock advances.
   public mutating func scroll(to p: ScrollPosition, animation: ScrollAnimation, at time: TimeInterval) {
+    enter()
+    defer { exit(.still) }
     if batch != nil { return outsideBatch { $0.scroll(to: p, animation: animation, at: time) } }
     let t = now(time)
     let oldPhase = phase
     let oldChange = lastPhaseChange
     let velocity = isMoving ? curve.value(at: clock).velocity : 0
     let start = offset
+    let reset = frameState.reset
     setPosition(p)
     guard animation.referenceAnimates, viewportUnits > 0, !p.isPositionedByUser,
           case .resolved = lastPositionResult else { return }
@@ -102,6 +109,7 @@ extension LazyStackReference {
     motionRate = animation.referenceRate
     curve = animation.referenceCurve(from: Double(start - end), velocity: velocity, at: t)
     phase = .animating
+    frameState.reset = reset  // F6 (b): an animation starts
     lastPhaseChange = oldPhase == .animating ? oldChange : ScrollPhaseChange(oldPhase: oldPhase, newPhase: .animating)
     lastCorrection = ScrollCorrection(offsetDelta: 0, contentOffset: contentOffset, cause: .programmaticScroll)
     lastPositionResult = .resolved(lastCorrection)
@@ -146,7 +154,11 @@ extension LazyStackReference {
   /// SPEC M1.
   @discardableResult
   public mutating func advance(to time: TimeInterval) -> Bool {
+    enter()
+    defer { exit(.travel) }
     if batch != nil { return outsideBatch { $0.advance(to: time) } }
+    let startOffset = offset
+    defer { if offset != startOffset { frameState.forward = offset > startOffset } }
     let t = now(time)
     guard isMoving else {
       clock = t

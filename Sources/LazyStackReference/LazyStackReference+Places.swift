@@ -79,6 +79,8 @@ extension LazyStackReference {
 
   /// SPEC C4.
   public mutating func scrollTo(id: ID, distance: CGFloat, anchor a: UnitPoint?) {
+    enter()
+    defer { exit(.still) }
     if batch != nil { return outsideBatch { $0.scrollTo(id: id, distance: distance, anchor: a) } }
     guard let i = index(of: id) else {
       lastPositionResult = .unknownID(String(describing: id))
@@ -95,6 +97,7 @@ extension LazyStackReference {
     pointsAnchor = (id, f, d)
     storedPosition = ScrollPosition(id: id, anchor: unit)
     offset = clamp(target(row: id, fraction: f, delta: d))
+    frameState.reset = true  // F6 (e)
     clampCross()
     lastCorrection = ScrollCorrection(offsetDelta: _FixedPoint.points(offset - before),
                                       contentOffset: contentOffset, cause: .programmaticScroll)
@@ -103,6 +106,8 @@ extension LazyStackReference {
 
   /// SPEC C2, C3.
   public mutating func restore(_ snapshot: LayoutSnapshot<ID>) {
+    enter()
+    defer { exit(.still) }
     pendingRestore = nil
     let before = snapshotBefore()
     let present = Set(ids)

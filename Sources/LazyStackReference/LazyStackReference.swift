@@ -56,6 +56,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
     get { policy }
     set {
       guard newValue != policy else { return }
+      enter()
+      defer { exit(.still) }
       let before = snapshotBefore()
       policy = newValue
       stabilize(before: before, cause: .estimateChange)
@@ -101,6 +103,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   public private(set) var lastStabilizationWasClamped = false
   /// The batch in progress (SPEC U1), see LazyStackReference+Batch.swift.
   var batch: ReferenceBatch<ID>?
+  /// SPEC §16's state.
+  package var frameState = ReferenceFrame<ID>()
   /// Lanes (SPEC §13), see LazyStackReference+Lanes.swift: the layout of
   /// every section whose header has none of its own, the headers' own, and
   /// each masonry row's lane with the flow (layout and lane count) it was
@@ -354,6 +358,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   public var scrollAnchor: UnitPoint? {
     get { scrollAnchorValue }
     set {
+      enter()
+      defer { exit(.still) }
       if batch != nil { return outsideBatch { $0.scrollAnchor = newValue } }
       scrollAnchorValue = newValue
       if storedPosition.isPositionedByUser { track() }
@@ -486,6 +492,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   @discardableResult
   public mutating func setRole(_ role: RowRole, for id: ID) -> Bool {
+    enter()
+    defer { exit(.still) }
     guard index(of: id) != nil else { return false }
     changingSections { $0.roleByID[id] = role == .row ? nil : role }
     return true
@@ -599,10 +607,14 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   }
 
   mutating func setViewport(_ size: CGSize) {
+    enter()
+    defer { exit(.still) }
     if batch != nil { return outsideBatch { $0.setViewport(size) } }
     func clean(_ v: CGFloat) -> CGFloat { v.isFinite && v > 0 ? _FixedPoint.points(_FixedPoint.units(v)) : 0 }
     let before = snapshotBefore()
+    let old = viewport
     viewport = CGSize(width: clean(size.width), height: clean(size.height))
+    if viewport != old { frameState.reset = true }  // F6 (e)
     settleLanes()  // L2: a new adaptive lane count re-flows its sections
     if !hasLaidOut && viewportUnits > 0 {
       hasLaidOut = true
@@ -618,6 +630,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   }
 
   public mutating func setPosition(_ p: ScrollPosition) {
+    enter()
+    defer { exit(.still) }
     if batch != nil { return outsideBatch { $0.setPosition(p) } }
     // SPEC R5: an unknown id changes nothing, not even a motion.
     if p.isPositionedByUser || p.viewID == nil || (p.viewID as? ID).flatMap(index(of:)) != nil { stopMotion() }
@@ -665,6 +679,7 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
       if let cross, !cross.isNaN { crossOffset = cross == .infinity ? .greatestFiniteMagnitude : cross }
     }
     storedPosition = p
+    frameState.reset = true  // F6 (e)
     clampCross()
     lastCorrection = ScrollCorrection(offsetDelta: _FixedPoint.points(offset - before),
                                       contentOffset: contentOffset, cause: .programmaticScroll)
@@ -672,7 +687,11 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
   }
 
   public mutating func userScroll(to point: CGPoint) {
+    enter()
+    defer { exit(.travel) }
     if batch != nil { return outsideBatch { $0.userScroll(to: point) } }
+    let startOffset = offset
+    defer { if offset != startOffset { frameState.forward = offset > startOffset } }
     stopMotion()
     pendingRestore = nil
     let main = axis == .vertical ? point.y : point.x
@@ -737,6 +756,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   @discardableResult
   public mutating func setMeasuredExtent(_ e: CGFloat, for id: ID) -> MeasurementResult {
+    enter()
+    defer { exit(.still) }
     guard let u = _FixedPoint.extentUnits(e) else { return .rejected(.invalidExtent(e, what: "measured extent")) }
     guard let i = index(of: id) else { return .unknownID }
     if measured[i] == u { return .unchanged }
@@ -748,6 +769,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   @discardableResult
   public mutating func invalidateMeasurement(for id: ID) -> Bool {
+    enter()
+    defer { exit(.still) }
     guard let i = index(of: id) else { return false }
     guard measured[i] != nil else { return true }
     let before = snapshotBefore()
@@ -759,6 +782,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   /// Every measured row becomes invalidated; one stabilization.
   public mutating func invalidateAllMeasurements() {
+    enter()
+    defer { exit(.still) }
     let before = snapshotBefore()
     for i in ids.indices where measured[i] != nil {
       measured[i] = nil
@@ -777,17 +802,13 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   /// Measures unmeasured visible rows until a pass applies nothing (at most 1,024 passes).
   public mutating func measureVisibleRows(_ extent: (Int, ID) -> CGFloat) {
-    for _ in 0 ..< 1024 {
-      var applied = false
-      for i in hasLanes ? visibleRows : Array(visibleIndices) where measured[i] == nil {
-        if setMeasuredExtent(extent(i, ids[i]), for: ids[i]).isApplied { applied = true }
-      }
-      if !applied { return }
-    }
+    measureVisibleRows { i, id, _ in extent(i, id) }
   }
 
   @discardableResult
   public mutating func setEstimatedExtent(_ e: CGFloat) throws(LazyStackError) -> ScrollCorrection {
+    enter()
+    defer { exit(.still) }
     guard let u = _FixedPoint.extentUnits(e) else { throw .invalidExtent(e, what: "estimated extent") }
     let before = snapshotBefore()
     givenEstimate = u
@@ -796,7 +817,9 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   @discardableResult
   public mutating func update(ids newIDs: some Sequence<ID>) throws(LazyStackError) -> ScrollCorrection {
-    try replace(with: Array(newIDs), cause: .snapshot)
+    enter()
+    defer { exit(.still) }
+    return try replace(with: Array(newIDs), cause: .snapshot)
   }
 
   mutating func replace(with list: [ID], cause: ScrollCorrection.Cause) throws(LazyStackError) -> ScrollCorrection {
@@ -852,6 +875,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   @discardableResult
   public mutating func insert(_ new: some Collection<ID>, at index: Int) throws(LazyStackError) -> ScrollCorrection {
+    enter()
+    defer { exit(.still) }
     var seen = Set<ID>()
     let existing = Set(ids)
     for (i, id) in new.enumerated() where existing.contains(id) || !seen.insert(id).inserted {
@@ -864,6 +889,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   @discardableResult
   public mutating func remove(atOffsets offsets: IndexSet) -> ScrollCorrection {
+    enter()
+    defer { exit(.still) }
     var list = ids
     list.remove(atOffsets: offsets)
     return try! replace(with: list, cause: .edit)
@@ -871,6 +898,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   @discardableResult
   public mutating func remove(ids gone: some Sequence<ID>) throws(LazyStackError) -> ScrollCorrection {
+    enter()
+    defer { exit(.still) }
     let set = Set(gone)
     let existing = Set(ids)
     for id in gone where !existing.contains(id) { throw .unknownID(String(describing: id)) }
@@ -879,6 +908,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   @discardableResult
   public mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ScrollCorrection {
+    enter()
+    defer { exit(.still) }
     var list = ids
     list.move(fromOffsets: source, toOffset: destination)
     return try! replace(with: list, cause: .edit)
@@ -886,6 +917,8 @@ public struct LazyStackReference<ID: Hashable & Sendable>: Sendable {
 
   @discardableResult
   public mutating func apply(_ difference: CollectionDifference<ID>) throws(LazyStackError) -> ScrollCorrection {
+    enter()
+    defer { exit(.still) }
     var removed = Set<ID>()
     for case .remove(let o, let id, _) in difference.removals {
       guard ids[o] == id else { throw .unknownID(String(describing: id)) }

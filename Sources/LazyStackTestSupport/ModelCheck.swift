@@ -75,6 +75,21 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
   /// A viewport of this size with lanes on: widths change, so adaptive
   /// lane counts do (L2).
   case laneViewport(CGSize)
+  /// `keptIDs = ...` (SPEC F2); unknown ids among them.
+  case keptIDs([Int])
+  /// `edgeTriggerDistance = ...` (F3): negative and non-finite values too.
+  case edgeTriggerDistance(CGFloat)
+  /// `rearmEdgeTriggers()` (F3).
+  case rearmEdgeTriggers
+  /// `takeEdgeEvents()` (F3), the events compared.
+  case takeEdgeEvents
+  /// `dragIndicator(to:)` (F6 d): out of range and NaN too.
+  case dragIndicator(Double)
+  /// `scrollTo(index:anchor:)` (F7), with an index in range.
+  case scrollToIndex(Int, UnitPoint?)
+  /// The three-argument `measureVisibleRows` (F1, F2): true extents from
+  /// the id and the proposed cross extent (a card wraps at its lane's width).
+  case measureProposed(Int)
 
   public var description: String {
     switch self {
@@ -120,6 +135,13 @@ public enum LayoutOperation: Sendable, CustomStringConvertible {
     case .sectionLayout(let l): "sectionLayout = \(l)"
     case .headerLayout(let id, let l): "setSectionLayout(\(l.map { "\($0)" } ?? "nil"), forHeader: \(id))"
     case .laneViewport(let s): "viewport(\(s.width)x\(s.height))"
+    case .keptIDs(let ids): "keptIDs = \(ids)"
+    case .edgeTriggerDistance(let d): "edgeTriggerDistance = \(d)"
+    case .rearmEdgeTriggers: "rearmEdgeTriggers()"
+    case .takeEdgeEvents: "takeEdgeEvents()"
+    case .dragIndicator(let g): "dragIndicator(to: \(g))"
+    case .scrollToIndex(let i, let a): "scrollTo(index: \(i), anchor: \(a.map { "(\($0.x),\($0.y))" } ?? "nil"))"
+    case .measureProposed(let salt): "measureVisibleRows(proposed, salt: \(salt))"
     }
   }
 }
@@ -162,6 +184,11 @@ public struct OperationGenerator: Sendable {
   /// (a header's own layout outlasts a layout-wide change) while no
   /// section has lanes, and the list's rules must hold throughout.
   public var listLayoutsOnly: Bool = false
+  /// Whether to generate the frame's operations (SPEC §16): kept ids,
+  /// trigger distances, re-arming and taking edge events, drags of the
+  /// indicator, scrolls to an index, measurements with proposals; off,
+  /// seeds replay as before, like `includeSections`.
+  public var includeFrame: Bool = false
   /// The operations left in the open batch, or nil.
   var batchLeft: Int?
 
@@ -203,6 +230,28 @@ public struct OperationGenerator: Sendable {
     self.includeSections = includeSections
     self.includeMotion = includeMotion
     self.includeOrderedIDs = includeOrderedIDs
+  }
+
+  /// A frame operation (SPEC §16), or nil (most of the time) for any other.
+  mutating func frame(ids: [Int]) -> LayoutOperation? {
+    switch Int.random(in: 0 ..< 28, using: &rng) {
+    case 0:
+      return .keptIDs((0 ..< Int.random(in: 0 ... 3, using: &rng)).map { _ in pickID(from: ids) })
+    case 1:
+      let d: CGFloat = Int.random(in: 0 ..< 10, using: &rng) == 0
+        ? [-20, .nan, .infinity].randomElement(using: &rng)! : CGFloat(Int.random(in: 0 ... 1600, using: &rng))
+      return .edgeTriggerDistance(d)
+    case 2: return .rearmEdgeTriggers
+    case 3, 4: return .takeEdgeEvents
+    case 5, 6:
+      let g: Double = Int.random(in: 0 ..< 10, using: &rng) == 0
+        ? [-0.5, 1.5, .nan, 0, 1].randomElement(using: &rng)! : Double(Int.random(in: 0 ... 1000, using: &rng)) / 1000
+      return .dragIndicator(g)
+    case 7 where !ids.isEmpty:
+      return .scrollToIndex(Int.random(in: 0 ..< ids.count, using: &rng), Self.anchors.randomElement(using: &rng)!)
+    case 8, 9: return .measureProposed(Int.random(in: 0 ..< 1000, using: &rng))
+    default: return nil
+    }
   }
 
   /// A kind operation (SPEC §14), or nil (most of the time) for any other
@@ -328,6 +377,7 @@ public struct OperationGenerator: Sendable {
     if includeMotion, let op = motion(ids: ids, contentExtent: contentExtent) { return op }
     if includeKinds, let op = kinds(ids: ids) { return op }
     if includeLanes, let op = lanes(ids: ids) { return op }
+    if includeFrame, let op = frame(ids: ids) { return op }
     if includeSections {
       switch Int.random(in: 0 ..< 16, using: &rng) {
       case 0, 1:
@@ -575,6 +625,36 @@ public struct ModelPair: Sendable {
     case .laneViewport(let s):
       core.viewportSize = s
       reference.viewportSize = s
+    case .keptIDs(let ids):
+      core.keptIDs = Set(ids)
+      reference.keptIDs = Set(ids)
+    case .edgeTriggerDistance(let d):
+      core.edgeTriggerDistance = d
+      reference.edgeTriggerDistance = d
+    case .rearmEdgeTriggers:
+      core.rearmEdgeTriggers()
+      reference.rearmEdgeTriggers()
+    case .takeEdgeEvents:
+      let a = core.takeEdgeEvents()
+      let b = reference.takeEdgeEvents()
+      if a != b { return "edge events differ: core \(a), reference \(b)" }
+    case .dragIndicator(let g):
+      core.dragIndicator(to: g)
+      reference.dragIndicator(to: g)
+    case .scrollToIndex(let i, let a):
+      guard i < core.count else { return nil }
+      core.scrollTo(index: i, anchor: a)
+      reference.scrollTo(index: i, anchor: a)
+    case .measureProposed(let salt):
+      // A card's height from its id and the width it wraps at.
+      let vertical = core.axis == .vertical
+      let extent = { (_: Int, id: Int, proposal: CGSize) -> CGFloat in
+        let cross = vertical ? proposal.width : proposal.height
+        let h = (id &* 0x9E37_79B9 &+ salt &* 7919) & 0xFFFF
+        return h % 19 == 0 ? 0 : CGFloat(1 + h % 1000) / 4 + (cross.isFinite ? (600 - min(cross, 600)) / 8 : 0)
+      }
+      core.measureVisibleRows(extent)
+      reference.measureVisibleRows(extent)
     case .setRole(let id, let role):
       let a = core.setRole(role, for: id)
       let b = reference.setRole(role, for: id)
@@ -740,7 +820,19 @@ public struct ModelPair: Sendable {
     // point lies outside its row, before or after the step.
     if reference.anchorPointOutsideRow { watched = false }
     let anchorBefore = reference.anchorRowID
+    let thumbBefore = core.scrollIndicator.position
+    let restoreWaited = reference.isRestorePending  // an edit may land it: a reset (F6 e)
     if let problem = apply(op) { return problem }
+    // F6 (b): a measurement, an edit or an estimate never moves the thumb,
+    // unless F6 (a) puts it at an end.
+    if isStill(op) && !restoreWaited {
+      let (o, m) = (reference.contentOffset, reference.maxOffset)
+      let main = core.axis == .vertical ? o.y : o.x
+      let thumb = core.scrollIndicator.position
+      if thumb != thumbBefore && main != 0 && main != m && thumbBefore > 0 && thumbBefore < 1 {
+        return "F6: the indicator moved from \(thumbBefore) to \(thumb) in \(op)"
+      }
+    }
     if reference.anchorPointOutsideRow { watched = false }
     // After the step the row must be on screen; where its anchor keeps it
     // is the same place unless this step clamped (S10, D4): then exempt.
@@ -749,6 +841,19 @@ public struct ModelPair: Sendable {
         + "\(reference.anchorRowID.map(String.init(describing:)) ?? "nil")) left the viewport"
     }
     return nil
+  }
+
+  /// Whether `op` is one F6 (b) names: the indicator stays (but for (a)).
+  func isStill(_ op: LayoutOperation) -> Bool {
+    switch op {
+    case .measure, .invalidate, .invalidateAll, .measureVisible, .measureProposed, .estimate, .policy, .snapshot,
+         .insert, .removeOffsets, .removeIDs, .move, .difference, .setRole, .pinnedViews, .setKind, .kindEstimate,
+         .kindPolicy, .ownEstimate, .saveSnapshot, .keptIDs, .edgeTriggerDistance, .rearmEdgeTriggers,
+         .takeEdgeEvents, .beginInteraction, .overscan, .defaultAnchor:
+      return true
+    default:
+      return false
+    }
   }
 
   /// Whether `op` changes only content (not the scroll position, the
@@ -829,6 +934,7 @@ public struct ModelPair: Sendable {
       if a != b { return "index(atOffset: \(y)): \(String(describing: a)) vs \(String(describing: b))" }
     }
     if core.sectionLayout != reference.sectionLayout { return "sectionLayout: \(core.sectionLayout) vs \(reference.sectionLayout)" }
+    if let problem = frameDifference() { return problem }
     if reference.hasLanes || core._laysOutLanes {
       if core.visibleRows != reference.visibleRows { return "visibleRows: \(core.visibleRows) vs \(reference.visibleRows)" }
       let lanes = reference.lanes()
@@ -844,6 +950,44 @@ public struct ModelPair: Sendable {
           let b = reference.index(at: point)
           if a != b { return "index(at: \(point)): \(String(describing: a)) vs \(String(describing: b))" }
         }
+      }
+    }
+    return nil
+  }
+}
+
+extension ModelPair {
+  /// SPEC §16 compared: the indicator, the edge events waiting, the rows
+  /// to draw, the ends, prefetch in both directions, the proposals.
+  public func frameDifference() -> String? {
+    if core.scrollIndicator != reference.scrollIndicator {
+      return "scrollIndicator: \(core.scrollIndicator) vs \(reference.scrollIndicator)"
+    }
+    if core._pendingEdgeEvents != reference.pendingEdgeEvents {
+      return "edge events waiting: \(core._pendingEdgeEvents) vs \(reference.pendingEdgeEvents)"
+    }
+    if core.keptIDs != reference.keptIDs { return "keptIDs differ" }
+    if core.edgeTriggerDistance != reference.edgeTriggerDistance {
+      return "edgeTriggerDistance: \(core.edgeTriggerDistance) vs \(reference.edgeTriggerDistance)"
+    }
+    if core.rowsToDraw != reference.rowsToDraw { return "rowsToDraw: \(core.rowsToDraw) vs \(reference.rowsToDraw)" }
+    for edge in Edge.allCases where core.distance(to: edge) != reference.distance(to: edge) {
+      return "distance(to: .\(edge)): \(core.distance(to: edge)) vs \(reference.distance(to: edge))"
+    }
+    if core.isAtStart != reference.isAtStart { return "isAtStart: \(core.isAtStart) vs \(reference.isAtStart)" }
+    if core.isAtEnd != reference.isAtEnd { return "isAtEnd: \(core.isAtEnd) vs \(reference.isAtEnd)" }
+    if core.rowsAfterViewport != reference.rowsAfterViewport {
+      return "rowsAfterViewport: \(core.rowsAfterViewport) vs \(reference.rowsAfterViewport)"
+    }
+    let v = core.axis == .vertical ? core.viewportSize.height : core.viewportSize.width
+    for (ahead, behind) in [(v, v / 2), (0, 300), (2.5 * v, 0)] {
+      let a = core.prefetchRows(ahead: ahead, behind: behind)
+      let b = reference.prefetchRows(ahead: ahead, behind: behind)
+      if a != b { return "prefetchRows(ahead: \(ahead), behind: \(behind)): \(a) vs \(b)" }
+    }
+    for i in stride(from: 0, to: core.count, by: Swift.max(1, core.count / 16)) {
+      if core.proposedSize(at: i) != reference.proposedSize(at: i) {
+        return "proposedSize(at: \(i)): \(core.proposedSize(at: i)) vs \(reference.proposedSize(at: i))"
       }
     }
     return nil
@@ -888,7 +1032,7 @@ package func traceState(of pair: ModelPair, step: Int, to trace: (Int, String) -
 
 public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis = .vertical,
                  sections: Bool = true, motion: Bool = true, batches: Bool = true, kinds: Bool = true,
-                 lanes: Bool = false, listLayoutsOnly: Bool = false,
+                 lanes: Bool = false, listLayoutsOnly: Bool = false, frame: Bool = false,
                  trace: ((Int, String) -> Void)? = nil) throws -> Int {
   var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: sections,
                                      includeMotion: motion, includeOrderedIDs: seed % 2 == 1)
@@ -896,6 +1040,7 @@ public func soak(seed: UInt64, operations: Int, maxRows: Int = 120, axis: Axis =
   generator.includeKinds = kinds
   generator.includeLanes = lanes
   generator.listLayoutsOnly = listLayoutsOnly
+  generator.includeFrame = frame
   var rng = SeededRNG(seed: seed ^ 0xA5A5)
   // Odd seeds: ids spaced by 8, so inserts can keep their order (SPEC E4).
   let initial = Array(stride(from: 0, to: Int.random(in: 0 ... maxRows / 2, using: &rng) * (seed % 2 == 1 ? 8 : 1),

@@ -208,6 +208,7 @@ extension LazyStackLayout {
     }
     log.saved = saved
     _batch = log
+    _frameEnter()  // SPEC §16: a batch is one call (an abort puts back the state saved above)
   }
 
   /// The rows on screen (overscan included) and the pinned rows, in index
@@ -234,6 +235,7 @@ extension LazyStackLayout {
   package mutating func _endBatch() -> LayoutTransition<ID> {
     guard let log = _batch else { preconditionFailure("LazyStackLayout: no batch in progress") }
     _batch = nil
+    defer { _frameExit(.still) }
     _settle(from: log.before, cause: log.cause)
     let correction = ScrollCorrection(offsetDelta: _FixedPoint.points(_offset &- log.startOffset),
                                       contentOffset: contentOffset, cause: log.cause)

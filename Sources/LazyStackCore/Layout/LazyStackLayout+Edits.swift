@@ -15,11 +15,14 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func insert(_ ids: some Collection<ID>, at index: Int) throws(LazyStackError) -> ScrollCorrection {
+    _frameEnter()
+    defer { _frameExit(.still) }
     precondition(index >= 0 && index <= count, "Insertion index \(index) out of range 0...\(count)")
     let before = _capture()
     let oldCount = count
     let estimate = _tree.estimate
     try _tree.insert(ids, at: index)
+    if _slowPath(_frame.notesEdits) { for id in ids { _frameNoteInserted(id) } }  // F3
     if _slowPath(_batch != nil) { _logInsertion(at: index, count: count &- oldCount) }
     _refreshEstimate()
     if _slowPath(_laneBox != nil) { _lanesDidInsert(Array(ids), at: index, estimate: estimate) }
@@ -35,6 +38,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func remove(atOffsets offsets: IndexSet) -> ScrollCorrection {
+    _frameEnter()
+    defer { _frameExit(.still) }
     if let first = offsets.first, offsets.last == first {
       // One row (a swipe to delete): no array of offsets.
       precondition(first >= 0 && first < count, "Offsets \(offsets) out of range 0..<\(count)")
@@ -71,6 +76,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func remove(ids: some Sequence<ID>) throws(LazyStackError) -> ScrollCorrection {
+    _frameEnter()
+    defer { _frameExit(.still) }
     var indices: [Int] = []
     for id in ids {
       guard let index = _tree.index(of: id) else { throw .unknownID(String(describing: id)) }
@@ -89,6 +96,7 @@ extension LazyStackLayout {
   ) -> ScrollCorrection where Indices.Index == Int {
     let before = _capture()
     _replaceRemovedAnchor(removing: indices, reinserted: [])
+    if _slowPath(_frame.notesEdits) { for i in indices { _frameNoteRemoved(_tree.id(at: i)) } }  // F3
     if _slowPath(_batch != nil) { _logRemoval(indices) }
     var plain = true
     if _slowPath(_laneBox != nil) {
@@ -168,6 +176,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ScrollCorrection {
+    _frameEnter()
+    defer { _frameExit(.still) }
     precondition(destination >= 0 && destination <= count, "Destination \(destination) out of range 0...\(count)")
     if let first = source.first, source.last == first {
       // One row (a drag): no array of offsets.
@@ -249,6 +259,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func apply(_ difference: CollectionDifference<ID>) throws(LazyStackError) -> ScrollCorrection {
+    _frameEnter()
+    defer { _frameExit(.still) }
     var removedIndices: [Int] = []
     var removedIDs = Set<ID>()
     for change in difference.removals {
@@ -280,6 +292,10 @@ extension LazyStackLayout {
       }
     }
     _replaceRemovedAnchor(removing: removedIndices, reinserted: inserted)
+    if _slowPath(_frame.notesEdits) {  // F3: a row removed and inserted again is a move
+      for id in removedIDs where !inserted.contains(id) { _frameNoteRemoved(id) }
+      for id in inserted where !removedIDs.contains(id) { _frameNoteInserted(id) }
+    }
     if _slowPath(_batch != nil) { _logRemoval(removedIndices) }
     if _slowPath(_laneBox != nil) { _keepLanesByID() }  // L4: moved rows keep their lanes
     _tree.remove(sortedIndices: removedIndices)

@@ -83,6 +83,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func setKind(_ kind: UInt8, for id: ID) -> Bool {
+    _frameEnter()
+    defer { _frameExit(.still) }
     guard let location = _tree._locate(id: id) else { return false }
     let old = _tree._extra(at: location)
     let new = (old & ~0xFF) | UInt64(kind)
@@ -122,6 +124,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func setEstimatedExtent(_ extent: CGFloat, forKind kind: UInt8) throws(LazyStackError) -> ScrollCorrection {
+    _frameEnter()
+    defer { _frameExit(.still) }
     guard kind != 0 else { return try setEstimatedExtent(extent) }
     guard let units = _FixedPoint.extentUnits(extent) else {
       throw .invalidExtent(extent, what: "estimated extent of kind \(kind)")
@@ -162,6 +166,8 @@ extension LazyStackLayout {
   ///   in O(1) a measurement for each kind whose policy is the mean.
   @inlinable
   public mutating func setEstimatePolicy(_ policy: EstimatePolicy, forKind kind: UInt8) {
+    _frameEnter()
+    defer { _frameExit(.still) }
     guard kind != 0 else {
       estimatePolicy = policy
       return
@@ -198,6 +204,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func setEstimatedExtent(_ extent: CGFloat?, for id: ID) -> Bool {
+    _frameEnter()
+    defer { _frameExit(.still) }
     var units: Int64?
     if let extent {
       guard let u = _FixedPoint.extentUnits(extent) else { return false }

@@ -15,6 +15,8 @@ extension LazyStackLayout {
     get { _laneBox?.value.defaultLayout ?? .list }
     set {
       guard newValue != sectionLayout else { return }
+      _frameEnter()
+      defer { _frameExit(.reset) }  // F6 (e): a re-flow
       _changeLaneLayouts { $0.defaultLayout = newValue }
     }
   }
@@ -26,8 +28,11 @@ extension LazyStackLayout {
   /// - Complexity: O(n) for a change (a re-flow).
   @inlinable @discardableResult
   public mutating func setSectionLayout(_ layout: SectionLayout?, forHeader id: ID) -> Bool {
+    _frameEnter()
+    defer { _frameExit(.still) }
     guard _tree.contains(id) else { return false }
     guard _laneBox?.value.layoutByHeader[id] != layout else { return true }
+    _frameNoteReset()  // F6 (e): a re-flow
     _changeLaneLayouts { $0.layoutByHeader[id] = layout }
     return true
   }
@@ -491,24 +496,6 @@ extension LazyStackLayout {
   /// - Complexity: O(1).
   @inlinable
   package var _laysOutLanes: Bool { _laneBox != nil }
-}
-
-extension LazyStackLayout {
-  /// `measureVisibleRows` with lanes: each pass asks the unmeasured rows
-  /// that are on screen (`visibleRows`, SPEC L5), until a pass applies
-  /// nothing (at most 1,024 passes).
-  @inlinable @inline(never)
-  internal mutating func _measureVisibleRowsInLanes(_ extent: (Int, ID) -> CGFloat) {
-    for _ in 0 ..< 1024 {
-      var applied = false
-      for index in visibleRows {
-        let row = _tree._row(at: _tree._locate(index))
-        guard row.stored < 0 else { continue }
-        if setMeasuredExtent(extent(index, row.id), for: row.id).isApplied { applied = true }
-      }
-      if !applied { return }
-    }
-  }
 }
 
 extension LazyStackLayout {

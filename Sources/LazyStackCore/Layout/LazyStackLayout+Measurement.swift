@@ -17,6 +17,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func setMeasuredExtent(_ extent: CGFloat, for id: ID) -> MeasurementResult {
+    _frameEnter()
+    defer { _frameExit(.still) }
     guard let units = _FixedPoint.extentUnits(extent) else {
       return .rejected(.invalidExtent(extent, what: "measured extent"))
     }
@@ -61,6 +63,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func invalidateMeasurement(for id: ID) -> Bool {
+    _frameEnter()
+    defer { _frameExit(.still) }
     guard let location = _tree._locate(id: id) else { return false }
     guard _tree._storedExtent(at: location) >= 0 else { return true }
     let before = _capture()
@@ -86,6 +90,8 @@ extension LazyStackLayout {
   ///   row are skipped), plus O(log n + B) for the stabilization.
   @inlinable
   public mutating func invalidateAllMeasurements() {
+    _frameEnter()
+    defer { _frameExit(.still) }
     let before = _capture()
     if _slowPath(_batch != nil) { _logCheckpoint() }
     _tree.invalidateAll()
@@ -117,11 +123,14 @@ extension LazyStackLayout {
   }
 
   /// Measures the rows a frame shows: calls `extent` for each row of
-  /// `visibleIndices` (overscan included) that is not measured, reports the
-  /// result with `setMeasuredExtent(_:for:)`, and repeats while measuring
-  /// brings unmeasured rows into view (rows that came out smaller than
-  /// their estimate). S1 and S12 apply to every measurement, so rows the
-  /// user has already seen do not move.
+  /// `rowsToDraw` (the visible rows with overscan, the pinned rows and the
+  /// kept rows: SPEC F2) that is not measured, reports the result with
+  /// `setMeasuredExtent(_:for:)`, and repeats while measuring brings
+  /// unmeasured rows into view (rows that came out smaller than their
+  /// estimate). S1 and S12 apply to every measurement, so rows the user has
+  /// already seen do not move. With a main- or cross-axis viewport extent
+  /// of 0 nothing is measured. In grids and masonry, use the form whose
+  /// closure gets the size proposed to the row (its lane's width, F1).
   ///
   ///     layout.userScroll(to: newOffset)
   ///     layout.measureVisibleRows { index, id in cell(for: id).height }
@@ -135,19 +144,7 @@ extension LazyStackLayout {
   ///   1,024 passes, however small the rows are next to their estimate).
   @inlinable
   public mutating func measureVisibleRows(_ extent: (Int, ID) -> CGFloat) {
-    if _slowPath(_laneBox != nil) { return _measureVisibleRowsInLanes(extent) }
-    var seen = 0 ..< 0  // rows asked, or found measured, in the last pass
-    for _ in 0 ..< 1024 {
-      let visible = visibleIndices
-      var applied = false
-      for index in visible where !seen.contains(index) {
-        let row = _tree._row(at: _tree._locate(index))
-        guard row.stored < 0 else { continue }
-        if setMeasuredExtent(extent(index, row.id), for: row.id).isApplied { applied = true }
-      }
-      if !applied { return }
-      seen = visible
-    }
+    _measureRowsToDraw(proposing: false) { index, id, _ in extent(index, id) }
   }
 
   /// Changes the estimated extent of unmeasured rows (SPEC X2, S2); with
@@ -160,6 +157,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func setEstimatedExtent(_ extent: CGFloat) throws(LazyStackError) -> ScrollCorrection {
+    _frameEnter()
+    defer { _frameExit(.still) }
     guard let units = _FixedPoint.extentUnits(extent) else {
       throw .invalidExtent(extent, what: "estimated extent")
     }

@@ -147,6 +147,8 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   public mutating func scrollTo(id: ID, distance: CGFloat, anchor: UnitPoint?) {
+    _frameEnter()
+    defer { _frameExit(.still) }
     if _slowPath(_batch != nil) {
       let log = _suspendBatch()
       scrollTo(id: id, distance: distance, anchor: anchor)
@@ -166,6 +168,7 @@ extension LazyStackLayout {
     let delta = _FixedPoint.scale(row.extent, by: fraction) &- p
     _land(row, fraction: fraction, delta: delta)
     _position = position
+    _frameNoteReset()  // F6 (e)
     _reportProgrammaticScroll(from: before)
   }
 
@@ -193,6 +196,8 @@ extension LazyStackLayout {
   ///   rows). With lanes O(n) (the sections are laid out again).
   @inlinable
   public mutating func restore(_ snapshot: LayoutSnapshot<ID>) {
+    _frameEnter()
+    defer { _frameExit(.still) }
     _pendingRestore = nil
     let before = _capture()
     if _slowPath(_batch != nil) { _logCheckpoint() }

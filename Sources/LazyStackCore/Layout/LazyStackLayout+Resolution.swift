@@ -40,6 +40,8 @@ extension LazyStackLayout {
 
   @inlinable
   internal mutating func _setPosition(_ newValue: ScrollPosition) {
+    _frameEnter()
+    defer { _frameExit(.still) }
     if _slowPath(_batch != nil) {
       let log = _suspendBatch()
       _setPosition(newValue)
@@ -96,6 +98,7 @@ extension LazyStackLayout {
       _land(row, fraction: fraction, delta: delta)
     }
     _position = newValue
+    _frameNoteReset()  // F6 (e)
     _reportProgrammaticScroll(from: before.offset)
   }
 

@@ -94,6 +94,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func setRole(_ role: RowRole, for id: ID) -> Bool {
+    _frameEnter()
+    defer { _frameExit(.still) }
     guard let location = _tree._locate(id: id) else { return false }
     if _slowPath(_laneBox != nil), _laneBox.unsafelyUnwrapped.value.hasLanes { return _setRoleInLanes(role, at: location) }
     let old = _tree.setRole(role._code, at: location)

@@ -14,6 +14,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func update(ids: some Sequence<ID>) throws(LazyStackError) -> ScrollCorrection {
+    _frameEnter()
+    defer { _frameExit(.still) }
     var newTree = try ExtentTree(ids: ids, estimate: _tree.estimate, spacing: _tree.spacing,
                                  blockCapacity: _tree.blockCapacity, measured: _tree.measuredExtentsByID)
     let roles = _tree.rolesByID
@@ -30,6 +32,10 @@ extension LazyStackLayout {
       _replaceRemovedTarget(with: .some(_survivor(of: target) { newTree.contains($0) }))  // M4
     }
     let before = _capture()
+    if _slowPath(_frame.notesEdits) {  // F3
+      for id in newTree.ids where !_tree.contains(id) { _frameNoteInserted(id) }
+      for id in _tree.ids where !newTree.contains(id) { _frameNoteRemoved(id) }
+    }
     if _slowPath(_batch != nil) { _logCheckpoint() }
     if _slowPath(_laneBox != nil) { _keepLanesByID() }  // L4: rows keep their lanes by id
     _tree = newTree

@@ -200,6 +200,8 @@ extension LazyStackLayout {
   /// Sets the viewport size: the first layout (S7, D2) or a resize (S6, S8, D4).
   @inlinable
   internal mutating func _setViewportSize(_ size: CGSize) {
+    _frameEnter()
+    defer { _frameExit(.still) }
     if _slowPath(_batch != nil) {
       let log = _suspendBatch()
       _setViewportSize(size)
@@ -211,7 +213,9 @@ extension LazyStackLayout {
       return _FixedPoint.points(_FixedPoint.units(v))
     }
     let before = _capture()
+    let old = _viewport
     _viewport = CGSize(width: clean(size.width), height: clean(size.height))
+    if _viewport != old { _frameNoteReset() }  // F6 (e)
     if _slowPath(_laneBox != nil) { _lanesFollowViewport() }  // L2: an adaptive lane count follows the width
     if !_hasLaidOut && _viewportUnits > 0 {
       // SPEC S7, D2: the very first layout.

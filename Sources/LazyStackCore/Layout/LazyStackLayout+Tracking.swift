@@ -15,11 +15,15 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   public mutating func userScroll(to offset: CGPoint) {
+    _frameEnter()
+    defer { _frameExit(.travel) }
     if _slowPath(_batch != nil) {  // U1: the batch's changes so far are stabilized first
       let log = _suspendBatch()
       userScroll(to: offset)
       return _resumeBatch(log)
     }
+    let start = _offset
+    defer { if _offset != start { _frame.forward = _offset > start } }  // F5: the direction of travel
     if _slowPath(_motion.phase._isMoving) { _stopMotion() }  // T1, M4
     if _slowPath(_pendingRestore != nil) { _pendingRestore = nil }  // C3: a user scroll drops a waiting restore
     let (main, cross) = axis == .vertical ? (offset.y, offset.x) : (offset.x, offset.y)

@@ -144,6 +144,8 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// The rows a scroll frame's tracking found meeting its window, kept for
   /// the `visibleRows` that follows (lanes only; `nil` otherwise).
   @usableFromInline internal var _meetingCache: _MeetingSpans?
+  /// SPEC §16: the indicator, the edge triggers, the kept ids.
+  @usableFromInline internal var _frame = _FrameState<ID>()
 
   /// The correction the last stabilization applied (SPEC S11): every
   /// measurement, estimate change, snapshot, edit, viewport change and
@@ -265,6 +267,8 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     get { _estimatePolicy }
     set {
       guard newValue != _estimatePolicy else { return }
+      _frameEnter()
+      defer { _frameExit(.still) }
       let before = _capture()
       _estimatePolicy = newValue
       _refreshEstimate()
@@ -351,6 +355,8 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   public var scrollAnchor: UnitPoint? {
     get { _scrollAnchor }
     set {
+      _frameEnter()
+      defer { _frameExit(.still) }
       if _slowPath(_batch != nil) {  // U1: tracking runs outside the batch
         let log = _suspendBatch()
         self.scrollAnchor = newValue

@@ -94,6 +94,8 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   public mutating func beginInteraction() {
+    _frameEnter()
+    defer { _frameExit(.still) }
     if _slowPath(_batch != nil) {
       let log = _suspendBatch()
       beginInteraction()
@@ -139,6 +141,8 @@ extension LazyStackLayout {
     velocity: CGVector, behavior: some ScrollTargetBehavior,
     decelerationRate: ScrollDecelerationRate = .normal, at time: TimeInterval
   ) {
+    _frameEnter()
+    defer { _frameExit(.still) }
     if _slowPath(_batch != nil) {
       let log = _suspendBatch()
       endInteraction(velocity: velocity, behavior: behavior, decelerationRate: decelerationRate, at: time)
@@ -193,6 +197,8 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B).
   @inlinable
   public mutating func scroll(to position: ScrollPosition, animation: ScrollAnimation, at time: TimeInterval) {
+    _frameEnter()
+    defer { _frameExit(.still) }
     if _slowPath(_batch != nil) {
       let log = _suspendBatch()
       scroll(to: position, animation: animation, at: time)
@@ -204,6 +210,7 @@ extension LazyStackLayout {
     let oldChange = _motion.lastChange
     let velocity = oldPhase._isMoving ? _motion.curve.value(at: _motion.time).velocity : 0
     let start = _offset
+    let reset = _frame.reset
     _setPosition(position)
     guard animation._animates, _viewportUnits > 0, !position.isPositionedByUser,
           case .resolved = _lastPositionResult else { return }
@@ -225,6 +232,7 @@ extension LazyStackLayout {
     _motion.curve = animation._curve(from: Double(start &- end), velocity: velocity, at: now)
     _motion.rate = animation._baseRate
     _motion.phase = .animating
+    _frame.reset = reset  // F6 (b): the start of an animated scroll leaves the indicator
     _motion.lastChange = oldPhase == .animating ? oldChange : ScrollPhaseChange(oldPhase: oldPhase, newPhase: .animating)
     let correction = ScrollCorrection(offsetDelta: 0, contentOffset: contentOffset, cause: .programmaticScroll)
     _lastCorrection = correction
@@ -246,6 +254,8 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   public mutating func advance(to time: TimeInterval) -> Bool {
+    _frameEnter()
+    defer { _frameExit(.travel) }
     if _slowPath(_batch != nil) {
       let log = _suspendBatch()
       let moving = advance(to: time)
@@ -253,6 +263,8 @@ extension LazyStackLayout {
       return moving
     }
     let now = _clock(time)
+    let start = _offset
+    defer { if _offset != start { _frame.forward = _offset > start } }  // F5: the direction of travel
     guard _motion.phase._isMoving else {
       _motion.time = now
       return false
