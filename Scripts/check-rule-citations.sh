@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rules="Sources/LazyStackCore/LazyStackCore.docc/Rules.md"
-cited=$(grep -rhoE '\b[GXPRTSDBEHMLKCU][0-9]{1,2}\b' Sources Tests Benchmarks --include='*.swift' | sort -u)
+cited=$(grep -rhoE '\b[GXPRTSDBEHMLKCUF][0-9]{1,2}\b' Sources Tests Benchmarks --include='*.swift' | sort -u)
 missing=""
 for rule in $cited; do
   grep -qE "^### $rule\. |^- \*\*$rule\.\*\*" "$rules" || missing="$missing $rule"

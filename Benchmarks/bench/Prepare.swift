@@ -19,6 +19,7 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   case "grid_measure", "grid_insert", "grid_scroll", "masonry_measure", "masonry_insert", "masonry_scroll":
     return prepareLanes(S.self, n, name, &rng)
   case "reflow": return prepareReflow(S.self, n, name, &rng)
+  case "frame", "lanes_frame": return prepareFrame(S.self, n, name, &rng)
   default: break
   }
   let box = Box(prepared(S.self, n, &rng))
@@ -503,6 +504,44 @@ func prepareReflow<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: 
       layout.sectionLayout = target
       tally.record(changed: layout.sectionLayout == target)
       blackHole(layout.visibleRows)
+    }
+  }, tally: tally)
+}
+
+/// frame and lanes_frame (SPEC F8): one UI frame as a UI pays it, in a list
+/// or a 4-lane masonry of n rows, 10 % of them measured beforehand: a user
+/// scroll forward by 1 to 40 pt, the rows that came into view measured
+/// through the three-argument `measureVisibleRows` (each at its proposed
+/// width), `rowsToDraw` with the frame of each, `takeEdgeEvents`,
+/// `scrollIndicator` and `prefetchRows` of one viewport ahead. Past the
+/// end the frame starts again from the top with every measurement
+/// invalidated, so rows keep coming into view unmeasured at every size
+/// (at 1e3 rows that happens once in about a thousand frames).
+func prepareFrame<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let layout: SectionLayout = name == "lanes_frame" ? .masonry(try! MasonryLayout(lanes: .fixed(4))) : .list
+  var subject = lanePrepared(S.self, n, layout, every: 10, &rng)
+  subject.userScroll(to: CGPoint(x: 0, y: subject.contentSize.height / 2))
+  let box = Box(subject)
+  let deltas = table { CGFloat(Int.random(in: 1 ... 40, using: &rng)) }
+  let cursor = Cursor()
+  let tally = Tally(name)
+  return Prepared(operation: {
+    box.with { layout in
+      let before = layout.contentOffset.y
+      var y = before + deltas[cursor.next()]
+      if before >= layout.contentSize.height - viewport.height {
+        layout.invalidateAllMeasurements()
+        y = 0
+      }
+      layout.userScroll(to: CGPoint(x: 0, y: y))
+      layout.measureVisibleRows { _, id, proposal in
+        CGFloat(20 + (id &* 40_503) % 180) + (400 - Swift.min(proposal.width, 400)) / 4
+      }
+      for i in layout.rowsToDraw { blackHole(layout.frame(at: i)) }
+      blackHole(layout.takeEdgeEvents())
+      blackHole(layout.scrollIndicator)
+      blackHole(layout.prefetchRows(ahead: viewport.height, behind: 0))
+      tally.record(changed: layout.contentOffset.y != before)
     }
   }, tally: tally)
 }

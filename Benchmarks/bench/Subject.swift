@@ -58,6 +58,12 @@ protocol BenchSubject {
   var sectionLayout: SectionLayout { get set }
   /// The rows on screen (SPEC L5).
   var visibleRows: [Int] { get }
+  /// SPEC §16: the frame's questions.
+  mutating func measureVisibleRows(_ extent: (Int, Int, CGSize) -> CGFloat)
+  var rowsToDraw: [Int] { get }
+  mutating func takeEdgeEvents() -> [Edge]
+  var scrollIndicator: ScrollIndicator { get }
+  func prefetchRows(ahead: CGFloat, behind: CGFloat) -> [Int]
 }
 
 extension LazyStackLayout: BenchSubject where ID == Int {
