@@ -125,15 +125,23 @@ extension LazyStackLayout {
       }
       return
     }
+    // A pass asks only the rows the previous one did not see (both lists
+    // are in index order: one walk).
+    var seen: [Int] = []
     for _ in 0 ..< 1024 {
       var applied = false
-      for index in rowsToDraw {
+      let rows = rowsToDraw
+      var k = 0
+      for index in rows {
+        while k < seen.count && seen[k] < index { k &+= 1 }
+        if k < seen.count && seen[k] == index { continue }
         let row = _tree._row(at: _tree._locate(index))
         guard row.stored < 0 else { continue }
         let proposal = proposing ? proposedSize(at: index) : .zero
         if setMeasuredExtent(extent(index, row.id, proposal), for: row.id).isApplied { applied = true }
       }
       if !applied { return }
+      seen = rows
     }
   }
 
@@ -234,9 +242,9 @@ extension LazyStackLayout {
     guard count > 0 else { return 0 }
     let low = _offset, high = _offset &+ _viewportMain
     if _slowPath(_laneBox != nil) {
-      if let last = _rowsMeeting(low, high).last { return count &- 1 &- last }
+      if let last = _spansMeeting(low, high).last { return count &- 1 &- last.row }
       let end = Swift.max(high, _contentUnits &+ _alignmentShift) &+ 1
-      return _rowsMeeting(high, end).reduce(0) { $0 &+ (_mainSpan(at: $1).start >= high ? 1 : 0) }
+      return _spansMeeting(high, end).reduce(0) { $0 &+ ($1.start >= high ? 1 : 0) }
     }
     let visible = _rows(intersecting: low &- _alignmentShift, high &- _alignmentShift)
     if !visible.isEmpty { return count &- visible.upperBound }
@@ -269,36 +277,74 @@ extension LazyStackLayout {
     guard v > 0, count > 0 else { return [] }
     func units(_ p: CGFloat) -> Int64 { p.isFinite && p > 0 ? Swift.min(_FixedPoint.units(p), _FixedPoint.maxExtentUnits) : 0 }
     let (a, b) = (units(ahead), units(behind))
-    var listed = Set(rowsToDraw)
+    // No nested function here reads `self`: each would copy the layout.
+    let drawn = rowsToDraw
+    let moving = _motion.phase == .decelerating || _motion.phase == .animating
+    var listed = Set<Int>()
     var result: [Int] = []
     var screen = _offset
-    if _motion.phase == .decelerating || _motion.phase == .animating {
+    if moving {
       screen = _currentMotionTarget
-      for i in _rowsMeeting(screen, screen &+ v) where listed.insert(i).inserted { result.append(i) }
-    }
-    let forward = _travelsForward
-    func band(_ low: Int64, _ high: Int64, from windowLow: Int64, _ windowHigh: Int64) {
-      guard high > low else { return }
-      var rows: [(gap: Int64, index: Int)] = []
-      for i in _rowsMeeting(low, high) where listed.insert(i).inserted {
-        let span = _mainSpan(at: i)
-        let end = span.start &+ span.extent
-        let gap = end <= windowLow && span.extent > 0 ? windowLow &- end
-          : span.start >= windowHigh ? span.start &- windowHigh
-          : span.extent == 0 && span.start < windowLow ? windowLow &- span.start : 0
-        rows.append((gap, i))
+      for span in _spansMeeting(screen, screen &+ v) where Self._isNew(span.row, drawn, moving, &listed) {
+        result.append(span.row)
       }
-      rows.sort { $0.gap != $1.gap ? $0.gap < $1.gap : $0.index < $1.index }
-      for row in rows { result.append(row.index) }
     }
-    if forward {
-      band(screen &+ v, screen &+ v &+ a, from: screen, screen &+ v)
-      band(_offset &- b, _offset, from: _offset, _offset &+ v)
-    } else {
-      band(screen &- a, screen, from: screen, screen &+ v)
-      band(_offset &+ v, _offset &+ v &+ b, from: _offset, _offset &+ v)
+    let offset = _offset
+    let (ahead, behind): ((Int64, Int64), (Int64, Int64)) = _travelsForward
+      ? ((screen &+ v, screen &+ v &+ a), (offset &- b, offset))
+      : ((screen &- a, screen), (offset &+ v, offset &+ v &+ b))
+    if ahead.1 > ahead.0 {
+      Self._appendBand(_spansMeeting(ahead.0, ahead.1), from: screen, screen &+ v, drawn, moving, &listed, to: &result)
+    }
+    if behind.1 > behind.0 {
+      Self._appendBand(_spansMeeting(behind.0, behind.1), from: offset, offset &+ v, drawn, moving, &listed, to: &result)
     }
     return result
+  }
+
+  /// Whether `row` is not listed yet (F5): not among the rows to draw
+  /// (`drawn`, in index order: a binary search) and, while a motion moves,
+  /// not listed before (the bands around two screens may overlap; without a
+  /// motion the two bands lie on either side of the viewport, and a row
+  /// meeting both meets it).
+  @inlinable
+  internal static func _isNew(_ row: Int, _ drawn: [Int], _ moving: Bool, _ listed: inout Set<Int>) -> Bool {
+    var low = 0, high = drawn.count
+    while low < high {
+      let mid = (low &+ high) &>> 1
+      if drawn[mid] < row { low = mid &+ 1 } else { high = mid }
+    }
+    if low < drawn.count && drawn[low] == row { return false }
+    return !moving || listed.insert(row).inserted
+  }
+
+  /// Appends a band's new rows to `result`, nearest to the window
+  /// `[windowLow, windowHigh)` first, ties by index (F5).
+  @inlinable
+  internal static func _appendBand(_ spans: [(row: Int, start: Int64, extent: Int64)], from windowLow: Int64,
+                                   _ windowHigh: Int64, _ drawn: [Int], _ moving: Bool, _ listed: inout Set<Int>,
+                                   to result: inout [Int]) {
+    var rows: [(gap: Int64, index: Int)] = []
+    rows.reserveCapacity(spans.count)
+    var ordered = true
+    for span in spans where _isNew(span.row, drawn, moving, &listed) {
+      let end = span.start &+ span.extent
+      let gap = end <= windowLow && span.extent > 0 ? windowLow &- end
+        : span.start >= windowHigh ? span.start &- windowHigh
+        : span.extent == 0 && span.start < windowLow ? windowLow &- span.start : 0
+      if let last = rows.last, last.gap > gap { ordered = false }
+      rows.append((gap, span.row))
+    }
+    // In a list a band ahead comes nearest first already, one behind in
+    // reverse; with lanes it is sorted.
+    if !ordered {
+      if zip(rows, rows.dropFirst()).allSatisfy({ $0.gap > $1.gap }) {
+        rows.reverse()
+      } else {
+        rows.sort { $0.gap != $1.gap ? $0.gap < $1.gap : $0.index < $1.index }
+      }
+    }
+    for row in rows { result.append(row.index) }
   }
 
   /// The direction of travel (F5): toward the motion's target while one
@@ -401,16 +447,25 @@ extension LazyStackLayout {
   }
 
   /// The rows that meet the window `[low, high)` of content units (the
-  /// coordinates of `contentOffset`), in index order (G5's intersection).
+  /// coordinates of `contentOffset`), in index order (G5's intersection),
+  /// each with its main-axis start (in the same coordinates) and extent.
   /// - Complexity: O(log n + B + r) in a list, O(k (log n + B) + r) with lanes.
   @inlinable
-  internal func _rowsMeeting(_ low: Int64, _ high: Int64) -> [Int] {
+  internal func _spansMeeting(_ low: Int64, _ high: Int64) -> [(row: Int, start: Int64, extent: Int64)] {
     guard count > 0, high > low else { return [] }
-    let shift = _alignmentShift
+    let base = _alignmentShift &+ _leadingInset
     if let lanes = _laneBox?.value {
-      return lanes.rows(meeting: low &- shift &- _leadingInset, high &- shift &- _leadingInset, in: _tree)
+      return lanes.spans(meeting: low &- base, high &- base, in: _tree).map { ($0.row, $0.start &+ base, $0.extent) }
     }
-    return Array(_rows(intersecting: low &- shift, high &- shift))
+    let rows = _rows(intersecting: low &- _alignmentShift, high &- _alignmentShift)
+    var spans: [(row: Int, start: Int64, extent: Int64)] = []
+    spans.reserveCapacity(rows.count)
+    var i = rows.lowerBound
+    _tree.forEachRow(in: rows) { _, start, extent in
+      spans.append((i, start &+ base, extent))
+      i &+= 1
+    }
+    return spans
   }
 
   // MARK: Keeping the triggers and the indicator (end of each call)

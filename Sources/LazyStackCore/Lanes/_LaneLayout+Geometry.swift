@@ -77,10 +77,17 @@ extension _LaneLayout {
   /// - Complexity: O(log s + log n).
   @inlinable
   package func cross(of i: Int) -> (start: CGFloat, width: CGFloat)? {
+    cross(of: i, lane: -1)
+  }
+
+  /// `cross(of:)` given row `i`'s lane when known (a masonry span's), or -1.
+  /// - Complexity: O(log s), plus O(log n + B) when the lane is not given.
+  @inlinable
+  package func cross(of i: Int, lane knownLane: Int) -> (start: CGFloat, width: CGFloat)? {
     guard let p = section(holding: i), let (_, laneSpacing) = sections[p].layout.lanes else { return nil }
     let k = sections[p].run.lanes
     let width = Swift.max(0, (crossExtent - CGFloat(k &- 1) * laneSpacing) / CGFloat(k))
-    return (crossLead + CGFloat(lane(of: i)) * (width + laneSpacing), width)
+    return (crossLead + CGFloat(knownLane >= 0 ? knownLane : lane(of: i)) * (width + laneSpacing), width)
   }
 
   /// The pitch of every row: the list's plus every correction.

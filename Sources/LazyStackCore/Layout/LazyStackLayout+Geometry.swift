@@ -69,11 +69,31 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal func _laneFrame(at index: Int) -> CGRect {
     let lanes = _laneBox.unsafelyUnwrapped.value
-    let rect = _rect(start: lanes.start(of: index, in: _tree), extent: _tree.extent(at: index))
-    guard let cross = lanes.cross(of: index) else { return rect }
+    // A row on screen: its start, extent and masonry lane as this frame's
+    // walk found them (the rows a UI draws, asked for every frame).
+    let span = _cachedSpan(of: index)
+    let rect = span.map { _rect(start: $0.start, extent: $0.extent) }
+      ?? _rect(start: lanes.start(of: index, in: _tree), extent: _tree.extent(at: index))
+    guard let cross = lanes.cross(of: index, lane: span.map { Int($0.lane) } ?? -1) else { return rect }
     return axis == .vertical
       ? CGRect(x: cross.start, y: rect.minY, width: cross.width, height: rect.height)
       : CGRect(x: rect.minX, y: cross.start, width: rect.width, height: cross.width)
+  }
+
+  /// Row `index`'s span among the rows the last frame found meeting its
+  /// window, while they are current (`_meetingCache`, same `_stamp`).
+  /// - Complexity: O(log v) for v rows on screen.
+  @inlinable
+  internal func _cachedSpan(of index: Int) -> _LaneSpan? {
+    guard let cache = _meetingCache, cache.stamp == _stamp else { return nil }
+    return cache.spans.withUnsafeBufferPointer { spans -> _LaneSpan? in
+      var low = 0, high = spans.count
+      while low < high {
+        let mid = (low &+ high) &>> 1
+        if spans[mid].row < index { low = mid &+ 1 } else { high = mid }
+      }
+      return low < spans.count && spans[low].row == index ? spans[low] : nil
+    }
   }
 
   /// The frame of the row with the given id, or `nil` if there is none.
