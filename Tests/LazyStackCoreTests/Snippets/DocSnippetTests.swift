@@ -172,6 +172,23 @@ final class DocSnippetTests: XCTestCase {
     try layout.apply(newIDs.difference(from: layout.ids))
   }
 
+  /// Sources/LazyStackCore/LazyStackCore.docc/Frame.md, line 16.
+  func testSnippet_Frame_16() throws {
+    var layout = try chat()
+    layout.userScroll(to: CGPoint(x: 0, y: layout.contentOffset.y - 300))   // the finger moved
+    layout.keptIDs = [message.id]                          // the message being edited (F2)
+    layout.measureVisibleRows { _, id, proposal in height(of: id, width: proposal.width) }   // F1
+    for i in layout.rowsToDraw { draw(messages[i], in: layout.frame(at: i)) }
+    for edge in layout.takeEdgeEvents() {                  // F3: once per approach
+      if edge == .top { loadOlderMessages() } else { loadNewerMessages() }
+    }
+    let showJumpToNewest = !layout.isAtEnd                 // F4: exactly when D4 would not pin
+    let newMessagesBelow = layout.rowsAfterViewport        // F4
+    for i in layout.prefetchRows(ahead: 844, behind: 200) { warmUp(layout.id(at: i)) }   // F5
+    let thumb = layout.scrollIndicator.thumb               // F6: draw it at thumb × track height
+    _ = (showJumpToNewest, newMessagesBelow, thumb)
+  }
+
   /// Sources/LazyStackCore/LazyStackCore.docc/HowItWorks.md, line 359.
   func testSnippet_HowItWorks_359() throws {
     final class ListModel {
@@ -312,16 +329,16 @@ final class DocSnippetTests: XCTestCase {
     draw(offset: layout.contentOffset)
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, line 123.
-  func testSnippet_ReadingPlace_123() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, line 124.
+  func testSnippet_ReadingPlace_124() throws {
     var layout = try chat()
     layout.invalidateAllMeasurements()                 // every measured row estimated again (S12 a)
     layout.viewportSize = CGSize(width: 844, height: 390)
     layout.measureVisibleRows { index, id in height(of: id, width: 844) }
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, line 208.
-  func testSnippet_ReadingPlace_208() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, line 209.
+  func testSnippet_ReadingPlace_209() throws {
     var chat = try LazyStackLayout(ids: messages.map(\.id), estimatedExtent: 60)
     chat.defaultScrollAnchor(.bottom)
     chat.viewportSize = CGSize(width: 390, height: 800)   // starts at the newest row (D2)
