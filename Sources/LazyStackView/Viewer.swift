@@ -13,10 +13,6 @@ public struct Viewer<Source: RecordSource> {
   public private(set) var columns: Int
   public private(set) var rows: Int
   public private(set) var following = false
-  /// The terminal indexes a large file in slices between frames and keeps
-  /// `G` pinned to the bottom while the scan goes on; headless runs (and
-  /// tests) index only on demand, so `G` first indexes to the true end.
-  public var backgroundIndexing = false
   public private(set) var message = ""
   /// Nanoseconds spent in LazyStackCore while producing the last frame.
   public private(set) var coreNanoseconds: UInt64 = 0
@@ -48,6 +44,14 @@ public struct Viewer<Source: RecordSource> {
   /// The text rows available for records (the last row is the status line).
   public var pageRows: Int { max(1, rows - 1) }
 
+  /// Whether the last column shows a scroll indicator (SPEC F6): the
+  /// records take the columns before it.
+  public let showsScrollIndicator: Bool
+
+  /// The columns records and headers are drawn in: all, or all but the
+  /// scroll indicator's.
+  public var textColumns: Int { Swift.max(1, columns - (showsScrollIndicator ? 1 : 0)) }
+
   /// With `--sections N`: consecutive records whose first N characters are
   /// equal form a section under a header row showing that prefix, pinned
   /// at the top while its section is on screen (SPEC §11).
@@ -67,9 +71,11 @@ public struct Viewer<Source: RecordSource> {
   /// characters; `lanes` lays them out in a masonry of lanes.
   /// - Throws: `LazyStackError.invalidLaneCount` or `.invalidExtent` for a
   ///   lane count the core rejects.
-  public init(source: Source, columns: Int, rows: Int, sections: Int? = nil, lanes: LaneCount? = nil) throws {
+  public init(source: Source, columns: Int, rows: Int, sections: Int? = nil, lanes: LaneCount? = nil,
+              scrollIndicator: Bool = false) throws {
     self.source = source
     self.columns = max(1, columns)
+    showsScrollIndicator = scrollIndicator
     self.rows = max(2, rows)
     sectionPrefix = sections.map { max(1, $0) }
     self.lanes = lanes
@@ -84,7 +90,9 @@ public struct Viewer<Source: RecordSource> {
     // Measure a page beyond each edge, so a record is measured before it
     // scrolls into view and the text the user reads never jumps (SPEC S1).
     layout.overscan = .points(CGFloat(pageRows))
-    layout.viewportSize = CGSize(width: CGFloat(self.columns), height: CGFloat(pageRows))
+    layout.viewportSize = CGSize(width: CGFloat(textColumns), height: CGFloat(pageRows))
+    // The file is read as the reader nears its end (SPEC F3), four pages ahead.
+    layout.edgeTriggerDistance = CGFloat(4 * pageRows)
     if let lanes {
       layout.sectionLayout = .masonry(try MasonryLayout(lanes: lanes, laneSpacing: 1))
     }
@@ -93,7 +101,7 @@ public struct Viewer<Source: RecordSource> {
   /// The width records are wrapped to: the terminal's, or with lanes their
   /// lane's (whole columns; headers span the terminal).
   public var recordColumns: Int {
-    guard lanes != nil, layout.count > 0 else { return columns }
+    guard lanes != nil, layout.count > 0 else { return textColumns }
     // Every record has the same lane width; with sections row 0 is a header.
     let row = sectionPrefix == nil || layout.count == 1 ? 0 : 1
     return Swift.max(1, Int(layout.frame(at: row).width.rounded(.down)))
@@ -102,7 +110,7 @@ public struct Viewer<Source: RecordSource> {
   /// The number of lanes (1 without `--lanes`): c = k w + (k - 1) s.
   public var laneCount: Int {
     guard lanes != nil else { return 1 }
-    return Swift.max(1, Int((Double(columns + 1) / Double(recordColumns + 1)).rounded(.down)))
+    return Swift.max(1, Int((Double(textColumns + 1) / Double(recordColumns + 1)).rounded(.down)))
   }
 
   // MARK: Rows and sections
@@ -195,7 +203,7 @@ public struct Viewer<Source: RecordSource> {
   func text(ofRow id: Int) -> String {
     if let record = record(ofRow: id) { return source.record(at: record) }
     let title = "── " + source.prefix(at: Self.sectionStart(ofHeader: id), length: sectionPrefix ?? 0) + " "
-    return String((title + String(repeating: "─", count: max(0, columns - title.count))).prefix(columns))
+    return String((title + String(repeating: "─", count: max(0, textColumns - title.count))).prefix(textColumns))
   }
 
   // MARK: Wrapping
@@ -207,7 +215,7 @@ public struct Viewer<Source: RecordSource> {
   }
 
   func wrapped(id: Int) -> [String] {
-    wrapped(id: id, columns: record(ofRow: id) == nil ? columns : recordColumns)
+    wrapped(id: id, columns: record(ofRow: id) == nil ? textColumns : recordColumns)
   }
 
   func wrapped(id: Int, columns: Int) -> [String] {
@@ -345,6 +353,7 @@ public struct Viewer<Source: RecordSource> {
   public mutating func render() -> [String] {
     clock.nanoseconds = 0
     if let notice = source.takeNotice() { message = notice }
+    readOnEdges()
     measureVisible()
     var screen = Array(repeating: Array(repeating: Character(" "), count: columns), count: pageRows)
     if let t = transition {
@@ -374,14 +383,44 @@ public struct Viewer<Source: RecordSource> {
     for pinned in clock.time({ layout.pinnedRows }) {
       draw(id: layout.id(at: pinned.index), in: pinned.frame, top: Int(pinned.frame.minY) - offset, on: &screen)
     }
+    drawScrollIndicator(on: &screen)
     coreNanoseconds = clock.nanoseconds
     return screen.map { String($0.filter { $0 != Self.wideTail }) } + [statusLine()]
+  }
+
+  /// The scroll indicator in the last column (SPEC F6): a track of `│`
+  /// with the thumb in `█`, at least one row, from `scrollIndicator`. Its
+  /// position moves only with scrolling, so reading up into estimated
+  /// records (every record is one line until it is wrapped) never makes it
+  /// jump.
+  func drawScrollIndicator(on screen: inout [[Character]]) {
+    guard showsScrollIndicator, columns > 1 else { return }
+    let thumb = clock.time { layout.scrollIndicator }.thumb
+    let rows = Double(pageRows)
+    let first = Swift.min(pageRows - 1, Int((thumb.lowerBound * rows).rounded(.down)))
+    let last = Swift.max(first, Swift.min(pageRows - 1, Int((thumb.upperBound * rows).rounded(.up)) - 1))
+    for row in 0 ..< pageRows { screen[row][columns - 1] = (first ... last).contains(row) ? "█" : "│" }
+  }
+
+  /// Reads more of the source when the reader comes within four pages of
+  /// the end of what is read (SPEC F3's trailing trigger), slice by slice
+  /// while the end stays that near: so opening a huge file reads only what
+  /// is scrolled to (`G`, `:N`, a search and a waiting restore read on
+  /// demand).
+  mutating func readOnEdges() {
+    for _ in 0 ..< 256 {
+      let events = clock.time { layout.takeEdgeEvents() }
+      guard events.contains(.bottom), !source.isComplete else { return }
+      _ = source.index(for: 0.02)
+      guard syncRows() else { return }
+    }
   }
 
   /// Draws row `id` wrapped to its frame's width, its first line on text
   /// row `top`, from the frame's first column (a lane's, or 0); the cells
   /// it does not fill are cleared (a row drawn over another hides it).
   func draw(id: Int, in frame: CGRect, top: Int, on screen: inout [[Character]]) {
+    let columns = textColumns
     let x = Swift.max(0, Swift.min(columns, Int(frame.minX.rounded(.down))))
     let width = Swift.max(1, Swift.min(columns - x, Int(frame.width.rounded(.down))))
     guard x < columns else { return }
@@ -466,7 +505,10 @@ public struct Viewer<Source: RecordSource> {
       var said = message.isEmpty ? "" : message + " | "
       var place = "record \(top) of \(total) (\(percent)%)\(atEnd ? " (END)" : "")"
       var time = "  core \(core)"
-      var follow = following ? "  [follow]" : ""
+      // Following: pinned to the end exactly when the layout is at it (D4,
+      // F4); scrolled up, how many records arrived or wait below.
+      let below = following && !layout.isAtEnd ? clock.time { layout.rowsAfterViewport } : 0
+      var follow = !following ? "" : below > 0 ? "  [follow: \(below) below]" : "  [follow]"
       var laneLabel = lanes == nil ? "" : "  [\(laneCount) lane\(laneCount == 1 ? "" : "s")]"
       status = indexing + said + place + time + follow + laneLabel
       // Drop the parts in that order until the rest fits. Behind a
@@ -621,7 +663,7 @@ public struct Viewer<Source: RecordSource> {
 
   public mutating func bottom() {
     message = ""
-    if !backgroundIndexing && !source.isComplete {
+    if !source.isComplete {  // `G` reads to the true end
       _ = source.index(upTo: .max)
       syncRows()
     }
@@ -655,6 +697,22 @@ public struct Viewer<Source: RecordSource> {
     } else {
       message = "\"\(text)\" not found"
     }
+  }
+
+  /// Drags the scroll indicator's thumb to `fraction` of its track (SPEC F6
+  /// d): a mouse on the last column, or `:N%`. The thumb stays where it was
+  /// put while the records it revealed are wrapped and measured. The ends
+  /// of the track are the ends of the file (`g`, `G`): a drag to the
+  /// bottom is a user scroll to the end of the records as estimated, and
+  /// the records it reveals there, wrapped to more lines than their
+  /// one-line estimate, would leave it short of the end.
+  public mutating func drag(to fraction: Double) {
+    guard fraction.isFinite else { return }
+    if fraction <= 0 { return top() }
+    if fraction >= 1 { return bottom() }
+    message = ""
+    pageInFlight = nil
+    clock.time { layout.dragIndicator(to: fraction) }
   }
 
   /// Follow mode (`F`): go to the end and stay pinned there as records
@@ -730,7 +788,8 @@ public struct Viewer<Source: RecordSource> {
     self.rows = rows
     clock.time {
       layout.overscan = .points(CGFloat(pageRows))
-      layout.viewportSize = CGSize(width: CGFloat(columns), height: CGFloat(pageRows))
+      layout.viewportSize = CGSize(width: CGFloat(textColumns), height: CGFloat(pageRows))
+      layout.edgeTriggerDistance = CGFloat(4 * pageRows)
     }
     if lanes != nil, !animating, let held {
       // Re-wrapped at the new lane width: the same characters at the top.
@@ -845,6 +904,12 @@ public struct Viewer<Source: RecordSource> {
     case .tick(let n):
       for _ in 0 ..< n { pollSource() }
       return true
+    case .indicator(let row):
+      drag(to: Double(row) / Double(Swift.max(1, pageRows - 1)))
+      return true
+    case .wheel(let lines):
+      scroll(lines: lines)
+      return true
     default: break
     }
     if var text = prompt {
@@ -852,8 +917,13 @@ public struct Viewer<Source: RecordSource> {
       case .enter:
         prompt = nil
         let body = String(text.dropFirst())
-        if text.first == ":" { if let n = Int(body.trimmingCharacters(in: .whitespaces)) { jump(toRecord: n) } }
-        else { find(body) }
+        let number = body.trimmingCharacters(in: .whitespaces)
+        if text.first == ":" {
+          if number.hasSuffix("%"), let p = Double(number.dropLast()) { drag(to: p / 100) }
+          else if let n = Int(number) { jump(toRecord: n) }
+        } else {
+          find(body)
+        }
       case .escape: prompt = nil
       case .backspace: text.removeLast(); prompt = text.isEmpty ? nil : text
       case .character(let c): prompt = text + String(c)
@@ -885,10 +955,16 @@ public enum ViewerKey: Equatable, Sendable {
   case resize(Int, Int)
   /// Headless only: `n` polls of the source (records arriving while following).
   case tick(Int)
+  /// The mouse pressed or dragged on the scroll indicator's column, at a
+  /// text row (0 at the top).
+  case indicator(row: Int)
+  /// The mouse wheel: lines to scroll (negative: up).
+  case wheel(Int)
 
   /// Parses a script: plain characters are keys; `<up>`, `<down>`, `<pgup>`,
   /// `<pgdn>`, `<home>`, `<end>`, `<enter>`, `<esc>`, `<bs>`,
-  /// `<resize 100x30>` and `<tick 5>` are tokens; `\n` is enter.
+  /// `<resize 100x30>`, `<tick 5>` and `<drag ROW>` (the mouse on the scroll
+  /// indicator at text row ROW) are tokens; `\n` is enter.
   public static func parse(script: String) -> [ViewerKey] {
     var keys: [ViewerKey] = []
     var rest = Substring(script)
@@ -911,6 +987,7 @@ public enum ViewerKey: Equatable, Sendable {
           let size = parts[1].split(separator: "x").compactMap { Int($0) }
           if size.count == 2 { keys.append(.resize(size[0], size[1])) }
         case "tick": keys.append(.tick(parts.count == 2 ? Int(parts[1]) ?? 1 : 1))
+        case "drag" where parts.count == 2 && Int(parts[1]) != nil: keys.append(.indicator(row: Int(parts[1])!))
         default: keys.append(contentsOf: ("<" + token + ">").map { .character($0) })
         }
       } else {

@@ -35,14 +35,14 @@ enum Terminal {
 
   static func restore() {
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedTerminal)
-    write("\u{1B}[?25h\u{1B}[?1049l")
+    write("\u{1B}[?1002l\u{1B}[?1006l\u{1B}[?25h\u{1B}[?1049l")
   }
 
   /// The monotonic clock, in seconds.
   static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
   static func run<S: RecordSource>(
-    _ source: S, sections: Int? = nil, lanes: LaneCount? = nil, animated: Bool = true,
+    _ source: S, sections: Int? = nil, lanes: LaneCount? = nil, animated: Bool = true, scrollbar: Bool = true,
     load: (inout Viewer<S>) throws -> Void = { _ in }, save: (Viewer<S>) throws -> Void = { _ in }
   ) throws {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
@@ -50,8 +50,8 @@ enum Terminal {
       exit(1)
     }
     let (columns, rows) = size()
-    var viewer = try Viewer(source: source, columns: columns, rows: rows, sections: sections, lanes: lanes)
-    viewer.backgroundIndexing = true
+    var viewer = try Viewer(source: source, columns: columns, rows: rows, sections: sections, lanes: lanes,
+                            scrollIndicator: scrollbar)
     if !animated { viewer.animationDuration = 0 }
     try load(&viewer)
     tcgetattr(STDIN_FILENO, &savedTerminal)
@@ -61,15 +61,18 @@ enum Terminal {
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
     signal(SIGWINCH) { _ in windowChanged = 1 }
     signal(SIGTERM) { _ in Terminal.restore(); exit(0) }
-    write("\u{1B}[?1049h\u{1B}[?25l")
+    // The alternate screen, no cursor, and the mouse's presses, drags and
+    // wheel reported in SGR form (the scroll indicator can be dragged).
+    write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1002h\u{1B}[?1006h")
     defer { restore() }
     var pending: [UInt8] = []
     var lastPoll = Date()
     draw(&viewer)
     while true {
-      // While a file is being indexed, keys are checked between slices of
-      // about 30 ms of scanning; after that, the loop waits for keys.
-      let indexing = !viewer.sourceIsComplete
+      // A file is read as the reader nears the end of what is read
+      // (`render`, SPEC F3); only a restore waiting for its record (C3)
+      // reads on between keys, in slices of about 30 ms.
+      let indexing = !viewer.sourceIsComplete && viewer.layout.isRestorePending
       // While an animation runs, a frame every 1/60 s (SPEC M1: the clock is ours).
       let animating = viewer.isAnimating
       var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
@@ -98,7 +101,7 @@ enum Terminal {
         var buffer = [UInt8](repeating: 0, count: 64)
         let n = read(STDIN_FILENO, &buffer, buffer.count)
         if n > 0 { pending.append(contentsOf: buffer[0 ..< n]) }
-        while let key = decode(&pending) {
+        while let key = decode(&pending, columns: viewer.columns, scrollbar: viewer.showsScrollIndicator) {
           if !viewer.handle(key) {
             try save(viewer)
             return
@@ -120,10 +123,26 @@ enum Terminal {
   }
 
   /// Decodes one key from the front of `bytes` (escape sequences included).
-  static func decode(_ bytes: inout [UInt8]) -> ViewerKey? {
+  static func decode(_ bytes: inout [UInt8], columns: Int, scrollbar: Bool) -> ViewerKey? {
     guard let first = bytes.first else { return nil }
     if first == 0x1B {
       if bytes.count == 1 { bytes.removeFirst(); return .escape }
+      if bytes.count >= 3, bytes[1] == UInt8(ascii: "["), bytes[2] == UInt8(ascii: "<") {
+        // A mouse report, ESC [ < button ; column ; row (M press or drag, m release).
+        guard let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "M") || $0 == UInt8(ascii: "m") }) else {
+          return nil  // wait for the rest
+        }
+        let fields = String(decoding: bytes[3 ..< end], as: UTF8.self).split(separator: ";").compactMap { Int($0) }
+        let pressed = bytes[end] == UInt8(ascii: "M")
+        bytes.removeFirst(end + 1)
+        guard fields.count == 3, pressed else { return nil }
+        let (button, column, row) = (fields[0], fields[1], fields[2])
+        if button == 64 { return .wheel(-3) }
+        if button == 65 { return .wheel(3) }
+        // The left button pressed or dragged (32: motion) on the last column.
+        if scrollbar && (button == 0 || button == 32) && column >= columns { return .indicator(row: row - 1) }
+        return nil
+      }
       if bytes.count >= 3, bytes[1] == UInt8(ascii: "[") {
         let code = bytes[2]
         switch code {

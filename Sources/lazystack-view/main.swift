@@ -9,7 +9,8 @@
 //   swift run -c release lazystack-view --lanes auto FILE   (records side by side, a masonry)
 //
 // Keys: ↑/↓ or k/j one line, PgUp/PgDn or b/space one screen, g/G top/bottom,
-// :N record N, /text find, F follow the end (tail -f), q quit.
+// :N record N, :N% N % down the scroll bar, /text find, F follow the end (tail -f), q quit;
+// the mouse drags the scroll bar (the last column) and its wheel scrolls.
 
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +22,7 @@ import LazyStackCore
 import LazyStackView
 
 let usage = """
-usage: lazystack-view [FILE | --generate N] [--sections N] [--lanes N|auto] [--no-animation] [--state PATH] [--script KEYS --size COLSxROWS]
+usage: lazystack-view [FILE | --generate N] [--sections N] [--lanes N|auto] [--no-animation] [--no-scrollbar] [--state PATH] [--script KEYS --size COLSxROWS]
   FILE            a text file, one record per line
   --generate N    N generated log records (default 1000000 when no FILE)
   --sections N    group consecutive records whose first N characters are equal under a
@@ -33,12 +34,14 @@ usage: lazystack-view [FILE | --generate N] [--sections N] [--lanes N|auto] [--n
                   on a resize (the record at the top stays at the top)
   --no-animation  :N, searches and pages move at once (by default they animate over 150 ms,
                   landing exactly on the record however many heights change on the way)
+  --no-scrollbar  no scroll indicator in the last column (by default there is one: drag it
+                  with the mouse, or go to a place on it with :N%)
   --state PATH    reopen where the last run with this PATH left off (the same record, the
                   same line of it, even at another terminal width), and save the place
                   there on quit
   --script KEYS   headless: run KEYS, then print the screen to stdout
                   (tokens: <up> <down> <pgup> <pgdn> <home> <end> <enter> <esc> <bs>
-                   <resize 100x30> <tick N>; \\n is enter)
+                   <resize 100x30> <tick N> <drag ROW>; \\n is enter)
   --size CxR      headless screen size (default 80x24)
 """
 
@@ -48,6 +51,7 @@ var script: String?
 var sections: Int?
 var lanes: LaneCount?
 var animated = true
+var scrollbar = true
 var statePath: String?
 var size = (80, 24)
 var args = Array(CommandLine.arguments.dropFirst())
@@ -71,6 +75,7 @@ while !args.isEmpty {
       lanes = .fixed(n)
     }
   case "--no-animation": animated = false
+  case "--no-scrollbar": scrollbar = false
   case "--state" where !args.isEmpty: statePath = args.removeFirst()
   case "--script" where !args.isEmpty: script = args.removeFirst().replacingOccurrences(of: "\\n", with: "\n")
   case "--size" where !args.isEmpty:
@@ -87,14 +92,16 @@ while !args.isEmpty {
 @MainActor
 func run<S: RecordSource>(_ source: S) throws {
   if let script {
-    var viewer = try Viewer(source: source, columns: size.0, rows: size.1, sections: sections, lanes: lanes)
+    var viewer = try Viewer(source: source, columns: size.0, rows: size.1, sections: sections, lanes: lanes,
+                            scrollIndicator: scrollbar)
     if !animated { viewer.animationDuration = 0 }
     try loadState(into: &viewer)
     print(viewer.perform(script: script).joined(separator: "\n"))
     try saveState(of: viewer)
     return
   }
-  try Terminal.run(source, sections: sections, lanes: lanes, animated: animated, load: loadState, save: saveState)
+  try Terminal.run(source, sections: sections, lanes: lanes, animated: animated, scrollbar: scrollbar,
+                   load: loadState, save: saveState)
 }
 
 /// Restores the place saved at `--state`, if the file exists (a state that
@@ -122,7 +129,7 @@ do {
       FileHandle.standardError.write("lazystack-view: cannot read \(path)\n".data(using: .utf8)!)
       exit(1)
     }
-    try run(FileRecords(path: path))
+    try run(FileRecords(path: path, firstSlice: 0))  // one chunk: the rest is read as it is scrolled to
   } else {
     try run(GeneratedRecords(count: generate ?? 1_000_000))
   }
