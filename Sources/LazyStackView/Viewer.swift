@@ -498,7 +498,7 @@ public struct Viewer<Source: RecordSource> {
       let top = topRecord.map { $0 + 1 } ?? 0
       // The last record is visible: (END) and 100 %, as `less` says.
       let atEnd = source.isComplete && (total == 0 || layout.contentOffset.y >= layout.maxOffset)
-      let indexing = source.isComplete ? "" : "indexing \(Int(source.progress * 100)) % | "
+      let indexing = source.isComplete ? "" : "read \(Int(source.progress * 100)) % | "
       let percent = atEnd ? 100 : Int((Double(top) / Double(total) * 100).rounded(.down))
       let core = coreNanoseconds >= 1_000_000 ? String(format: "%.2f ms", Double(coreNanoseconds) / 1e6)
         : String(format: "%.1f µs", Double(coreNanoseconds) / 1e3)
