@@ -19,7 +19,7 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   case "grid_measure", "grid_insert", "grid_scroll", "masonry_measure", "masonry_insert", "masonry_scroll":
     return prepareLanes(S.self, n, name, &rng)
   case "reflow": return prepareReflow(S.self, n, name, &rng)
-  case "frame", "lanes_frame": return prepareFrame(S.self, n, name, &rng)
+  case "frame", "frame_up", "lanes_frame": return prepareFrame(S.self, n, name, &rng)
   default: break
   }
   let box = Box(prepared(S.self, n, &rng))
@@ -508,13 +508,14 @@ func prepareReflow<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: 
   }, tally: tally)
 }
 
-/// frame and lanes_frame (SPEC F8): one UI frame as a UI pays it, in a list
-/// or a 4-lane masonry of n rows, 10 % of them measured beforehand: a user
-/// scroll forward by 1 to 40 pt, the rows that came into view measured
+/// frame, frame_up and lanes_frame (SPEC F8): one UI frame as a UI pays it,
+/// in a list or a 4-lane masonry of n rows, 10 % of them measured
+/// beforehand: a user scroll forward (frame_up: back, a chat read upward)
+/// by 1 to 40 pt, the rows that came into view measured
 /// through the three-argument `measureVisibleRows` (each at its proposed
 /// width), `rowsToDraw` with the frame of each, `takeEdgeEvents`,
 /// `scrollIndicator` and `prefetchRows` of one viewport ahead. Past the
-/// end the frame starts again from the top with every measurement
+/// end the frame starts again from the other end with every measurement
 /// invalidated, so rows keep coming into view unmeasured at every size
 /// (at 1e3 rows that happens once in about a thousand frames).
 func prepareFrame<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
@@ -522,16 +523,17 @@ func prepareFrame<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: i
   var subject = lanePrepared(S.self, n, layout, every: 10, &rng)
   subject.userScroll(to: CGPoint(x: 0, y: subject.contentSize.height / 2))
   let box = Box(subject)
-  let deltas = table { CGFloat(Int.random(in: 1 ... 40, using: &rng)) }
+  let up = name == "frame_up"
+  let deltas = table { CGFloat(Int.random(in: 1 ... 40, using: &rng) * (up ? -1 : 1)) }
   let cursor = Cursor()
   let tally = Tally(name)
   return Prepared(operation: {
     box.with { layout in
       let before = layout.contentOffset.y
       var y = before + deltas[cursor.next()]
-      if before >= layout.contentSize.height - viewport.height {
+      if up ? before <= 0 : before >= layout.contentSize.height - viewport.height {
         layout.invalidateAllMeasurements()
-        y = 0
+        y = up ? .infinity : 0
       }
       layout.userScroll(to: CGPoint(x: 0, y: y))
       layout.measureVisibleRows { _, id, proposal in

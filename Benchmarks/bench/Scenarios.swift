@@ -218,6 +218,7 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
   ("masonry_insert", .logarithmic, "insert one row at a random index of a 4-lane masonry (placed by L4), stabilized, then contentSize and visibleRows"),
   ("masonry_scroll", .logarithmic, "userScroll by a small delta in a 4-lane masonry + visibleRows + tracked id"),
   ("frame", .logarithmic, "one UI frame (F8): userScroll forward by 1-40 pt, the rows that came into view measured at their proposals, rowsToDraw with every frame, takeEdgeEvents, scrollIndicator, prefetchRows of one viewport ahead (10 % measured)"),
+  ("frame_up", .logarithmic, "frame scrolling back by 1-40 pt: a chat read upward, the rows measured above the kept row (S1)"),
   ("lanes_frame", .logarithmic, "frame in a 4-lane masonry: each card measured at its lane's width (F1)"),
   ("reflow", .linear, "a 4-lane masonry of n rows (10 % measured) re-flowed to 5 lanes and back, one change a call, anchor kept (L1)"),
   ("paging", .logarithmic, "targetContentOffset with .paging"),

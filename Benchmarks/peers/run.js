@@ -23,6 +23,10 @@
 //   measure_read      measure, then the total size and the visible range
 //   index_to_offset_after_measure   measure, then the offset of a random row
 //   scroll            scroll by 1-40 px either way + the visible range
+//   frame             one UI frame: scroll forward 1-40 px, the rows that came
+//                     into view measured, the offsets of the rows drawn, the
+//                     total size, the rows a viewport ahead (prefetch)
+//   frame_up          frame, scrolling back (a chat read upward)
 //   prepend_read      100 rows inserted at the top, the view kept, + the total
 //                     size and the visible range (undone, untimed, after each)
 //   memory            heap bytes per row of a list of n rows (after a gc)
@@ -275,6 +279,48 @@ function run(peer, scenario, n) {
         sink += list.range().length;
       });
     }
+    case "frame":
+    case "frame_up": {
+      // One UI frame as a UI pays it (the bench's `frame`, F8): a scroll
+      // by 1-40 px (forward; `frame_up`: back, a chat read upward), the
+      // range, the rows that came into view measured (the UI keeps which
+      // it measured; a row's size from its index, as the bench's: 20-199
+      // px plus 2.5 for the 390 px width), again while measuring brings new
+      // rows into view, the offsets of the rows drawn, and what the bench's
+      // frame reads besides, as a UI computes it from these cores: the
+      // total size (the scroll content's, for the scroll bar and the end),
+      // the rows of one viewport ahead (prefetch). Past the end it starts
+      // again from the other end with nothing measured by the frame (the
+      // bench invalidates its rows).
+      const up = scenario === "frame_up";
+      const deltas = table(() => int(next, 1, 40) * (up ? -1 : 1));
+      const size = (row) => 20 + ((row * 40503) % 180) + 2.5;
+      let seen = new Set();
+      let y = Math.max(0, list.total() / 2 - VIEWPORT / 2);
+      return sample(() => {
+        y += deltas[step()];
+        if (y < 0 || y > list.total() - VIEWPORT) {
+          y = up ? list.total() - VIEWPORT : 0;
+          seen = new Set();
+        }
+        list.scroll(y);
+        for (let pass = 0; pass < 8; pass++) {
+          const [first, last] = list.range();
+          let measured = false;
+          for (let row = first; row <= last; row++) {
+            if (seen.has(row)) continue;
+            seen.add(row);
+            list.measure(row, size(row));
+            measured = true;
+          }
+          if (!measured) break;
+        }
+        list.frames();
+        const total = list.total();
+        const ahead = up ? Math.max(0, y - VIEWPORT) : y + VIEWPORT;
+        sink += total + (list.indexAt(ahead) ? 1 : 0) + (list.indexAt(Math.min(total, ahead + VIEWPORT)) ? 1 : 0);
+      });
+    }
     case "prepend_read": {
       const total = list.total();
       list.prepend(100);
@@ -298,7 +344,7 @@ function run(peer, scenario, n) {
 
 const filters = args.flatMap((a, i) => (a === "--filter" && i + 1 < args.length ? [args[i + 1]] : []));
 const scenarios = ["build", "offset_to_index", "index_to_offset", "measure", "measure_read",
-  "index_to_offset_after_measure", "scroll", "prepend_read", "memory"]
+  "index_to_offset_after_measure", "scroll", "frame", "frame_up", "prepend_read", "memory"]
   .filter((name) => filters.length === 0 || filters.some((f) => name.includes(f)));
 if (scenarios.length === 0) {
   console.error(`peers: no scenario matches ${filters.join(", ")}`);
