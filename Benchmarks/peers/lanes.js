@@ -15,6 +15,12 @@
 //                  sizes follow their rows), then the total size and the
 //                  visible rows (removed again, untimed)
 //   scroll_read    scroll by 1-40 px either way, then the visible rows
+//   frame          one UI frame (the bench's `lanes_frame`, SPEC F8): scroll
+//                  forward by 1-40 px, the rows that came into view measured
+//                  (a card's size from its index and its lane's width, as
+//                  the bench's), again while measuring brings new rows in,
+//                  the offsets of the rows drawn, the total size and the rows
+//                  of one viewport ahead (what a UI computes for prefetch)
 // virtua has no lanes, so only TanStack is measured.
 "use strict";
 const path = require("path");
@@ -141,7 +147,28 @@ for (const n of sizes) {
       list.scroll(Math.max(0, list.offset() + direction * int(next, 1, 40)));
       for (const item of list.v.getVirtualItems()) sink += item.start;
     });
-    for (const [scenario, values] of [["measure_read", measure], ["insert_read", insert], ["scroll_read", scroll]]) {
+    const laneWidth = WIDTH / lanes;
+    const size = (row) => 20 + ((row * 40503) % 180) + (400 - Math.min(laneWidth, 400)) / 4;
+    const seen = new Set();
+    for (const item of list.v.getVirtualItems()) seen.add(item.index);
+    const frame = sample(() => {
+      list.scroll(list.offset() + int(next, 1, 40));
+      for (let pass = 0; pass < 8; pass++) {
+        let measuredAny = false;
+        for (const item of list.v.getVirtualItems()) {
+          if (seen.has(item.index)) continue;
+          seen.add(item.index);
+          list.v.resizeItem(item.index, size(item.index));
+          measuredAny = true;
+        }
+        if (!measuredAny) break;
+      }
+      list.read();
+      const ahead = list.offset() + VIEWPORT;
+      sink += (list.v.getVirtualItemForOffset(ahead) ? 1 : 0) + (list.v.getVirtualItemForOffset(ahead + VIEWPORT) ? 1 : 0);
+    });
+    for (const [scenario, values] of [["measure_read", measure], ["insert_read", insert], ["scroll_read", scroll],
+      ["frame", frame]]) {
       rows.push({ scenario, n, lanes, median: median(values), samples: values.length });
     }
     console.log(`  n=${n} lanes=${lanes}: set up in ${setupMs.toFixed(0)} ms`);
