@@ -503,52 +503,77 @@ extension LazyStackLayout {
     if _frame.newIDs.remove(id) == nil { _frame.goneIDs.insert(id) }
   }
 
-  /// F6 and F3 at the end of an outermost call.
+  /// F6 and F3 at the end of an outermost call: inline only what a call
+  /// that scrolls or measures needs (F6 (a), and whether a trigger has
+  /// anything to do), the rest outlined.
   /// - Complexity: O(1), plus O(log n + B) per row the call inserted while
   ///   a trigger was disarmed.
-  @inlinable
+  @inlinable @inline(__always)
   internal mutating func _frameEndOfCall(_ call: _FrameCall) {
-    // F6: the indicator.
-    let o = _frame.startOffset, now = _offset, m = _maxOffset
-    var f = _frame.indicator
-    if _frame.reset {
+    let now = _offset, m = _maxOffset
+    if _slowPath(_frame.reset) {
       _frame.reset = false
-      f = m > 0 ? Double(now) / Double(m) : 0
+      _frameMoveIndicator(.reset, to: now, of: m)
+    } else if case .still = call {
     } else {
-      switch call {
-      case .still: break
-      case .reset: f = m > 0 ? Double(now) / Double(m) : 0
-      case .drag(let g): f = g
-      case .travel:
-        if now > o {
-          f = m > o ? f + (1 - f) * Double(now &- o) / Double(m &- o) : 1
-        } else if now < o {
-          f = f - f * Double(o &- now) / Double(o)
-        }
+      _frameMoveIndicator(call, to: now, of: m)
+    }
+    // F6 (a): the ends.
+    let f = _frame.indicator
+    if now == 0 || m == 0 {
+      if f != 0 { _frame.indicator = 0 }
+    } else if now == m {
+      if f != 1 { _frame.indicator = 1 }
+    } else if !(f > 0 && f < 1) {
+      _frame.indicator = Double(now) / Double(m)
+    }
+    // F3: nothing to do while each armed end is far and each disarmed end
+    // near, with no row inserted (the distance compared in units: a
+    // point is 256 of them, exactly).
+    let v = _viewportMain
+    if v > 0 {
+      let d = _frame.triggerDistance.map { Double($0) * 256 } ?? Double(v)
+      let leadingNear = Double(now) <= d
+      let trailingNear = Double(m &- now) <= d
+      if _slowPath(_frame.leadingArmed == leadingNear || _frame.trailingArmed == trailingNear
+                     || !_frame.newIDs.isEmpty) {
+        _keepEdgeTriggers(leadingNear: leadingNear, trailingNear: trailingNear)
       }
     }
-    if now == 0 || m == 0 {
-      f = 0
-    } else if now == m {
-      f = 1
-    } else if !(f > 0 && f < 1) {
-      f = Double(now) / Double(m)
+    if _slowPath(!_frame.newIDs.isEmpty || !_frame.goneIDs.isEmpty) { _frameForgetEdits() }
+  }
+
+  /// F6 (c), (d), (e): a scroll, a drag or a reset moves the indicator.
+  @inlinable @inline(never)
+  internal mutating func _frameMoveIndicator(_ call: _FrameCall, to now: Int64, of m: Int64) {
+    let o = _frame.startOffset
+    var f = _frame.indicator
+    switch call {
+    case .still: return
+    case .reset: f = m > 0 ? Double(now) / Double(m) : 0
+    case .drag(let g): f = g
+    case .travel:
+      if now > o {
+        f = m > o ? f + (1 - f) * Double(now &- o) / Double(m &- o) : 1
+      } else if now < o {
+        f = f - f * Double(o &- now) / Double(o)
+      }
     }
     _frame.indicator = f
-    // F3: the triggers.
-    if _viewportMain > 0 { _keepEdgeTriggers() }
-    if !_frame.newIDs.isEmpty { _frame.newIDs = [] }
-    if !_frame.goneIDs.isEmpty { _frame.goneIDs = [] }
+  }
+
+  /// The ids a call noted (F3), forgotten when it ends.
+  @inlinable @inline(never)
+  internal mutating func _frameForgetEdits() {
+    _frame.newIDs = []
+    _frame.goneIDs = []
   }
 
   /// F3 at the end of a call with a viewport: each end re-arms if it is
   /// not near or if a row inserted by the call lies beyond the viewport
   /// toward it; then fires if it is armed and near.
-  @inlinable
-  internal mutating func _keepEdgeTriggers() {
-    let d = edgeTriggerDistance
-    let leadingNear = _FixedPoint.points(_offset) <= d
-    let trailingNear = _FixedPoint.points(_maxOffset &- _offset) <= d
+  @inlinable @inline(never)
+  internal mutating func _keepEdgeTriggers(leadingNear: Bool, trailingNear: Bool) {
     if !_frame.leadingArmed && (!leadingNear || _insertedRowLiesBeyond(leading: true)) { _frame.leadingArmed = true }
     if _frame.leadingArmed && leadingNear && count > 0 {
       _frame.events.append(axis == .vertical ? .top : .leading)
