@@ -159,6 +159,7 @@ extension LazyStackLayout {
       guard newValue.isFinite else { return }
       _frameEnter()
       _frame.triggerDistance = Swift.max(0, newValue)
+      _frame.limitViewport = -1  // the limit is computed again at the call's end
       _frameExit(.still)
     }
   }
@@ -495,12 +496,14 @@ extension LazyStackLayout {
   @inlinable @inline(__always)
   internal mutating func _frameNoteInserted(_ id: ID) {
     if _frame.goneIDs.remove(id) == nil { _frame.newIDs.insert(id) }
+    _frame.noted = true
   }
 
   /// Row `id` was removed (F3): noted while a trigger is disarmed.
   @inlinable @inline(__always)
   internal mutating func _frameNoteRemoved(_ id: ID) {
     if _frame.newIDs.remove(id) == nil { _frame.goneIDs.insert(id) }
+    _frame.noted = true
   }
 
   /// F6 and F3 at the end of an outermost call: inline only what a call
@@ -528,19 +531,29 @@ extension LazyStackLayout {
       _frame.indicator = Double(now) / Double(m)
     }
     // F3: nothing to do while each armed end is far and each disarmed end
-    // near, with no row inserted (the distance compared in units: a
-    // point is 256 of them, exactly).
+    // near, with no row inserted.
     let v = _viewportMain
     if v > 0 {
-      let d = _frame.triggerDistance.map { Double($0) * 256 } ?? Double(v)
-      let leadingNear = Double(now) <= d
-      let trailingNear = Double(m &- now) <= d
-      if _slowPath(_frame.leadingArmed == leadingNear || _frame.trailingArmed == trailingNear
-                     || !_frame.newIDs.isEmpty) {
+      if _slowPath(v != _frame.limitViewport) { _frameUpdateNearLimit() }
+      let limit = _frame.nearLimit
+      let leadingNear = now <= limit
+      let trailingNear = m &- now <= limit
+      if _slowPath(_frame.leadingArmed == leadingNear || _frame.trailingArmed == trailingNear || _frame.noted) {
         _keepEdgeTriggers(leadingNear: leadingNear, trailingNear: trailingNear)
       }
     }
-    if _slowPath(!_frame.newIDs.isEmpty || !_frame.goneIDs.isEmpty) { _frameForgetEdits() }
+    if _slowPath(_frame.noted) { _frameForgetEdits() }
+  }
+
+  /// F3's distance in units for the viewport now: an end at a distance of
+  /// u units (a whole number) is near when u / 256 <= d points, that is
+  /// when u <= floor(256 d) (scaling by 256 is exact).
+  @inlinable @inline(never)
+  internal mutating func _frameUpdateNearLimit() {
+    let v = _viewportMain
+    let d = _frame.triggerDistance.map { Double($0) * 256 } ?? Double(v)
+    _frame.nearLimit = d >= 0x1p62 ? Int64.max : Int64(d.rounded(.down))
+    _frame.limitViewport = v
   }
 
   /// F6 (c), (d), (e): a scroll, a drag or a reset moves the indicator.
@@ -567,6 +580,7 @@ extension LazyStackLayout {
   internal mutating func _frameForgetEdits() {
     _frame.newIDs = []
     _frame.goneIDs = []
+    _frame.noted = false
   }
 
   /// F3 at the end of a call with a viewport: each end re-arms if it is

@@ -33,6 +33,14 @@ internal struct _FrameState<ID: Hashable & Sendable>: Sendable {
   /// rows it removed that were (F3).
   @usableFromInline var newIDs: Set<ID> = []
   @usableFromInline var goneIDs: Set<ID> = []
+  /// Whether `newIDs` or `goneIDs` holds anything (one test at a call's end).
+  @usableFromInline var noted = false
+  /// An end is near when its distance in units is at most `nearLimit` (F3:
+  /// the trigger distance in units, rounded down, the offsets being whole
+  /// units), computed for the viewport extent `limitViewport` (the default
+  /// distance follows the viewport).
+  @usableFromInline var nearLimit: Int64 = -1
+  @usableFromInline var limitViewport: Int64 = -1
 
   @inlinable
   init() {}
