@@ -159,7 +159,7 @@ extension LazyStackLayout {
       guard newValue.isFinite else { return }
       _frameEnter()
       _frame.triggerDistance = Swift.max(0, newValue)
-      _frame.limitViewport = -1  // the limit is computed again at the call's end
+      _frame.nearLimit = Self._nearLimit(Swift.max(0, newValue))
       _frameExit(.still)
     }
   }
@@ -534,8 +534,8 @@ extension LazyStackLayout {
     // near, with no row inserted.
     let v = _viewportMain
     if v > 0 {
-      if _slowPath(v != _frame.limitViewport) { _frameUpdateNearLimit() }
-      let limit = _frame.nearLimit
+      // The default distance is the viewport's extent: its limit is v.
+      let limit = _frame.triggerDistance == nil ? v : _frame.nearLimit
       let leadingNear = now <= limit
       let trailingNear = m &- now <= limit
       if _slowPath(_frame.leadingArmed == leadingNear || _frame.trailingArmed == trailingNear || _frame.noted) {
@@ -545,15 +545,13 @@ extension LazyStackLayout {
     if _slowPath(_frame.noted) { _frameForgetEdits() }
   }
 
-  /// F3's distance in units for the viewport now: an end at a distance of
-  /// u units (a whole number) is near when u / 256 <= d points, that is
-  /// when u <= floor(256 d) (scaling by 256 is exact).
-  @inlinable @inline(never)
-  internal mutating func _frameUpdateNearLimit() {
-    let v = _viewportMain
-    let d = _frame.triggerDistance.map { Double($0) * 256 } ?? Double(v)
-    _frame.nearLimit = d >= 0x1p62 ? Int64.max : Int64(d.rounded(.down))
-    _frame.limitViewport = v
+  /// F3's limit for a distance of `d` points: an end at a distance of u
+  /// units (a whole number) is near when u / 256 <= d, that is when
+  /// u <= floor(256 d) (scaling by 256 is exact).
+  @inlinable
+  internal static func _nearLimit(_ d: CGFloat) -> Int64 {
+    let units = Double(d) * 256
+    return units >= 0x1p62 ? Int64.max : Int64(units.rounded(.down))
   }
 
   /// F6 (c), (d), (e): a scroll, a drag or a reset moves the indicator.

@@ -35,12 +35,10 @@ internal struct _FrameState<ID: Hashable & Sendable>: Sendable {
   @usableFromInline var goneIDs: Set<ID> = []
   /// Whether `newIDs` or `goneIDs` holds anything (one test at a call's end).
   @usableFromInline var noted = false
-  /// An end is near when its distance in units is at most `nearLimit` (F3:
-  /// the trigger distance in units, rounded down, the offsets being whole
-  /// units), computed for the viewport extent `limitViewport` (the default
-  /// distance follows the viewport).
-  @usableFromInline var nearLimit: Int64 = -1
-  @usableFromInline var limitViewport: Int64 = -1
+  /// With `triggerDistance` set, an end is near when its distance in
+  /// units is at most `nearLimit` (F3: the distance in units, rounded down,
+  /// the offsets being whole units); without, at most the viewport's extent.
+  @usableFromInline var nearLimit: Int64 = 0
 
   @inlinable
   init() {}
