@@ -36,11 +36,13 @@ generate() {
       function flush_name(   n) { n = doc; sub(/.*\//, "", n); sub(/\.md$/, "", n); gsub(/[^A-Za-z0-9]/, "_", n); return n }
       /^<!-- snippet: prelude / { line = $0; sub(/^<!-- snippet: prelude /, "", line); sub(/ -->$/, "", line); prelude = line; next }
       /^<!-- snippet: skip / { skip = 1; next }
+      # Blocks are numbered in their document (skipped ones too), so that an
+      # edit elsewhere in it renames no test.
       /^```swift/ {
-        if (skip) { skipping = 1; skip = 0; prelude = ""; next }
-        inside = 1; start = NR; count = 0; nlets = 0
-        printf "\n  /// %s, line %d.\n", doc, NR
-        printf "  func testSnippet_%s_%d() throws {\n", flush_name(), NR
+        if (skip) { skipping = 1; skip = 0; prelude = ""; block++; next }
+        inside = 1; nlets = 0; block++
+        printf "\n  /// %s, Swift block %d.\n", doc, block
+        printf "  func testSnippet_%s_%d() throws {\n", flush_name(), block
         if (prelude != "") printf "    %s\n", prelude
         prelude = ""
         next

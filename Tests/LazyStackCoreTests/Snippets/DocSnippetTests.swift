@@ -8,8 +8,8 @@ import XCTest
 /// fails the build or the test).
 final class DocSnippetTests: XCTestCase {
 
-  /// README.md, line 40.
-  func testSnippet_README_40() throws {
+  /// README.md, Swift block 1.
+  func testSnippet_README_1() throws {
 
     // Set up: one row per message id, 60 pt until measured.
     var layout = try LazyStackLayout(ids: messages.map(\.id), estimatedExtent: 60, spacing: 4,
@@ -69,8 +69,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (layout, top, saved, correction, transition, target)
   }
 
-  /// README.md, line 114.
-  func testSnippet_README_114() throws {
+  /// README.md, Swift block 2.
+  func testSnippet_README_2() throws {
     var layout = try chat()
     layout.userScroll(to: CGPoint(x: 0, y: layout.contentOffset.y - 300))
     layout.measureVisibleRows { _, id, proposal in height(of: id, width: proposal.width) }   // F1
@@ -86,8 +86,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (showJumpToNewest, newBelow, thumb)
   }
 
-  /// README.md, line 152.
-  func testSnippet_README_152() throws {
+  /// README.md, Swift block 3.
+  func testSnippet_README_3() throws {
     // One header row per letter, then the contacts under it.
     var ids: [String] = []
     for (letter, names) in contactsByLetter {
@@ -106,8 +106,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (ids, layout, section)
   }
 
-  /// README.md, line 187.
-  func testSnippet_README_187() throws {
+  /// README.md, Swift block 4.
+  func testSnippet_README_4() throws {
     // Photos: as many 120 pt columns as fit, 2 pt apart; a header per day.
     var photos = try LazyStackLayout(ids: library.ids, estimatedExtent: 120)
     photos.viewportSize = CGSize(width: 390, height: 800)      // the lanes need the width (L2)
@@ -132,8 +132,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (photos, feed, tapped, column)
   }
 
-  /// README.md, line 230.
-  func testSnippet_README_230() throws {
+  /// README.md, Swift block 5.
+  func testSnippet_README_5() throws {
     var layout = try chat()
     layout.scroll(to: ScrollPosition(id: message.id, anchor: .top), animation: .easeInOut(duration: 0.3), at: now)
     // Each frame (a CADisplayLink, a terminal's timer, a test's fixed step):
@@ -152,8 +152,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (moving, phase, halfShown)
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/Edits.md, line 26.
-  func testSnippet_Edits_26() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/Edits.md, Swift block 1.
+  func testSnippet_Edits_1() throws {
     var layout = try chat()
     // "Load older": the rows are prepended, and nothing on screen moves (S4).
     try layout.insert(older.map(\.id), at: 0)
@@ -172,8 +172,8 @@ final class DocSnippetTests: XCTestCase {
     try layout.apply(newIDs.difference(from: layout.ids))
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/Frame.md, line 16.
-  func testSnippet_Frame_16() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/Frame.md, Swift block 1.
+  func testSnippet_Frame_1() throws {
     var layout = try chat()
     layout.userScroll(to: CGPoint(x: 0, y: layout.contentOffset.y - 300))   // the finger moved
     layout.keptIDs = [message.id]                          // the message being edited (F2)
@@ -189,8 +189,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (showJumpToNewest, newMessagesBelow, thumb)
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/HowItWorks.md, line 359.
-  func testSnippet_HowItWorks_359() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/HowItWorks.md, Swift block 1.
+  func testSnippet_HowItWorks_1() throws {
     final class ListModel {
       var layout: LazyStackLayout<Message.ID>
       init(layout: LazyStackLayout<Message.ID>) { self.layout = layout }
@@ -208,8 +208,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (model, ())
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/KindsAndSnapshots.md, line 15.
-  func testSnippet_KindsAndSnapshots_15() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/KindsAndSnapshots.md, Swift block 1.
+  func testSnippet_KindsAndSnapshots_1() throws {
     var layout = try LazyStackLayout(ids: posts.map(\.id), estimatedExtent: 80)   // kind 0: text
     for post in posts where post.isPhoto { layout.setKind(1, for: post.id) }
     for post in posts where post.isAd { layout.setKind(2, for: post.id) }
@@ -219,23 +219,23 @@ final class DocSnippetTests: XCTestCase {
     _ = (layout, ())
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/KindsAndSnapshots.md, line 31.
-  func testSnippet_KindsAndSnapshots_31() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/KindsAndSnapshots.md, Swift block 2.
+  func testSnippet_KindsAndSnapshots_2() throws {
     var layout = try chat()
     layout.setEstimatedExtent(390 / photo.aspectRatio, for: photo.id)
     layout.setEstimatedExtent(nil, for: photo.id)      // back to its kind's estimate
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/KindsAndSnapshots.md, line 55.
-  func testSnippet_KindsAndSnapshots_55() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/KindsAndSnapshots.md, Swift block 3.
+  func testSnippet_KindsAndSnapshots_3() throws {
     let layout = try chat()
     let data = layout.snapshot().encoded()          // on quit, or when the screen goes away
     let snapshot = try LayoutSnapshot<Int>(encoded: data)   // a typed LayoutSnapshotError, never a trap
     _ = (data, snapshot)
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/KindsAndSnapshots.md, line 73.
-  func testSnippet_KindsAndSnapshots_73() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/KindsAndSnapshots.md, Swift block 4.
+  func testSnippet_KindsAndSnapshots_4() throws {
     let snapshot = try chat().snapshot()
     var layout = try LazyStackLayout(ids: messages.map(\.id), estimatedExtent: 60)
     layout.viewportSize = size
@@ -243,8 +243,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (layout, ())
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/Lanes.md, line 36.
-  func testSnippet_Lanes_36() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/Lanes.md, Swift block 1.
+  func testSnippet_Lanes_1() throws {
     var gallery = try LazyStackLayout(ids: ids, estimatedExtent: 120)
     gallery.viewportSize = CGSize(width: 390, height: 800)
     gallery.sectionLayout = .grid(try GridLayout(lanes: .adaptive(minimum: 120), laneSpacing: 2))
@@ -260,8 +260,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (gallery, feed)
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/LazyStackCore.md, line 35.
-  func testSnippet_LazyStackCore_35() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/LazyStackCore.md, Swift block 1.
+  func testSnippet_LazyStackCore_1() throws {
 
     // One row per message id, 60 pt until measured; a chat starts at its newest row.
     var layout = try LazyStackLayout(ids: messages.map(\.id), estimatedExtent: 60, spacing: 4)
@@ -286,8 +286,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (layout, top, correction)
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/Motion.md, line 22.
-  func testSnippet_Motion_22() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/Motion.md, Swift block 1.
+  func testSnippet_Motion_1() throws {
     var layout = try chat()
     layout.scroll(to: ScrollPosition(id: message.id, anchor: .top),
                   animation: .easeInOut(duration: 0.3), at: now)
@@ -308,8 +308,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (moving, phase, change, halfShown)
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, line 57.
-  func testSnippet_ReadingPlace_57() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, Swift block 1.
+  func testSnippet_ReadingPlace_1() throws {
     var layout = try LazyStackLayout(ids: 0 ..< 100, estimatedExtent: 50); layout.viewportSize = CGSize(width: 320, height: 500); layout.setMeasuredExtent(50, for: 22); layout.setMeasuredExtent(50, for: 27)
     layout.userScroll(to: CGPoint(x: 0, y: 1010))   // row 20 at the top, 10 pt into it
     let tracked = layout.position.viewID(type: Int.self)  // 20: the tracked row (T1)
@@ -320,8 +320,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (tracked, kept)
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, line 74.
-  func testSnippet_ReadingPlace_74() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, Swift block 2.
+  func testSnippet_ReadingPlace_2() throws {
     var layout = try chat()
     layout.userScroll(to: CGPoint(x: 0, y: newOffset))
     layout.measureVisibleRows { index, id in height(of: id) }   // S1, S12: nothing seen moves
@@ -329,16 +329,16 @@ final class DocSnippetTests: XCTestCase {
     draw(offset: layout.contentOffset)
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, line 124.
-  func testSnippet_ReadingPlace_124() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, Swift block 3.
+  func testSnippet_ReadingPlace_3() throws {
     var layout = try chat()
     layout.invalidateAllMeasurements()                 // every measured row estimated again (S12 a)
     layout.viewportSize = CGSize(width: 844, height: 390)
     layout.measureVisibleRows { index, id in height(of: id, width: 844) }
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, line 209.
-  func testSnippet_ReadingPlace_209() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/ReadingPlace.md, Swift block 4.
+  func testSnippet_ReadingPlace_4() throws {
     var chat = try LazyStackLayout(ids: messages.map(\.id), estimatedExtent: 60)
     chat.defaultScrollAnchor(.bottom)
     chat.viewportSize = CGSize(width: 390, height: 800)   // starts at the newest row (D2)
@@ -346,8 +346,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (chat, ())
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/Sections.md, line 19.
-  func testSnippet_Sections_19() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/Sections.md, Swift block 1.
+  func testSnippet_Sections_1() throws {
     // One header row per letter, then the contacts under it.
     var ids: [String] = []
     for (letter, names) in contactsByLetter {
@@ -366,8 +366,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (ids, layout, section)
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/Snapping.md, line 17.
-  func testSnippet_Snapping_17() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/Snapping.md, Swift block 1.
+  func testSnippet_Snapping_1() throws {
     let layout = try chat()
     let y = layout.targetContentOffset(forReleaseAt: layout.contentOffset,
                                        velocity: CGVector(dx: 0, dy: -2400),
@@ -375,8 +375,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (y, ())
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/Snapping.md, line 114.
-  func testSnippet_Snapping_114() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/Snapping.md, Swift block 2.
+  func testSnippet_Snapping_2() throws {
     let layout = try chat()
     struct Tenths: ScrollTargetBehavior {
         func updateTarget(_ target: inout ScrollTarget, context: TargetContext) {
@@ -389,8 +389,8 @@ final class DocSnippetTests: XCTestCase {
     _ = (y, ())
   }
 
-  /// Sources/LazyStackCore/LazyStackCore.docc/Transitions.md, line 18.
-  func testSnippet_Transitions_18() throws {
+  /// Sources/LazyStackCore/LazyStackCore.docc/Transitions.md, Swift block 1.
+  func testSnippet_Transitions_1() throws {
     var layout = try chat()
     let transition = try layout.performBatch { layout in
       try layout.remove(ids: [deleted.id])            // a row on screen
