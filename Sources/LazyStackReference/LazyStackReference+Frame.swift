@@ -6,7 +6,9 @@ import LazyStackCore
 package struct ReferenceFrame<ID: Hashable & Sendable>: Sendable {
   var depth = 0
   var startOffset: Int64 = 0
-  var idsAtStart: Set<ID> = []
+  /// The ids when the call began (an array: a copy costs nothing until
+  /// the list changes; made a set only when a trigger may re-arm).
+  var idsAtStart: [ID] = []
   var reset = false
   /// F6's f.
   var thumb: Double = 0
@@ -30,7 +32,7 @@ extension LazyStackReference {
   mutating func enter() {
     if frameState.depth == 0 {
       frameState.startOffset = offset
-      frameState.idsAtStart = Set(ids)
+      frameState.idsAtStart = ids
     }
     frameState.depth += 1
   }
@@ -70,16 +72,21 @@ extension LazyStackReference {
     guard v > 0 else { return }
     let d = edgeTriggerDistance
     let near = [distance(to: .top) <= d, distance(to: .bottom) <= d]
-    let spans = mainSpans()
     let low = offset, high = offset + v
-    let arrived = ids.indices.filter { !frameState.idsAtStart.contains(ids[$0]) }
-    for end in 0 ..< 2 {
-      let beyond = arrived.contains { i in
+    // The rows this call inserted beyond the viewport toward an end: asked
+    // only of a disarmed end that is near (the only case they decide).
+    func arrivedBeyond(_ end: Int) -> Bool {
+      let before = Set(frameState.idsAtStart)
+      let spans = mainSpans()
+      return ids.indices.contains { i in
+        guard !before.contains(ids[i]) else { return false }
         let (s, e) = spans[i]
         if Self.meets(start: s, extent: e, low: low, high: high) { return false }
         return end == 0 ? s < low : s >= high
       }
-      if !frameState.armed[end] && (!near[end] || beyond) { frameState.armed[end] = true }
+    }
+    for end in 0 ..< 2 {
+      if !frameState.armed[end] && (!near[end] || arrivedBeyond(end)) { frameState.armed[end] = true }
       if frameState.armed[end] && near[end] && !ids.isEmpty {
         frameState.queue.append(end == 0 ? (axis == .vertical ? .top : .leading) : (axis == .vertical ? .bottom : .trailing))
         frameState.armed[end] = false
