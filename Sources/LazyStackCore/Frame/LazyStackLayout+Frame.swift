@@ -29,8 +29,7 @@ extension LazyStackLayout {
   @inlinable @inline(__always)
   internal func _proposedCross(at index: Int) -> CGFloat {
     if _slowPath(_laneBox != nil), let cross = _laneBox.unsafelyUnwrapped.value.cross(of: index) { return cross.width }
-    let crossInsets = axis == .vertical ? insets.leading + insets.trailing : insets.top + insets.bottom
-    return Swift.max(0, _crossContent - crossInsets)
+    return _listCrossLength
   }
 
   /// Measures every unmeasured row of `rowsToDraw` (SPEC F1, F2: the

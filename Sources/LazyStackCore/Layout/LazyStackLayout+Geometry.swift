@@ -108,11 +108,19 @@ extension LazyStackLayout {
   internal func _rect(start: Int64, extent: Int64) -> CGRect {
     let main = _FixedPoint.points(_alignmentShift &+ _leadingInset &+ start)
     let length = _FixedPoint.points(extent)
-    let crossInsets = axis == .vertical ? (insets.leading, insets.trailing) : (insets.top, insets.bottom)
-    let crossLength = Swift.max(0, _crossContent - crossInsets.0 - crossInsets.1)
+    let lead = axis == .vertical ? insets.leading : insets.top
+    let crossLength = _listCrossLength
     return axis == .vertical
-      ? CGRect(x: crossInsets.0, y: main, width: crossLength, height: length)
-      : CGRect(x: main, y: crossInsets.0, width: length, height: crossLength)
+      ? CGRect(x: lead, y: main, width: crossLength, height: length)
+      : CGRect(x: main, y: lead, width: length, height: crossLength)
+  }
+
+  /// The cross-axis extent of a list row's frame (and of a header's or a
+  /// footer's, which span the lanes): the content's, less the cross insets.
+  @inlinable @inline(__always)
+  internal var _listCrossLength: CGFloat {
+    let crossInsets = axis == .vertical ? (insets.leading, insets.trailing) : (insets.top, insets.bottom)
+    return Swift.max(0, _crossContent - crossInsets.0 - crossInsets.1)
   }
 
   /// The row at a main-axis content offset (SPEC G4), or `nil` if there are
