@@ -103,10 +103,10 @@ extension LazyStackReference {
     }
   }
 
-  /// The rows whose frames meet `[low, high)` (content units), in index order.
-  func rowsMeeting(_ low: Int64, _ high: Int64) -> [Int] {
+  /// The rows whose frames meet `[low, high)` (content units), in index
+  /// order, given every row's span (`mainSpans()`).
+  func rowsMeeting(_ low: Int64, _ high: Int64, in spans: [(Int64, Int64)]) -> [Int] {
     guard high > low else { return [] }
-    let spans = mainSpans()
     return ids.indices.filter { Self.meets(start: spans[$0].0, extent: spans[$0].1, low: low, high: high) }
   }
 
@@ -191,8 +191,9 @@ extension LazyStackReference {
 
   public var rowsAfterViewport: Int {
     let high = offset + viewportUnits
-    if let last = rowsMeeting(offset, high).last { return ids.count - 1 - last }
-    return mainSpans().filter { $0.0 >= high }.count
+    let spans = mainSpans()
+    if let last = rowsMeeting(offset, high, in: spans).last { return ids.count - 1 - last }
+    return spans.filter { $0.0 >= high }.count
   }
 
   // MARK: F5
@@ -206,15 +207,15 @@ extension LazyStackReference {
     var out: [Int] = []
     let moving = phase == .decelerating || phase == .animating
     let landing = moving ? (resolvedTarget() ?? clamp(motionTargetOffset)) : offset
+    let spans = mainSpans()
     if moving {
-      for i in rowsMeeting(landing, landing + v) where !taken.contains(i) {
+      for i in rowsMeeting(landing, landing + v, in: spans) where !taken.contains(i) {
         taken.insert(i)
         out.append(i)
       }
     }
     var forward = frameState.forward
     if moving && landing != offset { forward = landing > offset }
-    let spans = mainSpans()
     func gap(_ i: Int, _ low: Int64, _ high: Int64) -> Int64 {
       let (s, e) = spans[i]
       if s >= high { return s - high }
@@ -223,7 +224,7 @@ extension LazyStackReference {
       return 0
     }
     func band(_ low: Int64, _ high: Int64, _ wl: Int64, _ wh: Int64) {
-      let rows = rowsMeeting(low, high).filter { !taken.contains($0) }
+      let rows = rowsMeeting(low, high, in: spans).filter { !taken.contains($0) }
         .sorted { (gap($0, wl, wh), $0) < (gap($1, wl, wh), $1) }
       for i in rows {
         taken.insert(i)
