@@ -584,7 +584,7 @@ final class ExtentTreeTests: CheckedTestCase {
     XCTAssertThrowsError(try tree.insert([100, 3], at: 2)) { error in
       XCTAssertEqual(error as? LazyStackError, .duplicateID("3", index: 1))
     }
-    XCTAssertThrowsError(try tree.insert([100, 100], at: 2))
+    XCTAssertThrowsError(try tree.insert([100, 100], at: 2), LazyStackError.duplicateID("100", index: 1))
     XCTAssertEqual(tree.ids, Array(0 ..< 10))
     tree._checkInvariants()
   }
@@ -944,8 +944,8 @@ final class ExtentTreeTests: CheckedTestCase {
     tree._checkInvariants()
     for (i, id) in model.enumerated() { XCTAssertEqual(tree.index(of: id), i) }
     // A duplicate of an exception, or of an ordered id, is refused.
-    XCTAssertThrowsError(try tree.insert([1], at: 0))
-    XCTAssertThrowsError(try tree.insert([model[40]], at: 3))
+    XCTAssertThrowsError(try tree.insert([1], at: 0), LazyStackError.duplicateID("1", index: 0))
+    XCTAssertThrowsError(try tree.insert([model[40]], at: 3), LazyStackError.duplicateID("\(model[40])", index: 0))
     // Removing the exception leaves no exception behind.
     tree.remove(sortedIndices: [10])
     model.remove(at: 10)
@@ -1038,7 +1038,8 @@ final class ExtentTreeTests: CheckedTestCase {
         case 8:
           // A duplicate is refused and changes nothing.
           if let existing = model.randomElement(using: &rng) {
-            XCTAssertThrowsError(try tree.insert([fresh(near: 0), existing], at: Int.random(in: 0 ... model.count, using: &rng)), context)
+            XCTAssertThrowsError(try tree.insert([fresh(near: 0), existing], at: Int.random(in: 0 ... model.count, using: &rng)),
+                                 LazyStackError.duplicateID("\(existing)", index: 1), context)
           }
         default:
           if Int.random(in: 0 ..< 2, using: &rng) == 0 {
@@ -1083,7 +1084,7 @@ final class ExtentTreeTests: CheckedTestCase {
       XCTAssertEqual(error as? LazyStackError, .duplicateID("7", index: 100))
     }
     var tree = try ExtentTree(ids: 0 ..< 50, estimate: 1, blockCapacity: 8)
-    XCTAssertThrowsError(try tree._fill(ids: ids, measured: nil))
+    XCTAssertThrowsError(try tree._fill(ids: ids, measured: nil), LazyStackError.duplicateID("7", index: 100))
     tree._checkInvariants()
     XCTAssertEqual(tree.count, 0)
     // Out of order after the first block, without a repeat: indexed lookups.

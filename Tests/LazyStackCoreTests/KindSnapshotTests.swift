@@ -46,8 +46,8 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertEqual(layout.frame(at: 11).height, 40)
     XCTAssertEqual(layout.contentSize.height, 900 * 40 + 100 * 200)
     XCTAssertEqual(layout.currentEstimate(forKind: 2), 40, "kind 2 follows kind 0")
-    XCTAssertThrowsError(try layout.setEstimatedExtent(.nan, forKind: 1))
-    XCTAssertThrowsError(try layout.setEstimatedExtent(-1, forKind: 1))
+    XCTAssertThrowsError(try layout.setEstimatedExtent(.nan, forKind: 1), LazyStackError.invalidExtent(.nan, what: "estimated extent of kind 1"))
+    XCTAssertThrowsError(try layout.setEstimatedExtent(-1, forKind: 1), LazyStackError.invalidExtent(-1, what: "estimated extent of kind 1"))
     XCTAssertEqual(layout.frame(at: 10).height, 200, "a rejected estimate changes nothing")
   }
 
@@ -112,9 +112,11 @@ final class KindSnapshotTests: CheckedTestCase {
     // 34 rows of kind 0, 33 of kind 1, 33 of kind 2 (row 5 at 77 instead of 10).
     let expected: Int = 34 * 40 + 33 * 100 + 32 * 10 + 77
     XCTAssertEqual(layout.contentSize.height, CGFloat(expected))
-    XCTAssertThrowsError(try LazyStackLayout(ids: [1, 2], kinds: [0, 1], estimatedExtent: 40, kindEstimates: [1: .nan]))
-    XCTAssertThrowsError(try LazyStackLayout(ids: [1, 2], kinds: [0, 1], estimatedExtent: 40, ownEstimates: [1: -2]))
-    XCTAssertThrowsError(try LazyStackLayout(ids: [1, 1], kinds: [0, 1], estimatedExtent: 40))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1, 2], kinds: [0, 1], estimatedExtent: 40, kindEstimates: [1: .nan]),
+                         LazyStackError.invalidExtent(.nan, what: "estimated extent of kind 1"))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1, 2], kinds: [0, 1], estimatedExtent: 40, ownEstimates: [1: -2]),
+                         LazyStackError.invalidExtent(-2, what: "own estimated extent of 1"))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1, 1], kinds: [0, 1], estimatedExtent: 40), LazyStackError.duplicateID("1", index: 1))
   }
 
   // MARK: K3
@@ -344,7 +346,10 @@ final class KindSnapshotTests: CheckedTestCase {
       }
     }
     // An id of another shape is corrupt, not a trap: the same bytes as `String` ids.
-    XCTAssertThrowsError(try LayoutSnapshot<String>(encoded: Data(bytes)))
+    XCTAssertThrowsError(try LayoutSnapshot<String>(encoded: Data(bytes))) { error in
+      guard case .corrupt(let what, offset: 20)? = error as? LayoutSnapshotError else { return XCTFail("\(error)") }
+      XCTAssertTrue(what.hasPrefix("an id that does not decode"), what)
+    }
     XCTAssertEqual(bytes[4], 3, "format 3: ids in their Codable form")
     // Read as ids that have only their own bytes: a corrupt snapshot that says why.
     XCTAssertThrowsError(try LayoutSnapshot<RawID>(encoded: Data(bytes))) { error in
@@ -402,12 +407,13 @@ final class KindSnapshotTests: CheckedTestCase {
     let bytes = [UInt8](layout.snapshot().encoded())
     for n in 0 ..< bytes.count {
       XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(bytes[0 ..< n])), "prefix \(n)") { error in
-        XCTAssertTrue(error is LayoutSnapshotError)
+        // (Every prefix, the mark's own included, is truncated.)
+        guard case .truncated(let offset)? = error as? LayoutSnapshotError else { return XCTFail("prefix \(n): \(error)") }
+        XCTAssertLessThanOrEqual(offset, n, "prefix \(n)")
       }
     }
-    XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(bytes + [0]))) { error in
-      guard case .corrupt = error as? LayoutSnapshotError else { return XCTFail("\(error)") }
-    }
+    XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(bytes + [0])),
+                         LayoutSnapshotError.corrupt("1 bytes after the end", offset: bytes.count))
     var badVersion = bytes
     badVersion[4] = 9
     XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(badVersion))) { error in
@@ -507,7 +513,9 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertEqual(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: JSONEncoder().encode(s)), s)
     for n in 0 ..< bytes.count {
       XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(bytes[0 ..< n])), "prefix \(n)") { error in
-        XCTAssertTrue(error is LayoutSnapshotError)
+        // (Every prefix, the mark's own included, is truncated.)
+        guard case .truncated(let offset)? = error as? LayoutSnapshotError else { return XCTFail("prefix \(n): \(error)") }
+        XCTAssertLessThanOrEqual(offset, n, "prefix \(n)")
       }
     }
     var one = LayoutSnapshot<Int>()
@@ -515,11 +523,15 @@ final class KindSnapshotTests: CheckedTestCase {
     var bad = [UInt8](one.encoded())
     bad[bad.count - 2] = 3  // lane 3 of 3
     XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(bad))) { error in
-      guard case .corrupt = error as? LayoutSnapshotError else { return XCTFail("\(error)") }
+      guard case .corrupt(let what, offset: bad.count - 2)? = error as? LayoutSnapshotError else { return XCTFail("\(error)") }
+      XCTAssertEqual(what, "lane 3 of 3")
     }
     let json = #"{"measuredIDs":[],"measuredUnits":[],"ownIDs":[],"ownUnits":[],"kindIDs":[],"kinds":[],"#
       + #""laneIDs":[7],"lanes":[3],"laneCounts":[3],"kindSettings":[]}"#
-    XCTAssertThrowsError(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: Data(json.utf8)))
+    XCTAssertThrowsError(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: Data(json.utf8))) { error in
+      guard case .dataCorrupted(let context)? = error as? DecodingError else { return XCTFail("\(error)") }
+      XCTAssertEqual(context.codingPath.map(\.stringValue), ["lanes"])
+    }
   }
 
   // MARK: C2

@@ -137,7 +137,7 @@ final class LaneTests: CheckedTestCase {
     XCTAssertThrowsError(try GridLayout(lanes: .fixed(0))) { XCTAssertEqual($0 as? LazyStackError, .invalidLaneCount(0)) }
     XCTAssertThrowsError(try MasonryLayout(lanes: .fixed(-3))) { XCTAssertEqual($0 as? LazyStackError, .invalidLaneCount(-3)) }
     for w in [-1, 0, .nan, .infinity] as [CGFloat] {
-      XCTAssertThrowsError(try GridLayout(lanes: .adaptive(minimum: w)), "minimum \(w)")
+      XCTAssertThrowsError(try GridLayout(lanes: .adaptive(minimum: w)), LazyStackError.invalidExtent(w, what: "adaptive lane minimum"))
     }
     for s in [-1, .nan, .infinity] as [CGFloat] {
       XCTAssertThrowsError(try MasonryLayout(lanes: .fixed(2), laneSpacing: s)) {
@@ -145,7 +145,10 @@ final class LaneTests: CheckedTestCase {
       }
     }
     for a in [-0.5, 1.5, .nan] as [CGFloat] {
-      XCTAssertThrowsError(try GridLayout(lanes: .fixed(2), alignment: a), "alignment \(a)")
+      XCTAssertThrowsError(try GridLayout(lanes: .fixed(2), alignment: a), LazyStackError.invalidExtent(a, what: "grid alignment (0 to 1)"))
+    }
+    for s in [-1, .nan, .infinity] as [CGFloat] {
+      XCTAssertThrowsError(try GridLayout(lanes: .fixed(2), laneSpacing: s), LazyStackError.invalidExtent(s, what: "lane spacing"))
     }
     XCTAssertNoThrow(try GridLayout(lanes: .fixed(1), laneSpacing: 0, alignment: 1))
   }

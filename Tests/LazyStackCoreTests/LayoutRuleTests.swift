@@ -99,14 +99,15 @@ final class LayoutRuleTests: CheckedTestCase {
       let result = layout.setMeasuredExtent(bad, for: 4)
       guard case .rejected(.invalidExtent) = result else { return XCTFail("\(bad): \(result)") }
       XCTAssertEqual(layout.measuredExtent(for: 4), 12)
-      XCTAssertThrowsError(try layout.setEstimatedExtent(bad))
+      XCTAssertThrowsError(try layout.setEstimatedExtent(bad), LazyStackError.invalidExtent(bad, what: "estimated extent"))
     }
     XCTAssertEqual(layout.currentEstimate, 10)
     XCTAssertEqual(layout.setMeasuredExtent(1e300, for: 4).isApplied, true)
     XCTAssertEqual(layout.measuredExtent(for: 4), _FixedPoint.points(_FixedPoint.maxExtentUnits), "huge extents clamp")
-    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: .nan))
-    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: 1, spacing: -2))
-    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: 1, insets: EdgeInsets(top: .infinity)))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: .nan), LazyStackError.invalidExtent(.nan, what: "estimated extent"))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: 1, spacing: -2), LazyStackError.invalidExtent(-2, what: "spacing"))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: 1, insets: EdgeInsets(top: .infinity)),
+                         LazyStackError.invalidExtent(.infinity, what: "top inset"))
   }
 
   // MARK: §3 ScrollPosition

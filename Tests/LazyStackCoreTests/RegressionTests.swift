@@ -72,7 +72,7 @@ final class EmptyLayoutInsertTests: CheckedTestCase {
         XCTAssertEqual(layout.count, n)
         layout._tree._checkInvariants()
         for k in stride(from: 0, to: n, by: max(1, n / 50)) { XCTAssertEqual(layout.index(of: ids[k]), k) }
-        XCTAssertThrowsError(try layout.insert([ids[n / 2]], at: 0))
+        XCTAssertThrowsError(try layout.insert([ids[n / 2]], at: 0), LazyStackError.duplicateID("\(ids[n / 2])", index: 0))
       }
     }
   }

@@ -130,10 +130,11 @@ final class ReliabilityTests: CheckedTestCase {
     XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: -1)) {
       XCTAssertEqual($0 as? LazyStackError, .invalidExtent(-1, what: "estimated extent"))
     }
-    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: 1, spacing: .nan))
-    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: 1, insets: EdgeInsets(bottom: -3)))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: 1, spacing: .nan), LazyStackError.invalidExtent(.nan, what: "spacing"))
+    XCTAssertThrowsError(try LazyStackLayout(ids: [1], estimatedExtent: 1, insets: EdgeInsets(bottom: -3)),
+                         LazyStackError.invalidExtent(-3, what: "bottom inset"))
     var layout = try LazyStackLayout(ids: [1], estimatedExtent: 5)
-    XCTAssertThrowsError(try layout.setEstimatedExtent(.infinity))
+    XCTAssertThrowsError(try layout.setEstimatedExtent(.infinity), LazyStackError.invalidExtent(.infinity, what: "estimated extent"))
     XCTAssertEqual(layout.currentEstimate, 5)
   }
 
@@ -143,10 +144,11 @@ final class ReliabilityTests: CheckedTestCase {
     }
     var layout = try LazyStackLayout(ids: 0 ..< 5, estimatedExtent: 5)
     layout.setMeasuredExtent(9, for: 2)
-    XCTAssertThrowsError(try layout.update(ids: [0, 1, 0]))
-    XCTAssertThrowsError(try layout.insert([7, 3], at: 1))
-    XCTAssertThrowsError(try layout.insert([8, 8], at: 1))
-    XCTAssertThrowsError(try layout.apply([0, 1, 2, 3, 4, 4].difference(from: [0, 1, 2, 3, 4])))
+    XCTAssertThrowsError(try layout.update(ids: [0, 1, 0]), LazyStackError.duplicateID("0", index: 2))
+    XCTAssertThrowsError(try layout.insert([7, 3], at: 1), LazyStackError.duplicateID("3", index: 1))
+    XCTAssertThrowsError(try layout.insert([8, 8], at: 1), LazyStackError.duplicateID("8", index: 1))
+    XCTAssertThrowsError(try layout.apply([0, 1, 2, 3, 4, 4].difference(from: [0, 1, 2, 3, 4])),
+                         LazyStackError.duplicateID("4", index: 5))
     XCTAssertEqual(layout.ids, [0, 1, 2, 3, 4])
     XCTAssertEqual(layout.measuredExtent(for: 2), 9)
     layout._checkInvariants()

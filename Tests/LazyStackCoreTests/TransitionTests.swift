@@ -8,7 +8,7 @@ import LazyStackTestSupport
 /// numbers. Unless a test says otherwise: 1,000 rows estimated at 50 pt,
 /// viewport 300 x 500, the user scrolled to 5,000 pt (row 100 at the top).
 final class TransitionTests: CheckedTestCase {
-  struct Failure: Error {}
+  struct Failure: Error, Equatable {}
 
   func make(rows: Int = 1000, shuffled: Bool = false) throws -> LazyStackLayout<Int> {
     var layout: LazyStackLayout<Int>
@@ -205,7 +205,12 @@ final class TransitionTests: CheckedTestCase {
           layout.setMeasuredExtent(12, for: layout.id(at: 7))
           if ownError { throw Failure() }
           try layout.insert([layout.id(at: 0)], at: 0)  // duplicate: throws
-        })
+        }) { error in
+          if ownError { XCTAssertTrue(error is Failure, "\(error)") } else {
+            guard case .duplicateID(_, index: 0)? = error as? LazyStackError else { return XCTFail("\(error)") }
+            XCTAssertTrue(true, "a duplicate id")
+          }
+        }
         XCTAssertEqual(layout.ids, saved.ids)
         XCTAssertEqual(layout.contentOffset, saved.contentOffset)
         XCTAssertEqual(layout.contentSize, saved.contentSize)

@@ -247,8 +247,9 @@ final class ViewerLaneTests: AssertingTestCase {
   }
 
   func testBadLaneCountsAreErrors() throws {
-    XCTAssertThrowsError(try viewer(columns: 80, lanes: .fixed(0)))
-    XCTAssertThrowsError(try viewer(columns: 80, lanes: .fixed(257)))
-    XCTAssertThrowsError(try viewer(columns: 80, lanes: .adaptive(minimum: 0)))
+    XCTAssertThrowsError(try viewer(columns: 80, lanes: .fixed(0)), LazyStackError.invalidLaneCount(0))
+    XCTAssertThrowsError(try viewer(columns: 80, lanes: .fixed(257)), LazyStackError.invalidLaneCount(257))
+    XCTAssertThrowsError(try viewer(columns: 80, lanes: .adaptive(minimum: 0)),
+                         LazyStackError.invalidExtent(0, what: "adaptive lane minimum"))
   }
 }

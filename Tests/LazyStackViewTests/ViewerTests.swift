@@ -243,8 +243,16 @@ final class ViewerTests: AssertingTestCase {
     XCTAssertEqual(wider.topRecord, top, "at another width, the same record")
     XCTAssertEqual(wider.layout.contentOffset.y - wider.layout.frame(at: top).minY, (into * 60 / 120).rounded(.down))
 
-    XCTAssertThrowsError(try same.restoreState(Data("not a state".utf8)))
-    XCTAssertThrowsError(try same.restoreState(state.prefix(state.count - 3)))
+    XCTAssertThrowsError(try same.restoreState(Data("not a state".utf8))) { error in
+      guard case .notAState? = error as? Viewer<GeneratedRecords>.StateError else { return XCTFail("\(error)") }
+      XCTAssertTrue(true, "not a state")
+    }
+    XCTAssertThrowsError(try same.restoreState(state.prefix(state.count - 3))) { error in
+      guard case .snapshot(.truncated(let offset))? = error as? Viewer<GeneratedRecords>.StateError else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertLessThanOrEqual(offset, state.count - 8 - 3, "the truncated snapshot's offset")
+    }
     XCTAssertEqual(same.topRecord, top, "a bad state changes nothing")
   }
 

@@ -135,8 +135,14 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
   /// Reads a snapshot from `encoded()`'s bytes.
   /// - Throws: `LayoutSnapshotError`: `.truncated` when the bytes end
   ///   early, `.notASnapshot`, `.unsupportedVersion`, or `.corrupt` for a
-  ///   value no snapshot holds. Never traps on any bytes.
-  /// - Complexity: O(m) for m entries.
+  ///   value no snapshot holds: an extent, estimate or distance out of
+  ///   range, an anchor that is not finite, a policy that does not exist,
+  ///   a kind's settings given twice, a kind entry of kind 0, a lane not
+  ///   below its count, a row named twice among the measured rows, the own
+  ///   estimates, the kinds or the masonry lanes, or bytes after the end.
+  ///   Never traps on any bytes.
+  /// - Complexity: O(m) expected for m entries (repeats are found by
+  ///   hashing the ids).
   @inlinable
   public init(encoded data: Data) throws(LayoutSnapshotError) {
     try self.init(_encoded: data, using: _NativeIDCoder())
@@ -215,7 +221,8 @@ extension LayoutSnapshot {
     var result = LayoutSnapshot()
     do {
       var offset = 0
-      guard b.count >= 5 else { throw b.count >= 4 || !"LZSS".utf8.starts(with: b) ? .notASnapshot : .truncated(offset: b.count) }
+      // A prefix of the mark (the mark itself included) is a truncated snapshot.
+      guard b.count >= 5 else { throw "LZSS".utf8.starts(with: b) ? .truncated(offset: b.count) : .notASnapshot }
       guard Array(b[0 ..< 4]) == Array("LZSS".utf8) else { throw .notASnapshot }
       let version = b[4]
       guard version >= 1 && version <= 4 else { throw .unsupportedVersion(version) }
@@ -245,8 +252,10 @@ extension LayoutSnapshot {
       }
       let settings = Int(try UInt16(snapshotBytes: b, offset: &offset))
       guard settings <= 256 else { throw .corrupt("\(settings) kinds", offset: offset - 2) }
+      var kindsSeen = _KindSet()
       for _ in 0 ..< settings {
         let kind = try byte()
+        guard kindsSeen.insert(kind) else { throw .corrupt("kind \(kind)'s settings repeated", offset: offset - 1) }
         let at = offset
         let policy = try byte()
         guard policy <= 1 else { throw .corrupt("estimate policy \(policy)", offset: at) }
@@ -267,27 +276,45 @@ extension LayoutSnapshot {
         guard x.isFinite && y.isFinite else { throw .corrupt("an anchor that is not finite", offset: offset - 16) }
         result.place = Place(id: id, distance: _FixedPoint.points(distance), anchor: UnitPoint(x: CGFloat(x), y: CGFloat(y)))
       }
+      // Each section names a row at most once (a snapshot holds one entry
+      // a row in each): a repeated id is a corrupt encoding, not a choice
+      // between its entries.
+      var seen = Set<ID>()
+      func entryID(_ what: String) throws(LayoutSnapshotError) -> ID {
+        let at = offset
+        let id = try coder.read(b, offset: &offset)
+        guard seen.insert(id).inserted else { throw .corrupt("a row repeated among the \(what)", offset: at) }
+        return id
+      }
       let measured = try count(entrySize: 5)
       result._measuredIDs.reserveCapacity(measured)
       result._measuredUnits.reserveCapacity(measured)
+      seen.reserveCapacity(measured)
       for _ in 0 ..< measured {
-        result._measuredIDs.append(try coder.read(b, offset: &offset))
+        result._measuredIDs.append(try entryID("measured rows"))
         result._measuredUnits.append(try extent("measured extent"))
       }
       let own = try count(entrySize: 5)
+      seen.removeAll(keepingCapacity: true)
       for _ in 0 ..< own {
-        result._ownIDs.append(try coder.read(b, offset: &offset))
+        result._ownIDs.append(try entryID("own estimates"))
         result._ownUnits.append(try extent("own estimate"))
       }
       let kinded = try count(entrySize: 2)
+      seen.removeAll(keepingCapacity: true)
       for _ in 0 ..< kinded {
-        result._kindIDs.append(try coder.read(b, offset: &offset))
-        result._kinds.append(try byte())
+        result._kindIDs.append(try entryID("kinds"))
+        let at = offset
+        let kind = try byte()
+        guard kind != 0 else { throw .corrupt("a kind entry of kind 0 (kind 0 is every other row's)", offset: at) }
+        result._kinds.append(kind)
       }
       if version == Coder.formatBase &+ 2 {
         let laned = try count(entrySize: 3)
+        seen.removeAll(keepingCapacity: true)
+        seen.reserveCapacity(laned)
         for _ in 0 ..< laned {
-          let id = try coder.read(b, offset: &offset)
+          let id = try entryID("masonry lanes")
           let at = offset
           let lane = try byte()
           let countLessOne = try byte()
@@ -298,6 +325,29 @@ extension LayoutSnapshot {
       guard offset == b.count else { throw .corrupt("\(b.count - offset) bytes after the end", offset: offset) }
     }
     return result
+  }
+}
+
+/// The kinds seen so far, 256 bits (a decoder's check that no kind's
+/// settings repeat).
+@usableFromInline @frozen
+internal struct _KindSet {
+  @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+  @inlinable init() {}
+
+  /// Adds `kind`; false when it was there.
+  /// - Complexity: O(1).
+  @inlinable
+  mutating func insert(_ kind: UInt8) -> Bool {
+    let bit = UInt64(1) << (kind & 63)
+    return withUnsafeMutableBytes(of: &words) { raw in
+      let w = raw.bindMemory(to: UInt64.self)
+      let i = Int(kind >> 6)
+      guard w[i] & bit == 0 else { return false }
+      w[i] |= bit
+      return true
+    }
   }
 }
 

@@ -210,12 +210,25 @@ extension LayoutSnapshot.Place: Codable where ID: Codable {
   private enum CodingKeys: String, CodingKey { case id, distance, anchorX, anchorY }
 
   /// Decodes a place: its id, distance and the anchor's two components.
+  /// The distance is rounded to the layout's units (1/256 pt), as the
+  /// binary form holds it.
+  /// - Throws: `DecodingError.dataCorrupted` for a distance that is not
+  ///   finite or beyond the layout's range, or an anchor that is not finite.
   /// - Complexity: O(1) plus decoding the id.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(ID.self, forKey: .id)
-    distance = try c.decode(CGFloat.self, forKey: .distance)
+    let points = try c.decode(CGFloat.self, forKey: .distance)
+    // As the binary form holds it: whole units (1/256 pt) within the
+    // layout's range, so a decoded place encodes and decodes to itself.
+    guard points.isFinite, abs(Double(points)) * 256 <= Double(_FixedPoint.maxUnits) else {
+      throw DecodingError.dataCorruptedError(forKey: .distance, in: c, debugDescription: "distance \(points) out of range")
+    }
+    distance = _FixedPoint.points(_FixedPoint.units(points))
     anchor = UnitPoint(x: try c.decode(CGFloat.self, forKey: .anchorX), y: try c.decode(CGFloat.self, forKey: .anchorY))
+    guard anchor.x.isFinite && anchor.y.isFinite else {
+      throw DecodingError.dataCorruptedError(forKey: .anchorY, in: c, debugDescription: "an anchor that is not finite")
+    }
   }
 
   /// Encodes the place: its id, distance and the anchor's two components.
@@ -244,10 +257,14 @@ extension LayoutSnapshot: Codable where ID: Codable {
   /// writes them.
   /// Masonry lanes are optional (a snapshot saved before they were kept
   /// has none).
-  /// - Throws: `DecodingError` for missing or mismatched fields (arrays of
-  ///   different lengths, a negative extent, a lane count outside 1...256,
-  ///   a lane not below its count).
-  /// - Complexity: O(m).
+  /// - Throws: `DecodingError` for missing or mismatched fields, and
+  ///   `.dataCorrupted` for a value no snapshot holds, as `init(encoded:)`
+  ///   rejects it: arrays of different lengths, a negative extent or
+  ///   estimate, a lane count outside 1...256, a lane not below its count,
+  ///   a row named twice in one list, a kind entry of kind 0, a kind's
+  ///   settings given twice, a place whose distance is not finite or beyond
+  ///   the layout's range, or whose anchor is not finite.
+  /// - Complexity: O(m) expected (repeats are found by hashing the ids).
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init()
@@ -262,7 +279,18 @@ extension LayoutSnapshot: Codable where ID: Codable {
       throw DecodingError.dataCorruptedError(forKey: .measuredUnits, in: c,
                                              debugDescription: "ids and values differ in number, or an extent is negative")
     }
+    for (ids, key) in [(_measuredIDs, CodingKeys.measuredIDs), (_ownIDs, .ownIDs), (_kindIDs, .kindIDs)]
+    where Self._hasRepeat(ids) {
+      throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "a row named twice")
+    }
+    guard !_kinds.contains(0) else {
+      throw DecodingError.dataCorruptedError(forKey: .kinds, in: c,
+                                             debugDescription: "a kind entry of kind 0 (kind 0 is every other row's)")
+    }
     _laneIDs = try c.decodeIfPresent([ID].self, forKey: .laneIDs) ?? []
+    guard !Self._hasRepeat(_laneIDs) else {
+      throw DecodingError.dataCorruptedError(forKey: .laneIDs, in: c, debugDescription: "a row named twice")
+    }
     let lanes = try c.decodeIfPresent([Int].self, forKey: .lanes) ?? []
     let laneCounts = try c.decodeIfPresent([Int].self, forKey: .laneCounts) ?? []
     guard lanes.count == _laneIDs.count, laneCounts.count == _laneIDs.count,
@@ -279,7 +307,18 @@ extension LayoutSnapshot: Codable where ID: Codable {
       return KindSettings(kind: s.kind, estimate: s.estimateUnits.map { _FixedPoint.points(Int64($0)) },
                           policy: s.mean ? .meanOfMeasured : .fixed)
     }
+    var kindsSeen = _KindSet()
+    guard kindSettings.allSatisfy({ kindsSeen.insert($0.kind) }) else {
+      throw DecodingError.dataCorruptedError(forKey: .kindSettings, in: c, debugDescription: "a kind's settings given twice")
+    }
     place = try c.decodeIfPresent(Place.self, forKey: .place)
+  }
+
+  /// Whether an id appears twice in `ids`.
+  /// - Complexity: O(m) expected.
+  private static func _hasRepeat(_ ids: [ID]) -> Bool {
+    var seen = Set<ID>(minimumCapacity: ids.count)
+    return !ids.allSatisfy { seen.insert($0).inserted }
   }
 
   /// Encodes the snapshot: parallel arrays of ids and values (extents in

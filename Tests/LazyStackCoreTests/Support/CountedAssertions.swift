@@ -122,13 +122,38 @@ func XCTAssertLessThanOrEqual<T: Comparable>(_ a: @autoclosure () throws -> T, _
   order("XCTAssertLessThanOrEqual", "less than or equal to", a, b, <=, message, file: file, line: line)
 }
 
+/// Asserts that `expression` throws, and hands the error to
+/// `errorHandler`, which must name the error it expects with an assertion
+/// of its own (a negative test that passes on any error hides a wrong one).
 func XCTAssertThrowsError<T>(_ expression: @autoclosure () throws -> T, _ message: @autoclosure () -> String = "",
-                             file: StaticString = #filePath, line: UInt = #line, _ errorHandler: (_ error: any Error) -> Void = { _ in }) {
+                             file: StaticString = #filePath, line: UInt = #line, _ errorHandler: (_ error: any Error) -> Void) {
   AssertionCount.evaluated += 1
   do {
     _ = try expression()
     XCTFail("XCTAssertThrowsError failed: did not throw an error\(suffix(message))", file: file, line: line)
   } catch {
+    let before = AssertionCount.evaluated
     errorHandler(error)
+    if AssertionCount.evaluated == before {
+      XCTFail("XCTAssertThrowsError: the handler checked nothing of \(error)\(suffix(message))", file: file, line: line)
+    }
+  }
+}
+
+/// Asserts that `expression` throws exactly `expected`.
+func XCTAssertThrowsError<T, E: Error & Equatable>(_ expression: @autoclosure () throws -> T, _ expected: E,
+                                                   _ message: @autoclosure () -> String = "",
+                                                   file: StaticString = #filePath, line: UInt = #line) {
+  AssertionCount.evaluated += 1
+  do {
+    _ = try expression()
+    XCTFail("XCTAssertThrowsError failed: did not throw \(expected)\(suffix(message))", file: file, line: line)
+  } catch let error as E {
+    if error != expected {
+      XCTFail("XCTAssertThrowsError failed: threw \(error), not \(expected)\(suffix(message))", file: file, line: line)
+    }
+  } catch {
+    XCTFail("XCTAssertThrowsError failed: threw \(error) (\(type(of: error))), not \(expected)\(suffix(message))",
+            file: file, line: line)
   }
 }
