@@ -481,6 +481,64 @@ public struct OperationGenerator: Sendable {
   }
 }
 
+extension LayoutOperation {
+  /// The operation's case (`measure`, `beginBatch`, `animated`, …): what a
+  /// model check counts to say which kinds of operation it covered.
+  /// - Complexity: O(1).
+  public var caseName: String {
+    if let label = Mirror(reflecting: self).children.first?.label { return label }
+    switch self {
+    case .automaticPosition: return "automaticPosition"
+    case .invalidateAll: return "invalidateAll"
+    case .beginInteraction: return "beginInteraction"
+    case .beginBatch: return "beginBatch"
+    case .saveSnapshot: return "saveSnapshot"
+    case .restoreSaved: return "restoreSaved"
+    case .rearmEdgeTriggers: return "rearmEdgeTriggers"
+    case .takeEdgeEvents: return "takeEdgeEvents"
+    default: return "\(self)"
+    }
+  }
+
+  /// Every case a generator can make (all but `restoreSnapshot`, which
+  /// only the fuzzer makes, from decoded bytes).
+  public static let generatedCaseNames: Set<String> = [
+    "viewport", "userScroll", "scrollToID", "scrollToEdge", "scrollToOffset", "automaticPosition", "measure",
+    "invalidate", "invalidateAll", "measureVisible", "estimate", "policy", "snapshot", "insert", "removeOffsets",
+    "removeIDs", "move", "difference", "scrollAnchor", "defaultAnchor", "overscan", "snap", "setRole", "pinnedViews",
+    "beginInteraction", "endInteraction", "animated", "advance", "beginBatch", "endBatch", "setKind", "kindEstimate",
+    "kindPolicy", "ownEstimate", "saveSnapshot", "restoreSaved", "scrollToDistance", "sectionLayout", "headerLayout",
+    "laneViewport", "keptIDs", "edgeTriggerDistance", "rearmEdgeTriggers", "takeEdgeEvents", "dragIndicator",
+    "scrollToIndex", "measureProposed",
+  ]
+}
+
+/// The restores `saveSnapshot` compared in a fresh layout (SPEC C1, C2):
+/// how many, how many of them with lanes, sections and kinds, and how
+/// many had no offset to compare (a restore that waits, C3, or no place).
+public struct RestoreChecks: Sendable, Equatable, CustomStringConvertible {
+  public var compared = 0
+  public var withLanes = 0
+  public var withSections = 0
+  public var withKinds = 0
+  public var offsetNotCompared = 0
+
+  public init() {}
+
+  public static func += (a: inout RestoreChecks, b: RestoreChecks) {
+    a.compared += b.compared
+    a.withLanes += b.withLanes
+    a.withSections += b.withSections
+    a.withKinds += b.withKinds
+    a.offsetNotCompared += b.offsetNotCompared
+  }
+
+  public var description: String {
+    "\(compared) restores into a fresh layout compared (\(withLanes) with lanes, \(withSections) with sections, "
+      + "\(withKinds) with kinds; \(offsetNotCompared) without an offset to compare: waiting or no place)"
+  }
+}
+
 /// A layout and its reference model, driven together.
 public struct ModelPair: Sendable {
   public var core: LazyStackLayout<Int>
@@ -492,6 +550,8 @@ public struct ModelPair: Sendable {
   var batchWatched: Bool?
   /// The snapshot `saveSnapshot` kept.
   public var saved: LayoutSnapshot<Int>?
+  /// What the restores into a fresh layout compared (`saveSnapshot`).
+  public var restoreChecks = RestoreChecks()
 
   public init(ids: [Int], estimate: CGFloat, spacing: CGFloat = 0, axis: Axis = .vertical,
               insets: EdgeInsets = EdgeInsets(), blockCapacity: Int = 4) throws {
@@ -721,20 +781,25 @@ public struct ModelPair: Sendable {
         if json != a { return "snapshot changed through JSON: \(json) vs \(a)" }
         // A restored layout equals the saved one where the ids are the same:
         // every extent, every masonry row's lane (C1), and the offset (the
-        // place lands where it was). With lanes only where every section
-        // has the layout-wide layout and no row is a header or footer: a
-        // snapshot holds no roles or section layouts.
+        // place lands where it was). A snapshot holds no roles, section
+        // layouts or pinning: the fresh layout is given the same ones first
+        // (each header its section's layout), as an app that restores into
+        // the same screen does.
         let laneSections = core._laysOutLanes
-        if laneSections && (0 ..< core.count).contains(where: { core.role(at: $0) != .row }) {
-          saved = a
-          return nil
-        }
         var fresh = try LazyStackLayout(ids: core.ids, estimatedExtent: core.estimatedExtent, spacing: core.spacing,
                                         axis: core.axis, insets: core.insets)
         fresh.viewportSize = core.viewportSize
         fresh.scrollAnchor = core.scrollAnchor
+        fresh.pinnedViews = core.pinnedViews
         if laneSections { fresh.sectionLayout = core.sectionLayout }
+        for i in 0 ..< core.count where core.role(at: i) != .row {
+          _ = fresh.setRole(core.role(at: i), for: core.id(at: i))
+          if laneSections && core.role(at: i) == .sectionHeader {
+            _ = fresh.setSectionLayout(core.sectionLayout(at: i), forHeader: core.id(at: i))
+          }
+        }
         fresh.restore(decoded)
+        restoreChecks.compared += 1
         for i in 0 ..< core.count where laneSections && fresh.lane(at: i) != core.lane(at: i) {
           return "restored lane(at: \(i)) \(fresh.lane(at: i)) vs \(core.lane(at: i))"
         }
@@ -750,9 +815,14 @@ public struct ModelPair: Sendable {
         }
         let main = { (l: LazyStackLayout<Int>) in vertical ? l.contentOffset.y : l.contentOffset.x }
         // (While a restore waits, C3, the snapshot holds the place it waits for.)
-        if core.pinnedViews.isEmpty, !core.isRestorePending, decoded.place != nil, main(fresh) != main(core) {
+        if core.isRestorePending || decoded.place == nil {
+          restoreChecks.offsetNotCompared += 1
+        } else if main(fresh) != main(core) {
           return "restored contentOffset \(fresh.contentOffset) vs \(core.contentOffset)"
         }
+        if laneSections { restoreChecks.withLanes += 1 }
+        if (0 ..< core.count).contains(where: { core.role(at: $0) != .row }) { restoreChecks.withSections += 1 }
+        if a.kindSettings.count > 1 { restoreChecks.withKinds += 1 }
       } catch {
         return "snapshot round trip threw \(error)"
       }

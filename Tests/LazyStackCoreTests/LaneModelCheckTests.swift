@@ -11,16 +11,12 @@ import LazyStackTestSupport
 /// `visibleIndices`, `visibleRows`, the position and the kept row, point
 /// queries and hit tests), the seed and step printed on failure.
 final class LaneModelCheckTests: CheckedTestCase {
-  /// Operations the layout's lanes do not cover yet (snapping, motion,
-  /// batches, kinds and snapshots with lanes) are left out.
-  func covered(_ op: LayoutOperation) -> Bool {
-    switch op {
-    default:
-      return true
-    }
-  }
-
-  func run(seeds: ClosedRange<UInt64>, steps: Int, maxRows: Int = 60) {
+  /// Every kind of operation with lanes, frame included: returns how many
+  /// steps of each case ran, and what the restores compared.
+  @discardableResult
+  func run(seeds: ClosedRange<UInt64>, steps: Int, maxRows: Int = 60) -> (cases: [String: Int], restores: RestoreChecks) {
+    var cases: [String: Int] = [:]
+    var restores = RestoreChecks()
     for seed in TestScale.seeds(seeds.lowerBound ..< seeds.upperBound + 1) {
       var rng = SeededRNG(seed: seed ^ 0x1a7e)
       var generator = OperationGenerator(seed: seed, includeEdits: true, maxRows: maxRows, includeSections: true,
@@ -28,6 +24,7 @@ final class LaneModelCheckTests: CheckedTestCase {
       generator.includeLanes = true
       generator.includeBatches = true
       generator.includeKinds = true
+      generator.includeFrame = true
       let initial = Array(0 ..< Int.random(in: 0 ... maxRows / 2, using: &rng))
       let axis: Axis = seed % 3 == 0 ? .horizontal : .vertical
       var pair = try! ModelPair(ids: initial, estimate: CGFloat(Int.random(in: 10 ... 80, using: &rng)),
@@ -39,8 +36,12 @@ final class LaneModelCheckTests: CheckedTestCase {
       var step = 0
       while step < steps {
         let extent = axis == .vertical ? pair.reference.contentSize.height : pair.reference.contentSize.width
-        let op = opening.isEmpty ? generator.next(ids: pair.reference.ids, contentExtent: extent) : opening.removeFirst()
-        guard covered(op) else { continue }
+        // (Halfway, every other seed goes back to an automatic position: the
+        // generator makes one only about once in 1,000 steps with lanes.)
+        let op = !opening.isEmpty ? opening.removeFirst()
+          : step == steps / 2 && seed % 2 == 0 ? .automaticPosition
+          : generator.next(ids: pair.reference.ids, contentExtent: extent)
+        cases[op.caseName, default: 0] += 1
         let problem = pair.step(op) ?? pair.difference(probes: (0 ..< 3).map { _ in
           CGFloat(Int.random(in: -50 ... Int(extent) + 50, using: &rng))
         })
@@ -53,11 +54,13 @@ final class LaneModelCheckTests: CheckedTestCase {
               print(i, c.id(at: i), c.role(at: i), c.frame(at: i), r.frames()[i], c.lane(at: i), c.isMeasured(at: i))
             }
           }
-          return
+          return (cases, restores)
         }
         step += 1
       }
+      restores += pair.restoreChecks
     }
+    return (cases, restores)
   }
 
   /// A scroll frame in masonry reads the rows it gains from each lane's
@@ -172,6 +175,20 @@ final class LaneModelCheckTests: CheckedTestCase {
     let env = ProcessInfo.processInfo.environment
     let first = UInt64(env["LANE_SEED"] ?? "") ?? 1
     let seeds = UInt64(env["LANE_SEEDS"] ?? "") ?? 40
-    run(seeds: first ... first + seeds - 1, steps: Int(env["LANE_STEPS"] ?? "") ?? 120)
+    // (The short scale runs 6 of the 40 seeds, each twice as long, so that
+    // every kind of operation still runs.)
+    let steps = Int(env["LANE_STEPS"] ?? "") ?? (TestScale.current == .short ? 240 : 120)
+    let (cases, restores) = run(seeds: first ... first + seeds - 1, steps: steps)
+    // What ran, printed; and a floor: every kind of operation a generator
+    // makes ran with lanes (snapping, motion, batches, kinds, snapshots and
+    // the frame included), and restores with lanes and with sections were
+    // compared in a fresh layout.
+    print("lanes against the reference: " + cases.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+      .joined(separator: ", "))
+    print("lanes against the reference: \(restores)")
+    guard env["LANE_SEED"] == nil && env["LANE_SEEDS"] == nil && env["LANE_STEPS"] == nil else { return }
+    XCTAssertEqual(LayoutOperation.generatedCaseNames.subtracting(cases.keys).sorted(), [], "operations never run with lanes")
+    XCTAssertGreaterThanOrEqual(restores.withLanes, 3, "\(restores)")
+    XCTAssertGreaterThanOrEqual(restores.withSections, 3, "\(restores)")
   }
 }

@@ -10,13 +10,18 @@ import LazyStackTestSupport
 final class ModelCheckTests: CheckedTestCase {
   func run(seeds: Range<UInt64>, steps: Int, edits: Bool, spacing: CGFloat = 0, insets: EdgeInsets = EdgeInsets(),
            axis: Axis = .vertical, sections: Bool = false, motion: Bool = false, orderedIDs: Bool = false,
-           batches: Bool = false, kinds: Bool = false,
+           batches: Bool = false, kinds: Bool = false, lanes: Bool = false, frame: Bool = false,
            file: StaticString = #filePath, line: UInt = #line) throws -> (steps: Int, withExceptions: Int) {
     // A quarter of the seeds at the default scale, all of them at LAZYSTACK_TEST_SCALE=full (CI).
     let seeds = TestScale.seeds(seeds)
     var withExceptions = 0
     var compared = 0
     var batchesEnded = 0
+    var restores = RestoreChecks()
+    defer {
+      if restores.compared > 0 { print("\(seeds): \(restores)") }
+      if lanes { XCTAssertGreaterThan(restores.withLanes, 0, "restores with lanes compared", file: file, line: line) }
+    }
     defer {
       if batches { XCTAssertGreaterThan(batchesEnded, seeds.count, "batches ended and compared", file: file, line: line) }
     }
@@ -26,6 +31,8 @@ final class ModelCheckTests: CheckedTestCase {
                                          includeMotion: motion, includeOrderedIDs: orderedIDs)
       generator.includeBatches = batches
       generator.includeKinds = kinds
+      generator.includeLanes = lanes
+      generator.includeFrame = frame
       // With ordered ids: spaced by 8, so that inserts can keep their order.
       let initial = Array(stride(from: 0, to: Int(seed % 60) * (orderedIDs ? 8 : 1), by: orderedIDs ? 8 : 1))
       var pair = try ModelPair(ids: initial, estimate: CGFloat(seed % 7) * 9 + 1, spacing: spacing, axis: axis,
@@ -47,6 +54,7 @@ final class ModelCheckTests: CheckedTestCase {
         if pair.core._tree._exceptions != nil { withExceptions += 1 }
         if case .endBatch(abort: false) = op { batchesEnded += 1 }
       }
+      restores += pair.restoreChecks
     }
     return (compared, withExceptions)
   }
@@ -58,6 +66,16 @@ final class ModelCheckTests: CheckedTestCase {
   func testE4_modelCheck_orderedIDsBrokenAndRestored() throws {
     let run = try run(seeds: 900 ..< 960, steps: 150, edits: true, spacing: 2, orderedIDs: true)
     XCTAssertGreaterThan(run.withExceptions, run.steps / 5, "steps with exceptions")
+  }
+
+  /// SPEC §13 with every other kind of operation (sections, motion,
+  /// batches, kinds, snapshots, the frame), both axes: grids and masonry
+  /// made and changed by the generator, compared after every step.
+  func testL1_modelCheck_lanesWithEverything() throws {
+    _ = try run(seeds: 1100 ..< 1124, steps: 150, edits: true, sections: true, motion: true, batches: true, kinds: true,
+                lanes: true, frame: true)
+    _ = try run(seeds: 1124 ..< 1136, steps: 150, edits: true, spacing: 2, insets: EdgeInsets(top: 3, leading: 1, bottom: 5, trailing: 2),
+                axis: .horizontal, sections: true, motion: true, batches: true, kinds: true, lanes: true, frame: true)
   }
 
   func testModelCheck_scrollMeasureSnapshot() throws {
