@@ -83,6 +83,22 @@ extension LazyStackReference {
     return max(0, viewportCross - c)
   }
 
+  /// SPEC L2, computed here (not by `LaneCount.count`): `.fixed(k)` is k;
+  /// `.adaptive(minimum: w)` is the most lanes, at least 1 and at most 256
+  /// (`LaneCount`'s documented clamp), of which k lanes of w with the k - 1
+  /// spacings between them fit in the cross extent c: k w + (k - 1) s <= c,
+  /// which is k = floor((c + s) / (w + s)).
+  package static func laneCount(_ count: LaneCount, crossExtent c: CGFloat, spacing s: CGFloat) -> Int {
+    switch count {
+    case .fixed(let k):
+      return k
+    case .adaptive(let w):
+      var k = 1
+      while k < 256 && CGFloat(k + 1) * w + CGFloat(k) * s <= c { k += 1 }
+      return k
+    }
+  }
+
   /// The sections in order, each with its layout and lane count.
   func sectionPlans() -> [SectionPlan] {
     var result: [SectionPlan] = []
@@ -93,7 +109,7 @@ extension LazyStackReference {
       let last = rows.upperBound - 1
       let footer = role(at: last) == .sectionFooter && last != header ? last : nil
       let layout = header.flatMap { layoutByHeader[ids[$0]] } ?? defaultSectionLayout
-      let lanes = layout.lanes.map { $0.count.count(crossExtent: laneCrossExtent, spacing: $0.spacing) } ?? 1
+      let lanes = layout.lanes.map { Self.laneCount($0.count, crossExtent: laneCrossExtent, spacing: $0.spacing) } ?? 1
       result.append(SectionPlan(rows: rows, header: header, footer: footer, layout: layout, lanes: lanes))
       i = rows.upperBound
     }
@@ -173,13 +189,15 @@ extension LazyStackReference {
       case .grid(let grid):
         // SPEC L3: lines of k; a line as long as its longest row; each row
         // at the alignment's share of what its line has to spare.
-        let a = _FixedPoint.fraction(grid.alignment)
+        // (The alignment is validated to 0...1 when the grid is made; the
+        // share is rounded to the nearest unit, halves away from zero.)
+        let a = Double(grid.alignment)
         var lineStart = plan.body.lowerBound
         while lineStart < plan.body.upperBound {
           let line = lineStart ..< min(lineStart + k, plan.body.upperBound)
           let longest = line.map { e[$0] }.max()!
           for (lane, i) in line.enumerated() {
-            g.starts[i] = y + _FixedPoint.scale(longest - e[i], by: a)
+            g.starts[i] = y + Int64((Double(longest - e[i]) * a).rounded(.toNearestOrAwayFromZero))
             g.snaps[i] = y
             g.lanes[i] = lane
             g.cross[i] = cross(lane)

@@ -38,10 +38,55 @@ extension LazyStackReference {
     }
     s.place = readingPlace
     if let pendingRestore {
+      // C3: the place it waits to land, and its entries for ids that are
+      // not rows yet, after this layout's own.
       let present = Set(ids)
-      s._addWaiting(pendingRestore) { present.contains($0) }
+      s.place = pendingRestore.place
+      for (id, u) in zip(pendingRestore._measuredIDs, pendingRestore._measuredUnits) where !present.contains(id) {
+        s._measuredIDs.append(id)
+        s._measuredUnits.append(u)
+      }
+      for (id, u) in zip(pendingRestore._ownIDs, pendingRestore._ownUnits) where !present.contains(id) {
+        s._ownIDs.append(id)
+        s._ownUnits.append(u)
+      }
+      for (id, k) in zip(pendingRestore._kindIDs, pendingRestore._kinds) where !present.contains(id) {
+        s._kindIDs.append(id)
+        s._kinds.append(k)
+      }
+      for e in pendingRestore.masonryLanes where !present.contains(e.id) {
+        s._laneIDs.append(e.id)
+        s._lanes.append(UInt8(e.lane))
+        s._laneCountsLessOne.append(UInt8(e.laneCount - 1))
+      }
     }
     return s
+  }
+
+  /// C3: what a restore whose row is not here yet waits with: its
+  /// settings, its place, and its entries of ids that are not rows.
+  static func waiting(_ snapshot: LayoutSnapshot<ID>, present: Set<ID>) -> LayoutSnapshot<ID> {
+    var w = LayoutSnapshot<ID>()
+    w.kindSettings = snapshot.kindSettings
+    w.place = snapshot.place
+    for (id, u) in zip(snapshot._measuredIDs, snapshot._measuredUnits) where !present.contains(id) {
+      w._measuredIDs.append(id)
+      w._measuredUnits.append(u)
+    }
+    for (id, u) in zip(snapshot._ownIDs, snapshot._ownUnits) where !present.contains(id) {
+      w._ownIDs.append(id)
+      w._ownUnits.append(u)
+    }
+    for (id, k) in zip(snapshot._kindIDs, snapshot._kinds) where !present.contains(id) {
+      w._kindIDs.append(id)
+      w._kinds.append(k)
+    }
+    for e in snapshot.masonryLanes where !present.contains(e.id) {
+      w._laneIDs.append(e.id)
+      w._lanes.append(UInt8(e.lane))
+      w._laneCountsLessOne.append(UInt8(e.laneCount - 1))
+    }
+    return w
   }
 
   /// The kept row and the distance from its start to the viewport's
@@ -149,7 +194,7 @@ extension LazyStackReference {
     if present.contains(place.id) {
       scrollTo(id: place.id, distance: place.distance, anchor: place.anchor)
     } else {
-      pendingRestore = snapshot._keeping { !present.contains($0) }
+      pendingRestore = Self.waiting(snapshot, present: present)
     }
   }
 

@@ -133,6 +133,32 @@ final class LaneTests: CheckedTestCase {
 
   /// SPEC L2 (and X5): bad lane counts, minimums, spacings and alignments
   /// are typed errors.
+  /// SPEC L2: the layout's adaptive lane count (`LaneCount.count`) is the
+  /// reference's, computed on its own as the most lanes of w with their
+  /// spacings that fit (k w + (k - 1) s <= c), over a sweep of cross
+  /// extents, minimums and spacings, the exact fits included; worked: 3
+  /// lanes of 100 with 10 between need 320 pt.
+  func testL2_adaptiveLaneCountIsTheReferencesOverASweep() {
+    let three = LaneCount.adaptive(minimum: 100)
+    XCTAssertEqual(three.count(crossExtent: 320, spacing: 10), 3)
+    XCTAssertEqual(three.count(crossExtent: 319.75, spacing: 10), 2)
+    XCTAssertEqual(three.count(crossExtent: 0, spacing: 10), 1)
+    XCTAssertEqual(LaneCount.adaptive(minimum: 1).count(crossExtent: 10_000, spacing: 0), 256, "at most 256")
+    var compared = 0
+    for w in [0.5, 1, 7.5, 40, 99.25, 100, 333] as [CGFloat] {
+      for s in [0, 0.25, 2.5, 4, 16] as [CGFloat] {
+        for step in 0 ... 2_400 {
+          let c = CGFloat(step) / 4
+          let core = LaneCount.adaptive(minimum: w).count(crossExtent: c, spacing: s)
+          let reference = LazyStackReference<Int>.laneCount(.adaptive(minimum: w), crossExtent: c, spacing: s)
+          if core != reference { return XCTFail("w \(w) s \(s) c \(c): \(core) vs \(reference)") }
+          compared += 1
+        }
+      }
+    }
+    XCTAssertEqual(compared, 7 * 5 * 2_401)
+  }
+
   func testL2_badLaneValuesAreTypedErrors() {
     XCTAssertThrowsError(try GridLayout(lanes: .fixed(0))) { XCTAssertEqual($0 as? LazyStackError, .invalidLaneCount(0)) }
     XCTAssertThrowsError(try MasonryLayout(lanes: .fixed(-3))) { XCTAssertEqual($0 as? LazyStackError, .invalidLaneCount(-3)) }
@@ -471,7 +497,7 @@ final class LaneReferenceCheckTests: CheckedTestCase {
       let role = m.role(at: i)
       if role == .sectionHeader || i == 0 || m.role(at: i - 1) == .sectionFooter { body = 0 }
       if case .grid(let grid) = m.sectionLayout(at: i), role == .row {
-        let k = grid.lanes.count(crossExtent: m.viewportSize.width, spacing: grid.laneSpacing)
+        let k = LazyStackReference<Int>.laneCount(grid.lanes, crossExtent: m.viewportSize.width, spacing: grid.laneSpacing)
         XCTAssertEqual(lanes[i], body % k, "\(context): grid lane of \(i)")
       }
       if role == .row { body += 1 }
