@@ -1,17 +1,30 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target (with AddressSanitizer; the target turns the
-# internal checks on), replays the committed corpus (Tests/Fuzz/corpus), and
-# explores from it: for SECONDS seconds, or for a fixed number of new inputs.
-# Exits non-zero on a crash or a failed check; crashes are written to
-# Tests/Fuzz/artifacts/ (turn each into a regression test).
-#   bash Tests/Fuzz/run.sh [SECONDS]        explore for SECONDS seconds (default 60)
-#   bash Tests/Fuzz/run.sh --runs N         replay the corpus, then N new inputs (what CI runs)
-#   bash Tests/Fuzz/run.sh 3600             a longer run, by hand
+# Builds the libFuzzer targets (with AddressSanitizer; the targets turn the
+# internal checks on), replays each committed corpus, and explores from it:
+# for SECONDS seconds, or for a fixed number of new inputs. Exits non-zero
+# on a crash or a failed check; crashes are written to Tests/Fuzz/artifacts/
+# (turn each into a regression test).
+#
+#   layout    FuzzTarget.swift: operation sequences with hostile values, the
+#             layout against the reference (corpus: Tests/Fuzz/corpus)
+#   snapshot  SnapshotFuzzTarget.swift: snapshot encodings, binary and JSON,
+#             mutated by a mutator that knows the format, restored into the
+#             layout and the reference (corpus: Tests/Fuzz/snapshot-corpus,
+#             real snapshots of lists, sections, grids and masonry)
+#
+#   bash Tests/Fuzz/run.sh [SECONDS]            both targets, SECONDS each (default 60)
+#   bash Tests/Fuzz/run.sh --runs N             replay both corpora, then N new inputs each (what CI runs)
+#   bash Tests/Fuzz/run.sh --target snapshot 600    one target, by hand
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+targets=(layout snapshot)
+if [ "${1:-}" = "--target" ]; then
+  [[ "${2:-}" =~ ^(layout|snapshot)$ ]] || { echo "usage: bash Tests/Fuzz/run.sh [--target layout|snapshot] [SECONDS | --runs N]"; exit 2; }
+  targets=("$2"); shift 2
+fi
 limit=(-max_total_time="${1:-60}")
 if [ "${1:-}" = "--runs" ]; then
-  [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "usage: bash Tests/Fuzz/run.sh [SECONDS | --runs N]"; exit 2; }
+  [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "usage: bash Tests/Fuzz/run.sh [--target layout|snapshot] [SECONDS | --runs N]"; exit 2; }
   limit=(-runs="$2")
 fi
 out=.build-fuzz
@@ -23,15 +36,21 @@ build() {  # module name, sources...
   swiftc "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/$module.swiftmodule" \
     -emit-library -static -o "$out/lib$module.a" "$@"
 }
-echo "== building the fuzz target in $out"
+echo "== building the fuzz targets in $out"
 build LazyStackCore $(find Sources/LazyStackCore -name '*.swift' | sort)
 build LazyStackReference Sources/LazyStackReference/*.swift
 build LazyStackTestSupport $(find Sources/LazyStackTestSupport -name '*.swift' | sort)
-swiftc "${flags[@]}" -module-name LazyStackFuzz Tests/Fuzz/FuzzTarget.swift \
-  -lLazyStackTestSupport -lLazyStackReference -lLazyStackCore -o "$out/lazystack-fuzz"
-echo "== replaying the $(ls Tests/Fuzz/corpus | wc -l) inputs of Tests/Fuzz/corpus, then exploring (${limit[*]})"
-work="$out/corpus"
-mkdir -p "$work"
-cp Tests/Fuzz/corpus/* "$work/" 2>/dev/null || true
-"$out/lazystack-fuzz" "${limit[@]}" -max_len=2048 -timeout=10 -rss_limit_mb=4096 \
-  -artifact_prefix=Tests/Fuzz/artifacts/ -print_final_stats=1 "$work" Tests/Fuzz/corpus
+libs=(-lLazyStackTestSupport -lLazyStackReference -lLazyStackCore)
+for target in "${targets[@]}"; do
+  case "$target" in
+    layout) source=Tests/Fuzz/FuzzTarget.swift corpus=Tests/Fuzz/corpus binary="$out/lazystack-fuzz" ;;
+    snapshot) source=Tests/Fuzz/SnapshotFuzzTarget.swift corpus=Tests/Fuzz/snapshot-corpus binary="$out/lazystack-snapshot-fuzz" ;;
+  esac
+  swiftc "${flags[@]}" -module-name "LazyStackFuzz_$target" "$source" "${libs[@]}" -o "$binary"
+  echo "== $target: replaying the $(ls "$corpus" | wc -l) inputs of $corpus, then exploring (${limit[*]})"
+  work="$out/corpus-$target"
+  mkdir -p "$work"
+  cp "$corpus"/* "$work/" 2>/dev/null || true
+  "$binary" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
+    -artifact_prefix=Tests/Fuzz/artifacts/ -print_final_stats=1 "$work" "$corpus"
+done
