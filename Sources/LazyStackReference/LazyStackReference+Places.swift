@@ -114,9 +114,17 @@ extension LazyStackReference {
     var p = y - s[i]
     if !pinnedViews.isEmpty {
       // C2 lands the place as R3 does, under pinned rows (H6): the distance
-      // that lands it at this offset.
-      let d = target(row: ids[i], fraction: f, delta: 0, programmatic: true) - offset
-      if target(row: ids[i], fraction: f, delta: d, programmatic: true) == offset { p = _FixedPoint.scale(x[i], by: f) - d }
+      // that lands it at this offset. The target is H6's line while the
+      // row meets the viewport less the pinned rows, else R3's: the delta
+      // that puts either line at the offset, where the target agrees.
+      let (lead, trail) = pinnedInsets(i)
+      let v = viewportUnits
+      let lines = [s[i] + _FixedPoint.scale(x[i], by: f) - lead - _FixedPoint.scale(v - lead - trail, by: f),
+                   s[i] + _FixedPoint.scale(x[i], by: f) - _FixedPoint.scale(v, by: f)]
+      for line in lines where target(row: ids[i], fraction: f, delta: line - offset, programmatic: true) == offset {
+        p = _FixedPoint.scale(x[i], by: f) - (line - offset)
+        break
+      }
     }
     let a = axis == .vertical ? UnitPoint(x: 0.5, y: f) : UnitPoint(x: f, y: 0.5)
     return .init(id: ids[i], distance: _FixedPoint.points(p), anchor: a)

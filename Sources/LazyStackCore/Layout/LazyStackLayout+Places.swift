@@ -110,11 +110,19 @@ extension LazyStackLayout {
     if !_pinnedViews.isEmpty {
       // A restore lands the row in the viewport less the pinned rows (C2
       // through R3, H6): the distance that lands it at this offset, so the
-      // reader sees the same lines after the restore.
+      // reader sees the same lines after the restore. The target is H6's
+      // line while the row meets the viewport less the pinned rows, else
+      // R3's: the delta that puts either line at the offset, where the
+      // target agrees (H6's first: a pinned header taller than the
+      // viewport can leave both, or only R3's).
       let row = _placed(_tree.rowInfo(at: index))
-      let delta = _programmaticTarget(row, fraction: fraction, delta: 0) &- _offset
-      if _programmaticTarget(row, fraction: fraction, delta: delta) == _offset {
-        distance = _FixedPoint.scale(row.extent, by: fraction) &- delta
+      let (lead, trail) = _pinnedInsets(for: row)
+      let plain = _rowTarget(row, fraction: fraction, delta: 0)
+      let pinned = _leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction) &- lead
+        &- _FixedPoint.scale(_viewportUnits &- lead &- trail, by: fraction)
+      for line in [pinned, plain] where _programmaticTarget(row, fraction: fraction, delta: line &- _offset) == _offset {
+        distance = _FixedPoint.scale(row.extent, by: fraction) &- (line &- _offset)
+        break
       }
     }
     let anchor = axis == .vertical ? UnitPoint(x: 0.5, y: fraction) : UnitPoint(x: fraction, y: 0.5)
