@@ -16,7 +16,8 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   switch name {
   case "build", "build_indexed", "build_range", "build_shuffled": return prepareBuild(S.self, n, name, &rng)
   case "memory", "memory_ordered": return prepareMemory(S.self, n, name, &rng)
-  case "grid_measure", "grid_insert", "grid_scroll", "masonry_measure", "masonry_insert", "masonry_scroll":
+  case "grid_measure", "grid_measure_visible", "grid_insert", "grid_scroll", "masonry_measure", "masonry_measure_visible",
+       "masonry_insert", "masonry_scroll":
     return prepareLanes(S.self, n, name, &rng)
   case "reflow": return prepareReflow(S.self, n, name, &rng)
   case "frame", "frame_up", "lanes_frame": return prepareFrame(S.self, n, name, &rng)
@@ -27,6 +28,7 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   case "offset_to_index": return prepareOffsetToIndex(box, &rng)
   case "index_to_offset": return prepareIndexToOffset(box, n, &rng)
   case "measure", "measure_read": return prepareMeasure(box, n, name, &rng)
+  case "measure_visible": return prepareMeasureVisible(box, name, &rng)
   case "index_to_offset_after_measure": return prepareLookupAfterMeasure(box, n, name, &rng)
   case "estimate_change": return prepareEstimateChange(box, name)
   case "scroll", "pinned_rows": return prepareScroll(box, name, &rng)
@@ -109,6 +111,21 @@ func prepareMeasure<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ name: String, _ 
         blackHole(layout.contentSize)
         blackHole(layout.visibleIndices)
       }
+    }
+  }, tally: tally)
+}
+
+/// measure_visible: a real measurement of a random row on screen (at or
+/// below the kept row too: the search for its new place is timed), then
+/// what a UI reads next.
+func prepareMeasureVisible<S: BenchSubject>(_ box: Box<S>, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let measure = visibleMeasurements(S.self, &rng)
+  let tally = Tally(name)
+  return Prepared(operation: {
+    box.with { layout in
+      tally.record(changed: measure(&layout).isApplied)
+      blackHole(layout.contentSize)
+      blackHole(layout.visibleIndices)
     }
   }, tally: tally)
 }
@@ -437,11 +454,13 @@ func lanePrepared<S: BenchSubject>(_: S.Type, _ n: Int, _ layout: SectionLayout,
 
 /// grid_* and masonry_* (SPEC §13): n rows in one section of 4 lanes, 10 %
 /// of them measured at 20–200 pt (every row for grid_insert), the viewport
-/// in the middle. `measure` times a real measurement of a random row, then
-/// what a UI reads next (contentSize, visibleRows); `insert` one new row at
-/// a random index (in a grid every later cell moves to the next lane), then
-/// the same reads; `scroll` a small user scroll, then visibleRows and the
-/// tracked id.
+/// in the middle. `measure` times a real measurement of a random row above
+/// the kept row, then what a UI reads next (contentSize, visibleRows);
+/// `measure_visible` a real measurement of a random row on screen, as
+/// `measureVisibleRows` makes it, then the same reads; `insert` one
+/// new row at a random index (in a grid every later cell moves to the next
+/// lane), then the same reads; `scroll` a small user scroll, then
+/// visibleRows and the tracked id.
 func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
   let masonry = name.hasPrefix("masonry")
   let layout: SectionLayout = masonry ? .masonry(try! MasonryLayout(lanes: .fixed(4)))
@@ -456,6 +475,16 @@ func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: i
       box.with { layout in
         let result = measure(&layout)
         tally.record(changed: result.isApplied)
+        blackHole(layout.contentSize)
+        blackHole(layout.visibleRows)
+      }
+    }, tally: tally)
+  }
+  if name.hasSuffix("_measure_visible") {
+    let measure = visibleMeasurements(S.self, &rng)
+    return Prepared(operation: {
+      box.with { layout in
+        tally.record(changed: measure(&layout).isApplied)
         blackHole(layout.contentSize)
         blackHole(layout.visibleRows)
       }
@@ -501,8 +530,11 @@ func prepareReflow<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: 
   return Prepared(operation: {
     box.with { layout in
       let target = layout.sectionLayout == four ? five : four
+      let height = layout.contentSize.height
       layout.sectionLayout = target
-      tally.record(changed: layout.sectionLayout == target)
+      // Four lanes and five stack the same rows to other heights: a
+      // re-flow that did nothing leaves the content's height as it was.
+      tally.record(changed: layout.contentSize.height != height)
       blackHole(layout.visibleRows)
     }
   }, tally: tally)

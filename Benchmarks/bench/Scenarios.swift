@@ -169,6 +169,27 @@ func realMeasurements<S: BenchSubject>(_ layout: S, _ n: Int, _ rng: inout Seede
   }
 }
 
+/// Real measurements of rows on screen, one a call, as a UI's
+/// `measureVisibleRows` makes them when a row comes into view or its
+/// content changes: a random row of `visibleRows` (at and below the kept
+/// row as well as above it, so the kept row's place is searched for), its
+/// true extent +1/4 pt and +3/4 pt in turn, so every call stores a new
+/// value. Each returns the result of `setMeasuredExtent`.
+func visibleMeasurements<S: BenchSubject>(_: S.Type, _ rng: inout SeededRNG) -> (inout S) -> MeasurementResult {
+  let picks = table { Int.random(in: 0 ..< 1 << 20, using: &rng) }
+  let cursor = Cursor()
+  // The rows given an extent, with the quarter it is off their true one.
+  let offsets = Box([Int: CGFloat]())
+  return { layout in
+    let onScreen = layout.visibleRows
+    let index = onScreen.isEmpty ? 0 : onScreen[picks[cursor.next()] % onScreen.count]
+    let id = layout.id(at: index)
+    let off: CGFloat = offsets.value[id] == 0.25 ? 0.75 : 0.25
+    offsets.value[id] = off
+    return layout.setMeasuredExtent(CGFloat(20 + (id &* 0x9E37_79B1 >> 7) % 181) + off, for: id)
+  }
+}
+
 /// User scrolls by 1 to 40 pt either way (never 0: every call moves), back
 /// to the middle past either end: the frame of `scroll` and `pinned_rows`.
 /// A call scrolls with the `k`-th delta and returns whether the offset moved.
@@ -194,6 +215,7 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
   ("offset_to_index", .logarithmic, "index(atOffset:) at a random offset"),
   ("index_to_offset", .logarithmic, "frame(at:) of a random row"),
   ("measure", .logarithmic, "setMeasuredExtent of a random row above the anchor with a new extent (a real change every call), with S1 stabilization"),
+  ("measure_visible", .logarithmic, "setMeasuredExtent of a random row on screen (as measureVisibleRows measures it) with a new extent, with S1 stabilization, then contentSize and visibleIndices"),
   ("measure_read", .logarithmic, "measure, then contentSize and visibleIndices (what a UI reads next)"),
   ("index_to_offset_after_measure", .logarithmic, "measure, then frame(at:) of a random row (a lookup after every change)"),
   ("estimate_change", .logarithmic, "change the estimate for unmeasured rows, with stabilization"),
@@ -211,10 +233,12 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
   ("kind_estimate_change", .logarithmic, "change one of 8 kinds' estimate (every row has one), stabilized (K1)"),
   ("snapshot_restore", .linear, "restore a snapshot with 10 % of the rows measured and its place into a fresh layout of n rows, ids in order (C2)"),
   ("snapshot_restore_hashed", .linear, "snapshot_restore into a layout whose ids are in random order (found through the hash index)"),
-  ("grid_measure", .logarithmic, "setMeasuredExtent of a random row in a 4-lane grid (10 % measured), stabilized, then contentSize and visibleRows (L3)"),
+  ("grid_measure", .logarithmic, "setMeasuredExtent of a random row above the kept row in a 4-lane grid (10 % measured), stabilized, then contentSize and visibleRows (L3)"),
+  ("grid_measure_visible", .logarithmic, "setMeasuredExtent of a random row on screen in a 4-lane grid (10 % measured) with a new extent, stabilized, then contentSize and visibleRows (L3)"),
   ("grid_insert", .logarithmic, "insert one row at a random index of a measured 4-lane grid (every later cell moves a lane), stabilized, then contentSize and visibleRows"),
   ("grid_scroll", .logarithmic, "userScroll by a small delta in a 4-lane grid + visibleRows + tracked id"),
-  ("masonry_measure", .logarithmic, "setMeasuredExtent of a random row in a 4-lane masonry (10 % measured), stabilized, then contentSize and visibleRows (L4)"),
+  ("masonry_measure", .logarithmic, "setMeasuredExtent of a random row above the kept row in a 4-lane masonry (10 % measured), stabilized, then contentSize and visibleRows (L4)"),
+  ("masonry_measure_visible", .logarithmic, "setMeasuredExtent of a random row on screen in a 4-lane masonry (10 % measured) with a new extent, stabilized, then contentSize and visibleRows (L4)"),
   ("masonry_insert", .logarithmic, "insert one row at a random index of a 4-lane masonry (placed by L4), stabilized, then contentSize and visibleRows"),
   ("masonry_scroll", .logarithmic, "userScroll by a small delta in a 4-lane masonry + visibleRows + tracked id"),
   ("frame", .logarithmic, "one UI frame (F8): userScroll forward by 1-40 pt, the rows that came into view measured at their proposals, rowsToDraw with every frame, takeEdgeEvents, scrollIndicator, prefetchRows of one viewport ahead (10 % measured)"),
