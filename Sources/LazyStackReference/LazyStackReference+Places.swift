@@ -98,9 +98,11 @@ extension LazyStackReference {
     var i: Int
     let s = starts()
     let x = extents()
+    var keptByAnchor = false
     if case .row(let id, let fraction, _) = anchor, let at = index(of: id) {
       f = fraction
       i = at
+      keptByAnchor = true
     } else {
       if case .edge(let e) = anchor {
         f = (e == .top || e == .leading) ? 0 : 1
@@ -114,16 +116,31 @@ extension LazyStackReference {
     var p = y - s[i]
     if !pinnedViews.isEmpty {
       // C2 lands the place as R3 does, under pinned rows (H6): the distance
-      // that lands it at this offset. The target is H6's line while the
+      // that lands row j at this offset. The target is H6's line while the
       // row meets the viewport less the pinned rows, else R3's: the delta
       // that puts either line at the offset, where the target agrees.
-      let (lead, trail) = pinnedInsets(i)
       let v = viewportUnits
-      let lines = [s[i] + _FixedPoint.scale(x[i], by: f) - lead - _FixedPoint.scale(v - lead - trail, by: f),
-                   s[i] + _FixedPoint.scale(x[i], by: f) - _FixedPoint.scale(v, by: f)]
-      for line in lines where target(row: ids[i], fraction: f, delta: line - offset, programmatic: true) == offset {
-        p = _FixedPoint.scale(x[i], by: f) - (line - offset)
-        break
+      func landing(_ j: Int) -> Int64? {
+        let (lead, trail) = pinnedInsets(j)
+        let lines = [s[j] + _FixedPoint.scale(x[j], by: f) - lead - _FixedPoint.scale(v - lead - trail, by: f),
+                     s[j] + _FixedPoint.scale(x[j], by: f) - _FixedPoint.scale(v, by: f)]
+        let line = lines.first { target(row: ids[j], fraction: f, delta: $0 - offset, programmatic: true) == offset }
+        return line.map { _FixedPoint.scale(x[j], by: f) - ($0 - offset) }
+      }
+      if let d = landing(i) {
+        p = d
+      } else if !keptByAnchor {
+        // The point is in the spacing after row i, which is off screen:
+        // the first row after it that lands exactly, of those that start
+        // before the viewport's far edge.
+        for j in i + 1 ..< ids.count {
+          if s[j] >= offset + v { break }
+          if let d = landing(j) {
+            i = j
+            p = d
+            break
+          }
+        }
       }
     }
     let a = axis == .vertical ? UnitPoint(x: 0.5, y: f) : UnitPoint(x: f, y: 0.5)

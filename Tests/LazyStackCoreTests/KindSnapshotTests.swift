@@ -623,6 +623,42 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertEqual(checked, 242)
   }
 
+  /// SPEC C2 with H6 and spacing: where the viewport's top falls in the
+  /// spacing after a row, that row is off screen, and no distance from it
+  /// lands there under its pinned header (H6 gives way to the whole
+  /// viewport, whose target is a header's extent higher). The place is kept
+  /// by the first row after it that lands exactly. Every offset, reached by
+  /// a user scroll and by `scrollTo(offset:)`, with the scroll anchor at
+  /// the top and at the bottom, comes back after a round trip. (Found by
+  /// the soak, seed 49 step 1791: a restore 50 pt higher.)
+  func testC2_aRoundTripUnderAPinnedHeaderWithSpacingLandsAtTheSameOffset() throws {
+    func make(_ anchor: UnitPoint?) throws -> LazyStackLayout<Int> {
+      var m = try LazyStackLayout(ids: Array(0 ..< 60), estimatedExtent: 40, spacing: 8)
+      for h in stride(from: 0, to: 60, by: 12) { m.setRole(.sectionHeader, for: h) }
+      m.pinnedViews = .sectionHeaders
+      m.viewportSize = CGSize(width: 300, height: 300)
+      m.scrollAnchor = anchor
+      m.measureVisibleRows { _, id in CGFloat(30 + id % 5 * 7) }
+      return m
+    }
+    var checked = 0
+    for anchor in [nil, UnitPoint.bottom] {
+      for y in stride(from: CGFloat(0), through: 2400, by: 3.5) {
+        for programmatic in [false, true] {
+          var original = try make(anchor)
+          if programmatic { original.position.scrollTo(y: y) } else { original.userScroll(to: CGPoint(x: 0, y: y)) }
+          let saved = original.snapshot()
+          var restored = try make(anchor)
+          restored.restore(saved)
+          XCTAssertEqual(restored.contentOffset.y, original.contentOffset.y,
+                         "\(programmatic ? "scrollTo" : "userScroll") \(y), anchor \(String(describing: anchor)), place \(saved.place!)")
+          checked += 1
+        }
+      }
+    }
+    XCTAssertEqual(checked, 2 * 2 * 686)
+  }
+
   /// SPEC C2 where the peers' restores fail (their offsets and index-keyed
   /// sizes mean another place once rows arrive above): 50 new rows at the
   /// top before the restore. The kept row lands where it was on screen,

@@ -86,12 +86,21 @@ extension LazyStackLayout {
   /// without one the row at the viewport's anchor point (the scroll
   /// anchor's, the trailing edge when pinned there, else the leading edge);
   /// the distance from its start to the viewport's point at that fraction.
-  /// - Complexity: O(log n + B).
+  ///
+  /// With pinned rows the distance is the one that lands the row at this
+  /// offset under them (H6). Where the point falls in the spacing after
+  /// the row at it, that row is off screen and no distance lands it here
+  /// under its pinned header: the place is then kept by the first row
+  /// after it that lands exactly, of those that start before the
+  /// viewport's far edge.
+  /// - Complexity: O(log n + B); with pinned rows O(r (log n + B)) for the
+  ///   r rows tried (the rows on screen at most).
   @inlinable
   internal var _readingPlace: LayoutSnapshot<ID>.Place? {
     guard count > 0 else { return nil }
     var index: Int
     var fraction: CGFloat
+    var byPoint = false
     if case .row(let id, let f, _) = _anchor, let i = _tree.index(of: id) {
       index = i
       fraction = f
@@ -103,6 +112,7 @@ extension LazyStackLayout {
       }
       let y = _offset &+ _FixedPoint.scale(_viewportUnits, by: fraction)
       index = _placeRow(atUnits: y)
+      byPoint = true
     }
     let y = _offset &+ _FixedPoint.scale(_viewportUnits, by: fraction)
     let start = _leadingInset &+ (_laneBox == nil ? _tree.pitchPrefix(index) : _span(index).start)
@@ -110,23 +120,46 @@ extension LazyStackLayout {
     if !_pinnedViews.isEmpty {
       // A restore lands the row in the viewport less the pinned rows (C2
       // through R3, H6): the distance that lands it at this offset, so the
-      // reader sees the same lines after the restore. The target is H6's
-      // line while the row meets the viewport less the pinned rows, else
-      // R3's: the delta that puts either line at the offset, where the
-      // target agrees (H6's first: a pinned header taller than the
-      // viewport can leave both, or only R3's).
-      let row = _placed(_tree.rowInfo(at: index))
-      let (lead, trail) = _pinnedInsets(for: row)
-      let plain = _rowTarget(row, fraction: fraction, delta: 0)
-      let pinned = _leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction) &- lead
-        &- _FixedPoint.scale(_viewportUnits &- lead &- trail, by: fraction)
-      for line in [pinned, plain] where _programmaticTarget(row, fraction: fraction, delta: line &- _offset) == _offset {
-        distance = _FixedPoint.scale(row.extent, by: fraction) &- (line &- _offset)
-        break
+      // reader sees the same lines after the restore.
+      if let landing = _pinnedLanding(_placed(_tree.rowInfo(at: index)), fraction: fraction) {
+        distance = landing
+      } else if byPoint {
+        let end = _offset &+ _viewportUnits
+        var next = index &+ 1
+        while next < count {
+          let row = _placed(_tree.rowInfo(at: next))
+          guard _leadingInset &+ row.start < end else { break }
+          if let landing = _pinnedLanding(row, fraction: fraction) {
+            index = next
+            distance = landing
+            break
+          }
+          next &+= 1
+        }
       }
     }
     let anchor = axis == .vertical ? UnitPoint(x: 0.5, y: fraction) : UnitPoint(x: fraction, y: 0.5)
     return LayoutSnapshot<ID>.Place(id: _tree.id(at: index), distance: _FixedPoint.points(distance), anchor: anchor)
+  }
+
+  /// The distance (units) from `row`'s start to the viewport's point at
+  /// `fraction` that lands it at this offset under the pinned rows (R3
+  /// through H6), or nil when none does. The target is H6's line while the
+  /// row meets the viewport less the pinned rows, else R3's: the delta
+  /// that puts either line at the offset, where the target agrees (H6's
+  /// first: a pinned header taller than the viewport can leave both, or
+  /// only R3's; a row off screen, neither).
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _pinnedLanding(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat) -> Int64? {
+    let (lead, trail) = _pinnedInsets(for: row)
+    let plain = _rowTarget(row, fraction: fraction, delta: 0)
+    let pinned = _leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction) &- lead
+      &- _FixedPoint.scale(_viewportUnits &- lead &- trail, by: fraction)
+    for line in [pinned, plain] where _programmaticTarget(row, fraction: fraction, delta: line &- _offset) == _offset {
+      return _FixedPoint.scale(row.extent, by: fraction) &- (line &- _offset)
+    }
+    return nil
   }
 
   /// The row whose pitch holds the content point `y` (units, leading inset
