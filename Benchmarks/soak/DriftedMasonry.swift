@@ -34,8 +34,8 @@ func driftedMasonry(rows n: Int, check: (Bool, @autoclosure () -> String) -> Voi
     layout.userScroll(to: CGPoint(x: 0, y: y))
     var search: [Int]? = nil
     var walk: [Int]? = nil
-    searched.append(EditTime.of { search = layout._masonryRowsOnScreen(walkLimit: nil) })
-    walked.append(EditTime.of { walk = layout._masonryRowsOnScreen(walkLimit: .max) })
+    searched.append(EditTime.of("drifted masonry: rows on screen") { search = layout._masonryRowsOnScreen(walkLimit: nil) })
+    walked.append(EditTime.unjudged { walk = layout._masonryRowsOnScreen(walkLimit: .max) })
     let rows = layout.visibleRows
     check(search == rows && walk == rows, "drifted masonry: the two searches disagree with visibleRows at \(y)")
     if let first = rows.first, let last = rows.last { spans.append(last - first + 1) }
