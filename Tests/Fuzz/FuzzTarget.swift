@@ -22,6 +22,11 @@ struct ByteReader {
     defer { index += 1 }
     return index < bytes.count ? bytes[index] : 0
   }
+  /// An offset below `count` (> 0) from two bytes.
+  mutating func offset(_ count: Int) -> Int {
+    (Int(byte()) << 8 | Int(byte())) % count
+  }
+
   mutating func int(_ range: ClosedRange<Int>) -> Int {
     let raw = Int(byte()) << 8 | Int(byte())
     return range.lowerBound + raw % (range.upperBound - range.lowerBound + 1)
@@ -127,7 +132,9 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       default:
         // A saved encoding with bytes overwritten from the input, or raw input bytes.
         var bytes = [UInt8](pair.saved?.encoded() ?? Data("LZSS\u{1}".utf8))
-        for _ in 0 ..< Int(r.byte() % 4) where !bytes.isEmpty { bytes[Int(r.byte()) % bytes.count] = r.byte() }
+        // Offsets of two bytes: an entry anywhere in the encoding (one byte
+        // reached only its first 256).
+        for _ in 0 ..< Int(r.byte() % 4) where !bytes.isEmpty { bytes[r.offset(bytes.count)] = r.byte() }
         if r.byte() % 3 == 0 { bytes = (0 ..< Int(r.byte() % 64)).map { _ in r.byte() } }
         if r.byte() % 4 == 0 { bytes.removeLast(min(bytes.count, Int(r.byte() % 8))) }
         do {
@@ -138,7 +145,7 @@ public func lazyStackFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // The same overwrites of an encoding of `Codable`-only ids (each id
         // in its tagged binary form): a snapshot or a typed error.
         var coded = [UInt8](codableSnapshot)
-        for _ in 0 ..< Int(r.byte() % 4) { coded[Int(r.byte()) % coded.count] = r.byte() }
+        for _ in 0 ..< Int(r.byte() % 4) { coded[r.offset(coded.count)] = r.byte() }
         if r.byte() % 4 == 0 { coded.removeLast(Int(r.byte()) % coded.count) }
         if let decoded = try? LayoutSnapshot<CodableID>(encoded: Data(coded)) {
           var target = codableLayout
