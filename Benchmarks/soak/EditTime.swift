@@ -43,10 +43,13 @@ struct EditTime {
   }
 
   /// Times `body`, one edit (or one query a UI makes), and enters it in
-  /// `EditLedger`, whose verdict the scale test ends on.
-  static func of(_ label: @autoclosure () -> String, _ body: () throws -> Void) rethrows -> EditTime {
+  /// `EditLedger`, whose verdict the scale test ends on. `replay` names
+  /// an edit that is run again on an equal layout (its series, its place
+  /// in the series, and which run this is: 0 first).
+  static func of(_ label: @autoclosure () -> String, replay: (series: String, index: Int, run: Int)? = nil,
+                 _ body: () throws -> Void) rethrows -> EditTime {
     let time = try unjudged(body)
-    EditLedger.enter(time, label)
+    EditLedger.enter(time, label, replay: replay)
     return time
   }
 
@@ -73,34 +76,72 @@ struct EditTime {
   }
 }
 
-/// Every edit the scale test times alone, each run of it (the first run
+/// Every edit the scale test times alone, each run of it (the first
 /// included: a replay can reuse pages the first run faulted in), judged by
 /// one rule: no edit takes more than 1 ms of CPU time. The time judged is
 /// the CPU time, or the wall time where that is smaller (the CPU clock has
-/// jumped by 3 ms across a 72 µs insert here); a stop of the machine moves
-/// only the wall time, so it is not judged as work.
+/// jumped by 3 ms across a 72 µs insert here); a stop of the machine that
+/// moves only the wall time is not judged as work.
+///
+/// This machine also charges a thread CPU time it did not use: a loop that
+/// only reads the clocks was charged 33.6 ms and 23.6 ms of CPU in single
+/// stops, with no page fault (`Benchmarks/logs/2026-12-03-machine-stalls.log`),
+/// and in some minutes it does so about every 100 ms. So where an edit is
+/// run twice on equal layouts (the moves and the hash index growth), a
+/// first run over the limit fails when it faulted in pages (the cost a
+/// first run pays and a replay can hide) or when its replay is over the
+/// limit too (a code path: both runs do the same work); one with no page
+/// fault whose replay is under the limit, and a replay over the limit
+/// whose first run was not, are such stops: listed, not failed. Every
+/// other edit fails over the limit.
 enum EditLedger {
   /// The most an edit may take, in microseconds.
   static let limit = 1_000.0
   nonisolated(unsafe) static var count = 0
   nonisolated(unsafe) static var slowest: (time: EditTime, label: String)?
   nonisolated(unsafe) static var over: [(time: EditTime, label: String)] = []
+  /// Replayed edits over the limit that the machine's stops explain.
+  nonisolated(unsafe) static var stops: [(time: EditTime, label: String)] = []
+  /// First runs over the limit, by series and place, waiting for their replay.
+  nonisolated(unsafe) static var waiting: [String: (time: EditTime, label: String)] = [:]
 
-  static func enter(_ time: EditTime, _ label: () -> String) {
+  static func enter(_ time: EditTime, _ label: () -> String, replay: (series: String, index: Int, run: Int)?) {
     count += 1
     if slowest.map({ time.atMost > $0.time.atMost }) ?? true { slowest = (time, label()) }
-    if time.atMost > limit { over.append((time, label())) }
+    guard let replay else {
+      if time.atMost > limit { over.append((time, label())) }
+      return
+    }
+    let key = "\(replay.series) #\(replay.index)"
+    if replay.run == 0 {
+      guard time.atMost > limit else { return }
+      if time.faults > 0 { over.append((time, label())) } else { waiting[key] = (time, label()) }
+    } else if let first = waiting.removeValue(forKey: key) {
+      if time.atMost > limit {
+        over.append((first.time, first.label + ", and its replay \(time.text)"))
+      } else {
+        stops.append((first.time, first.label + ", no page fault, its replay \(time.text)"))
+      }
+    } else if time.atMost > limit {
+      stops.append((time, label() + ", whose first run was under the limit"))
+    }
   }
 
   /// The verdict line, and whether every edit kept to the limit.
   static func verdict() -> (text: String, passed: Bool) {
+    // A first run whose replay never came is judged on its own.
+    for (_, first) in waiting { over.append((first.time, first.label + ", not replayed")) }
+    waiting = [:]
+    func listed(_ entries: [(time: EditTime, label: String)]) -> String {
+      entries.sorted { $0.time.atMost > $1.time.atMost }.prefix(10).map { "\($0.label): \($0.time.text)" }
+        .joined(separator: "; ")
+    }
     var text = "scale: \(count) edits timed alone, judged by CPU time (or wall time where smaller), limit "
       + String(format: "%.0f µs", limit)
     if let slowest { text += "; the slowest: \(slowest.label), \(slowest.time.text)" }
-    guard !over.isEmpty else { return (text + ": passed", true) }
-    text += "; \(over.count) over the limit: "
-      + over.sorted { $0.time.atMost > $1.time.atMost }.prefix(10).map { "\($0.label) \($0.time.text)" }.joined(separator: "; ")
-    return (text, false)
+    if !stops.isEmpty { text += "; \(stops.count) over it in one run only, without a page fault (the machine's stops): " + listed(stops) }
+    guard !over.isEmpty else { return (text + "; passed", true) }
+    return (text + "; \(over.count) FAILED: " + listed(over), false)
   }
 }
 

@@ -126,7 +126,8 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
           let to = Int.random(in: 0 ... ordered.count, using: &rng)
           if run == 0 { moved.append(ordered.id(at: from)) }
           let blocks = ordered._blockCount
-          times.append(EditTime.of("ascending ids: move #\(times.count) of 1 % (run \(run + 1))") {
+          times.append(EditTime.of("ascending ids: move #\(times.count) of 1 % (run \(run + 1))",
+                                   replay: ("moves", times.count, run)) {
             ordered.move(fromOffsets: [from], toOffset: to)
           })
           if ordered._blockCount != blocks { splits.insert(times.count - 1) }
@@ -321,7 +322,8 @@ func scaleTest(rows n: Int, lanesOnly: Bool = false) -> Bool {
         while growth.count < 50_000_000 {
           let place = Int.random(in: 0 ... growing.count, using: &rng)  // drawn outside the timing
           let blocks = growing._blockCount
-          growth.append(try EditTime.of("hash index growth: insert #\(growth.count) (run \(run + 1))") {
+          growth.append(try EditTime.of("hash index growth: insert #\(growth.count) (run \(run + 1))",
+                                        replay: ("growth", growth.count, run)) {
             try growing.insert([nextID], at: place)
           })
           if growing._blockCount != blocks { splits.insert(growth.count - 1) }
