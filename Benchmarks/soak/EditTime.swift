@@ -88,15 +88,20 @@ struct EditTime {
 /// stops, with no page fault (`Benchmarks/logs/2026-12-03-machine-stalls.log`),
 /// and in some minutes it does so about every 100 ms. So where an edit is
 /// run twice on equal layouts (the moves and the hash index growth), a
-/// first run over the limit fails when it faulted in pages (the cost a
-/// first run pays and a replay can hide) or when its replay is over the
-/// limit too (a code path: both runs do the same work); one with no page
-/// fault whose replay is under the limit, and a replay over the limit
-/// whose first run was not, are such stops: listed, not failed. Every
-/// other edit fails over the limit.
+/// first run over the limit fails when its replay is over the limit too (a
+/// code path: both runs do the same work) or when it faulted in enough
+/// pages to take the limit (`faultedPages`: the cost a first run pays and
+/// a replay, on reused pages, can hide); one with fewer page faults whose
+/// replay is under the limit, and a replay over the limit whose first run
+/// was not, are such stops: listed, not failed. Every other edit fails
+/// over the limit.
 enum EditLedger {
   /// The most an edit may take, in microseconds.
   static let limit = 1_000.0
+  /// The page faults that take the limit here: a fault costs 3.4 µs on
+  /// average on this machine (2 GB touched a page at a time: 524,288
+  /// faults in 1.80 s), so 1 ms is about 300 of them.
+  static let faultedPages = 300
   nonisolated(unsafe) static var count = 0
   nonisolated(unsafe) static var slowest: (time: EditTime, label: String)?
   nonisolated(unsafe) static var over: [(time: EditTime, label: String)] = []
@@ -115,12 +120,12 @@ enum EditLedger {
     let key = "\(replay.series) #\(replay.index)"
     if replay.run == 0 {
       guard time.atMost > limit else { return }
-      if time.faults > 0 { over.append((time, label())) } else { waiting[key] = (time, label()) }
+      if time.faults >= faultedPages { over.append((time, label() + ", its page faults")) } else { waiting[key] = (time, label()) }
     } else if let first = waiting.removeValue(forKey: key) {
       if time.atMost > limit {
         over.append((first.time, first.label + ", and its replay \(time.text)"))
       } else {
-        stops.append((first.time, first.label + ", no page fault, its replay \(time.text)"))
+        stops.append((first.time, first.label + ", its replay \(time.text)"))
       }
     } else if time.atMost > limit {
       stops.append((time, label() + ", whose first run was under the limit"))
@@ -139,7 +144,10 @@ enum EditLedger {
     var text = "scale: \(count) edits timed alone, judged by CPU time (or wall time where smaller), limit "
       + String(format: "%.0f µs", limit)
     if let slowest { text += "; the slowest: \(slowest.label), \(slowest.time.text)" }
-    if !stops.isEmpty { text += "; \(stops.count) over it in one run only, without a page fault (the machine's stops): " + listed(stops) }
+    if !stops.isEmpty {
+      text += "; \(stops.count) over it in one run only, with fewer than \(faultedPages) page faults (the machine's stops): "
+        + listed(stops)
+    }
     guard !over.isEmpty else { return (text + "; passed", true) }
     return (text + "; \(over.count) FAILED: " + listed(over), false)
   }
