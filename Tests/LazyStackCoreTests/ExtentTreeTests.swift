@@ -150,6 +150,43 @@ final class ExtentTreeTests: CheckedTestCase {
     assertPrefixes(tree, expected, "after the edits")
   }
 
+  /// SPEC E4 when the last exception goes: the exceptions table of 30,000
+  /// moved rows (mapped, over 256 KB) is not freed within that removal but
+  /// kept aside and given back 64 KB an edit by the inserts that follow;
+  /// lookups stay exact throughout, and the bytes are accounted until the
+  /// last slice is given back.
+  func testE4_theLastExceptionsRemovalGivesTheTableBackASliceAnEdit() throws {
+    var layout = try LazyStackLayout(ids: Array(0 ..< 200_000), estimatedExtent: 30)
+    var rng = SeededRNG(seed: 65)
+    var moved = Set<Int>()
+    while moved.count < 30_000 {
+      let from = Int.random(in: 0 ..< layout.count, using: &rng)
+      let to = Int.random(in: 0 ... layout.count, using: &rng)
+      moved.insert(layout.id(at: from))
+      layout.move(fromOffsets: [from], toOffset: to)
+    }
+    let table = layout._exceptionHeapBytes
+    XCTAssertGreaterThan(table, 1 << 18, "the exceptions' tables are mapped")
+    XCTAssertEqual(layout._retiredTableBytes, 0)
+    for id in moved.sorted() { try layout.remove(ids: [id]) }
+    XCTAssertEqual(layout._exceptionHeapBytes, 0, "no exception is left")
+    let retired = layout._retiredTableBytes
+    XCTAssertGreaterThan(retired, 1 << 18, "the emptied tables are kept aside, not freed in the last removal")
+    let held = layout._heapBytes
+    var inserts = 0
+    while layout._retiredTableBytes > 0 {
+      let before = layout._retiredTableBytes
+      try layout.insert([1_000_000 + inserts], at: Int.random(in: 0 ... layout.count, using: &rng))
+      inserts += 1
+      XCTAssertLessThanOrEqual(before - layout._retiredTableBytes, 1 << 16, "at most 64 KB given back an edit")
+      if inserts > 10_000 { return XCTFail("the dropped tables were not given back") }
+    }
+    XCTAssertGreaterThanOrEqual(inserts, retired >> 16, "a slice an edit")
+    XCTAssertGreaterThanOrEqual(held - layout._heapBytes, retired / 2, "the bytes kept aside were counted, and are given back")
+    layout._checkInvariants()
+    for k in stride(from: 0, to: layout.count, by: 97) { XCTAssertEqual(layout.index(of: layout.id(at: k)), k) }
+  }
+
   /// SPEC E4 where exceptions crowd: an insert among more exceptions than
   /// `_boundsReach` on either side takes its bounds from the blocks' keys
   /// (no probe of every exception around it), which stays sound: random

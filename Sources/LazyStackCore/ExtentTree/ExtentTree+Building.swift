@@ -48,6 +48,7 @@ extension ExtentTree {
     _nextIndex = nil
     _migrated = 0
     _retiredIndex = nil
+    _retiredTables = []
     _total = _Summary()
     _roleFenwick = _FenwickTree()
     _roleTotal = 0
@@ -83,6 +84,7 @@ extension ExtentTree {
     _nextIndex = nil
     _migrated = 0
     _retiredIndex = nil
+    _retiredTables = []
     _total = _Summary()
     if ID.self == Int.self, let range = ids as? Range<Int> {
       _fillImplicit(range)

@@ -35,6 +35,9 @@ extension ExtentTree {
     bytes &+= _index.heapBytes
     bytes &+= _nextIndex?.heapBytes ?? 0
     bytes &+= _retiredIndex?.heapBytes ?? 0
+    for storage in _retiredTables {
+      bytes &+= storage.slotCount &* MemoryLayout<_IDTableSlot<Int>>.stride &- storage.released
+    }
     bytes &+= header &+ _firstIDs.capacity &* MemoryLayout<Int>.stride
     bytes &+= _exceptions?.heapBytes ?? 0
     bytes &+= _exceptionCounts?.heapBytes ?? 0
@@ -53,6 +56,13 @@ extension LazyStackLayout {
   /// - Complexity: O(1).
   package var _exceptionHeapBytes: Int {
     (_tree._exceptions?.heapBytes ?? 0) &+ (_tree._exceptionCounts?.heapBytes ?? 0)
+  }
+
+  /// The bytes of dropped exception tables not given back yet (see
+  /// `ExtentTree._retiredTables`).
+  /// - Complexity: O(t) for t such tables (at most three).
+  package var _retiredTableBytes: Int {
+    _tree._retiredTables.reduce(0) { $0 &+ $1.slotCount &* MemoryLayout<_IDTableSlot<Int>>.stride &- $1.released }
   }
 }
 

@@ -69,12 +69,15 @@ extension ExtentTree {
   /// entries (see `_IDIndex`; with more room if it was crowded), moves a
   /// replacement under way on by a bounded number of rows (or zeroes a
   /// slice of its slots), and unmaps the pages of 16,384 slots (64 KB)
-  /// of the index replaced last.
+  /// of the index replaced last, and 64 KB of a dropped exception table's.
   /// - Complexity: O(B) expected (B/8 rows, B/2 while entries are spilled:
   ///   64 and 256 in blocks of 512).
   @inlinable
   package mutating func _tidyIndex() {
     if _retiredIndex != nil && _retiredIndex!.releasePages(slots: 16_384) { _retiredIndex = nil }
+    if _slowPath(!_retiredTables.isEmpty), _retiredTables[_retiredTables.count &- 1]._releasePages(_GrowingIDTable.releaseStep) {
+      _retiredTables.removeLast()
+    }
     guard _hasIndex else { return }
     if _nextIndex == nil {
       guard _index.needsRebuild else { return }

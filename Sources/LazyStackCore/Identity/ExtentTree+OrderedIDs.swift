@@ -31,7 +31,37 @@ extension ExtentTree {
     } else {
       counts.updateValue(Int32(truncatingIfNeeded: count), forKey: h)
     }
-    _exceptionCounts = counts.isEmpty ? nil : counts
+    if counts.isEmpty {
+      _retire(&counts)
+    } else {
+      _exceptionCounts = counts
+    }
+  }
+
+  /// Drops an exception table that emptied: the storages nothing else
+  /// holds that are large enough to be mapped (its own, the one it was
+  /// draining, the one it was giving back) go to `_retiredTables`, whose
+  /// pages `_tidyIndex` gives back a slice an edit; the others are freed
+  /// now (short). A copy of the layout that shares a storage keeps it.
+  /// - Complexity: O(1).
+  @inlinable
+  package mutating func _retire(_ table: inout _GrowingIDTable) {
+    func keep(_ storage: _IDTableStorage<Int>) {
+      if storage.slotCount &* MemoryLayout<_IDTableSlot<Int>>.stride >= _GrowingIDTable.retiringThreshold {
+        _retiredTables.append(storage)
+      }
+    }
+    if var old = table._old {
+      table._old = nil
+      if isKnownUniquelyReferenced(&old._storage) { keep(old._storage) }
+    }
+    guard isKnownUniquelyReferenced(&table._current._storage) else { return }
+    let storage = table._current._storage
+    if let giving = storage.retired {
+      storage.retired = nil
+      keep(giving)
+    }
+    keep(storage)
   }
 
   /// The first ordered id among `ids` (the block with `handle`'s), or `nil` if all are exceptions.
@@ -188,8 +218,11 @@ extension ExtentTree {
       if let handle = exceptions.removeValue(forKey: unsafeBitCast(id, to: Int.self)) { _countExceptions(-1, in: handle) }
     }
     if exceptions.isEmpty {
-      _exceptions = nil
-      _exceptionCounts = nil
+      _retire(&exceptions)
+      if var counts = _exceptionCounts {
+        _exceptionCounts = nil
+        _retire(&counts)
+      }
     } else {
       _exceptions = exceptions
     }
