@@ -515,7 +515,8 @@ extension LayoutOperation {
 
 /// The restores `saveSnapshot` compared in a fresh layout (SPEC C1, C2):
 /// how many, how many of them with lanes, sections and kinds, and how
-/// many had no offset to compare (a restore that waits, C3, or no place).
+/// many had no offset to compare (a restore that waits, C3, no place, or
+/// an empty viewport under pinned rows).
 public struct RestoreChecks: Sendable, Equatable, CustomStringConvertible {
   public var compared = 0
   public var withLanes = 0
@@ -535,7 +536,7 @@ public struct RestoreChecks: Sendable, Equatable, CustomStringConvertible {
 
   public var description: String {
     "\(compared) restores into a fresh layout compared (\(withLanes) with lanes, \(withSections) with sections, "
-      + "\(withKinds) with kinds; \(offsetNotCompared) without an offset to compare: waiting or no place)"
+      + "\(withKinds) with kinds; \(offsetNotCompared) without an offset to compare: waiting, no place, or an empty viewport under pinned rows)"
   }
 }
 
@@ -814,8 +815,13 @@ public struct ModelPair: Sendable {
           return "restored frame(at: \(i)) \(fresh.frame(at: i)) vs \(core.frame(at: i))"
         }
         let main = { (l: LazyStackLayout<Int>) in vertical ? l.contentOffset.y : l.contentOffset.x }
-        // (While a restore waits, C3, the snapshot holds the place it waits for.)
-        if core.isRestorePending || decoded.place == nil {
+        // (While a restore waits, C3, the snapshot holds the place it waits
+        // for. In a viewport of no extent under pinned rows no row meets the
+        // viewport, so H6 lands no distance exactly: a restore there is not
+        // exact, and the offset is not compared; seed 1043 of
+        // `testK1_modelCheck_kindsAndOwnEstimates`, pinned at the end.)
+        let emptyViewport = (vertical ? core.viewportSize.height : core.viewportSize.width) <= 0
+        if core.isRestorePending || decoded.place == nil || (emptyViewport && !core.pinnedViews.isEmpty) {
           restoreChecks.offsetNotCompared += 1
         } else if main(fresh) != main(core) {
           return "restored contentOffset \(fresh.contentOffset) vs \(core.contentOffset)"
