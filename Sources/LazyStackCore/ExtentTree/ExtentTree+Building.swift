@@ -47,8 +47,7 @@ extension ExtentTree {
     _exceptionCounts = nil
     _nextIndex = nil
     _migrated = 0
-    _retiredIndex = nil
-    _retiredTables = []
+    _retired = []
     _total = _Summary()
     _roleFenwick = _FenwickTree()
     _roleTotal = 0
@@ -83,8 +82,7 @@ extension ExtentTree {
     _exceptionCounts = nil
     _nextIndex = nil
     _migrated = 0
-    _retiredIndex = nil
-    _retiredTables = []
+    _retired = []
     _total = _Summary()
     if ID.self == Int.self, let range = ids as? Range<Int> {
       _fillImplicit(range)

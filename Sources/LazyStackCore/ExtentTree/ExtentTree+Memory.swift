@@ -34,10 +34,7 @@ extension ExtentTree {
     if _roleFenwick.capacity > 0 { bytes &+= header &+ _roleFenwick.capacity &* MemoryLayout<Int>.stride }
     bytes &+= _index.heapBytes
     bytes &+= _nextIndex?.heapBytes ?? 0
-    bytes &+= _retiredIndex?.heapBytes ?? 0
-    for storage in _retiredTables {
-      bytes &+= storage.slotCount &* MemoryLayout<_IDTableSlot<Int>>.stride &- storage.released
-    }
+    for dropped in _retired { bytes &+= dropped.heapBytes }
     bytes &+= header &+ _firstIDs.capacity &* MemoryLayout<Int>.stride
     bytes &+= _exceptions?.heapBytes ?? 0
     bytes &+= _exceptionCounts?.heapBytes ?? 0
@@ -59,10 +56,10 @@ extension LazyStackLayout {
   }
 
   /// The bytes of dropped exception tables not given back yet (see
-  /// `ExtentTree._retiredTables`).
+  /// `ExtentTree._retired`).
   /// - Complexity: O(t) for t such tables (at most three).
   package var _retiredTableBytes: Int {
-    _tree._retiredTables.reduce(0) { $0 &+ $1.slotCount &* MemoryLayout<_IDTableSlot<Int>>.stride &- $1.released }
+    _tree._retired.reduce(0) { $0 &+ ($1.isIndex ? 0 : $1.heapBytes) }
   }
 }
 
@@ -74,7 +71,7 @@ extension LazyStackLayout {
   /// - Complexity: O(1).
   package var _idIndexGrowth: (entries: Int, migrationStart: Int, growing: Bool) {
     guard _tree._hasIndex else { return (0, 0, false) }
-    return (_tree._index.count, _tree._index.migrationStart, _tree._nextIndex != nil || _tree._retiredIndex != nil)
+    return (_tree._index.count, _tree._index.migrationStart, _tree._nextIndex != nil || _tree._retired.contains { $0.isIndex })
   }
 }
 

@@ -99,15 +99,13 @@ package struct ExtentTree<ID: Hashable & Sendable>: Sendable {
   @usableFromInline package var _nextIndex: _IDIndex?
   /// The blocks with a handle below this are filed in `_nextIndex`.
   @usableFromInline package var _migrated: Int
-  /// The id index `_nextIndex` replaced, its pages given back to the
-  /// system a slice an edit before it is dropped (see `_tidyIndex`).
-  @usableFromInline package var _retiredIndex: _IDIndex?
-  /// The storages of exception tables dropped when they emptied (the
-  /// last exception went), large enough to be mapped: their pages are
-  /// given back a slice an edit (see `_tidyIndex`), so that dropping the
-  /// table of a million exceptions is not one free of 17 MB (1.6 ms here).
-  /// Empty but for that.
-  @usableFromInline package var _retiredTables: [_IDTableStorage<Int>]
+  /// What the tree dropped and gives back to the system a slice an edit,
+  /// the last first (see `_tidyIndex`): the id index `_nextIndex` replaced,
+  /// and the storages of exception tables that emptied (the last exception
+  /// went), so that dropping the table of a million exceptions is not one
+  /// free of 17 MB (1.6 ms here). Empty but for that. (One array for both:
+  /// the tree stays within 256 bytes.)
+  @usableFromInline package var _retired: [_RetiredPages]
   /// The number of leading Fenwick nodes that hold no block: the block at
   /// position `p` is node `_lead + p + 1`. A block split off at the front
   /// takes the last empty node, so prepending costs O(log(n/B)) instead of a

@@ -2,7 +2,49 @@
 // from ids or from the blocks, rebuilding it when edits crowd it, filing
 // moved rows under their new block.
 
+/// Storage a tree dropped, whose pages it gives back a slice an edit
+/// (`ExtentTree._retired`).
+@usableFromInline
+package enum _RetiredPages: Sendable {
+  /// An id index a larger one replaced.
+  case index(_IDIndex)
+  /// An exception table's storage that emptied.
+  case table(_IDTableStorage<Int>)
+
+  /// The bytes not given back yet.
+  /// - Complexity: O(1).
+  @inlinable
+  package var heapBytes: Int {
+    switch self {
+    case .index(let index): return index.heapBytes
+    case .table(let storage): return storage.slotCount &* MemoryLayout<_IDTableSlot<Int>>.stride &- storage.released
+    }
+  }
+
+  /// Whether this is an id index.
+  @inlinable
+  package var isIndex: Bool {
+    if case .index = self { return true }
+    return false
+  }
+}
+
 extension ExtentTree {
+  /// Gives back the pages of 64 KB more of the storage dropped last, and
+  /// forgets it once they are all given back, or at once if a copy of the
+  /// tree still holds it (a copy's live index, or its own list).
+  /// - Complexity: O(1) (a bounded `munmap` or `madvise`).
+  @inlinable
+  package mutating func _releaseRetired() {
+    switch _retired.removeLast() {
+    case .index(var index):
+      if !index.releasePages(slots: 16_384) { _retired.append(.index(index)) }
+    case .table(var storage):
+      guard isKnownUniquelyReferenced(&storage) else { return }
+      if !storage._releasePages(_GrowingIDTable.releaseStep) { _retired.append(.table(storage)) }
+    }
+  }
+
   /// Fills `_index` from ids laid out in blocks of `_fillCount` (the index
   /// first: a duplicate is found before any block is built); returns the
   /// offset of the first repeated id, if any (the index is then empty).
@@ -33,7 +75,7 @@ extension ExtentTree {
       _index = built
       _nextIndex = nil
       _migrated = 0
-      _retiredIndex = nil
+      _retired.removeAll { $0.isIndex }
       return nil
     }
     // Name the first repeat in row order, as one insert after another would.
@@ -74,10 +116,7 @@ extension ExtentTree {
   ///   64 and 256 in blocks of 512).
   @inlinable
   package mutating func _tidyIndex() {
-    if _retiredIndex != nil && _retiredIndex!.releasePages(slots: 16_384) { _retiredIndex = nil }
-    if _slowPath(!_retiredTables.isEmpty), _retiredTables[_retiredTables.count &- 1]._releasePages(_GrowingIDTable.releaseStep) {
-      _retiredTables.removeLast()
-    }
+    if _slowPath(!_retired.isEmpty) { _releaseRetired() }
     guard _hasIndex else { return }
     if _nextIndex == nil {
       guard _index.needsRebuild else { return }
@@ -126,7 +165,7 @@ extension ExtentTree {
   /// zeroed (each page is then faulted in once, in order, not by a row
   /// filed at a random place), else files the rows of the next blocks (by
   /// handle), until at least `rows` rows or the last block; the last block
-  /// makes it the id index (and the old one `_retiredIndex`). `Int.max`
+  /// makes it the id index (and the old one goes to `_retired`). `Int.max`
   /// finishes it.
   /// - Complexity: O(rows + B) expected.
   @inlinable
@@ -152,7 +191,7 @@ extension ExtentTree {
     if _migrated < _blocks.count {
       _nextIndex = next
     } else {
-      _retiredIndex = _index
+      _retired.append(.index(_index))
       _index = next
       _migrated = 0
     }

@@ -40,7 +40,7 @@ extension ExtentTree {
 
   /// Drops an exception table that emptied: the storages nothing else
   /// holds that are large enough to be mapped (its own, the one it was
-  /// draining, the one it was giving back) go to `_retiredTables`, whose
+  /// draining, the one it was giving back) go to `_retired`, whose
   /// pages `_tidyIndex` gives back a slice an edit; the others are freed
   /// now (short). A copy of the layout that shares a storage keeps it.
   /// - Complexity: O(1).
@@ -48,7 +48,7 @@ extension ExtentTree {
   package mutating func _retire(_ table: inout _GrowingIDTable) {
     func keep(_ storage: _IDTableStorage<Int>) {
       if storage.slotCount &* MemoryLayout<_IDTableSlot<Int>>.stride >= _GrowingIDTable.retiringThreshold {
-        _retiredTables.append(storage)
+        _retired.append(.table(storage))
       }
     }
     if var old = table._old {
