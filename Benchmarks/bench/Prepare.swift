@@ -27,8 +27,7 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   switch name {
   case "offset_to_index": return prepareOffsetToIndex(box, &rng)
   case "index_to_offset": return prepareIndexToOffset(box, n, &rng)
-  case "measure", "measure_read": return prepareMeasure(box, n, name, &rng)
-  case "measure_visible": return prepareMeasureVisible(box, name, &rng)
+  case "measure", "measure_read", "measure_visible": return prepareMeasure(box, n, name, &rng)
   case "index_to_offset_after_measure": return prepareLookupAfterMeasure(box, n, name, &rng)
   case "estimate_change": return prepareEstimateChange(box, name)
   case "scroll", "pinned_rows": return prepareScroll(box, name, &rng)
@@ -97,11 +96,14 @@ func prepareIndexToOffset<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ rng: inout
   return Prepared(operation: { box.with { blackHole($0.frame(at: rows[cursor.next()])) } })
 }
 
-/// measure, and measure_read (then what a UI reads to lay out the frame).
+/// measure, and measure_read (then what a UI reads to lay out the frame);
+/// measure_visible: a real measurement of a random row on screen (at or
+/// below the kept row too: the search for its new place is timed), then
+/// the same reads.
 func prepareMeasure<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
-  let measure = realMeasurements(box.value, n, &rng)
+  let measure = name == "measure_visible" ? visibleMeasurements(S.self, &rng) : realMeasurements(box.value, n, &rng)
   let tally = Tally(name)
-  let read = name == "measure_read"
+  let read = name != "measure"
   return Prepared(operation: {
     box.with { layout in
       let result = measure(&layout)
@@ -111,21 +113,6 @@ func prepareMeasure<S: BenchSubject>(_ box: Box<S>, _ n: Int, _ name: String, _ 
         blackHole(layout.contentSize)
         blackHole(layout.visibleIndices)
       }
-    }
-  }, tally: tally)
-}
-
-/// measure_visible: a real measurement of a random row on screen (at or
-/// below the kept row too: the search for its new place is timed), then
-/// what a UI reads next.
-func prepareMeasureVisible<S: BenchSubject>(_ box: Box<S>, _ name: String, _ rng: inout SeededRNG) -> Prepared {
-  let measure = visibleMeasurements(S.self, &rng)
-  let tally = Tally(name)
-  return Prepared(operation: {
-    box.with { layout in
-      tally.record(changed: measure(&layout).isApplied)
-      blackHole(layout.contentSize)
-      blackHole(layout.visibleIndices)
     }
   }, tally: tally)
 }
@@ -469,19 +456,8 @@ func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: i
   subject.userScroll(to: CGPoint(x: 0, y: subject.contentSize.height / 2))
   let box = Box(subject)
   let tally = Tally(name)
-  if name.hasSuffix("_measure") {
-    let measure = realMeasurements(box.value, n, &rng)
-    return Prepared(operation: {
-      box.with { layout in
-        let result = measure(&layout)
-        tally.record(changed: result.isApplied)
-        blackHole(layout.contentSize)
-        blackHole(layout.visibleRows)
-      }
-    }, tally: tally)
-  }
-  if name.hasSuffix("_measure_visible") {
-    let measure = visibleMeasurements(S.self, &rng)
+  if name.hasSuffix("_measure") || name.hasSuffix("_measure_visible") {
+    let measure = name.hasSuffix("_visible") ? visibleMeasurements(S.self, &rng) : realMeasurements(box.value, n, &rng)
     return Prepared(operation: {
       box.with { layout in
         tally.record(changed: measure(&layout).isApplied)

@@ -17,7 +17,7 @@ package enum _RetiredPages: Sendable {
   package var heapBytes: Int {
     switch self {
     case .index(let index): return index.heapBytes
-    case .table(let storage): return storage.slotCount &* MemoryLayout<_IDTableSlot<Int>>.stride &- storage.released
+    case .table(let storage): return storage.unreleasedBytes
     }
   }
 

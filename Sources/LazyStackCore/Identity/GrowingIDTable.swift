@@ -49,7 +49,7 @@ package struct _GrowingIDTable: Sendable {
   package var heapBytes: Int {
     var bytes = _current.heapBytes &+ (_old?.heapBytes ?? 0)
     if let retired = _current._storage.retired {
-      bytes &+= 32 &+ retired.slotCount &* MemoryLayout<_IDTableSlot<Int>>.stride &- retired.released
+      bytes &+= 32 &+ retired.unreleasedBytes
     }
     return bytes
   }

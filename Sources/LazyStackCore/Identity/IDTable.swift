@@ -141,6 +141,11 @@ package final class _IDTableStorage<Key: Hashable & Sendable>: @unchecked Sendab
   @exclusivity(unchecked) @usableFromInline package var retired: _IDTableStorage<Key>?
   /// In a retired storage: the bytes of its whole pages given back so far.
   @exclusivity(unchecked) @usableFromInline package var released: Int = 0
+
+  /// The bytes of the slots not given back yet (`released`).
+  /// - Complexity: O(1).
+  @inlinable
+  package var unreleasedBytes: Int { slotCount &* MemoryLayout<_IDTableSlot<Key>>.stride &- released }
   /// The bytes mapped for the slots (from `mmap`, a whole number of
   /// pages), or 0 when they come from `calloc`.
   @usableFromInline package let mappedBytes: Int

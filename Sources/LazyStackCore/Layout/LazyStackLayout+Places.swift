@@ -154,8 +154,7 @@ extension LazyStackLayout {
   internal func _pinnedLanding(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat) -> Int64? {
     let (lead, trail) = _pinnedInsets(for: row)
     let plain = _rowTarget(row, fraction: fraction, delta: 0)
-    let pinned = _leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction) &- lead
-      &- _FixedPoint.scale(_viewportUnits &- lead &- trail, by: fraction)
+    let pinned = _pinnedTarget(row, fraction: fraction, lead: lead, trail: trail)
     for line in [pinned, plain] where _programmaticTarget(row, fraction: fraction, delta: line &- _offset) == _offset {
       return _FixedPoint.scale(row.extent, by: fraction) &- (line &- _offset)
     }

@@ -198,12 +198,21 @@ extension LazyStackLayout {
     let (lead, trail) = _pinnedInsets(for: row)
     guard lead != 0 || trail != 0 else { return _rowTarget(row, fraction: fraction, delta: delta) }
     let viewport = _viewportUnits
-    let target = _leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction) &- lead
-      &- _FixedPoint.scale(viewport &- lead &- trail, by: fraction) &- delta
+    let target = _pinnedTarget(row, fraction: fraction, lead: lead, trail: trail) &- delta
     // Where the row would start in the viewport.
     let place = _leadingInset &+ row.start &- target
     let meets = row.extent > 0 ? place < viewport && place &+ row.extent > 0 : place >= 0 && place <= viewport
     return meets ? target : _rowTarget(row, fraction: fraction, delta: delta)
+  }
+
+  /// H6's target of `row` at delta 0: `_rowTarget`'s in the viewport less
+  /// `lead` and `trail` (`_pinnedInsets`),
+  /// `start + a * e - lead - a * (viewport - lead - trail)`.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  internal func _pinnedTarget(_ row: ExtentTree<ID>._RowInfo, fraction: CGFloat, lead: Int64, trail: Int64) -> Int64 {
+    _leadingInset &+ row.start &+ _FixedPoint.scale(row.extent, by: fraction) &- lead
+      &- _FixedPoint.scale(_viewportUnits &- lead &- trail, by: fraction)
   }
 
   /// The offset the row anchor asks for: a position the user scrolled to
