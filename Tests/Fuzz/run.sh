@@ -31,15 +31,17 @@ out=.build-fuzz
 mkdir -p "$out" Tests/Fuzz/artifacts
 flags=(-parse-as-library -O ${FUZZ_OPT:-} -sanitize=fuzzer,address -package-name lazystack
        -I "$out" -L "$out" -swift-version 6)
-build() {  # module name, sources...
-  local module="$1"; shift
-  swiftc "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/$module.swiftmodule" \
+build() {  # module name, extra flags (one word), sources...
+  local module="$1" extra="$2"; shift 2
+  swiftc "${flags[@]}" $extra -module-name "$module" -emit-module -emit-module-path "$out/$module.swiftmodule" \
     -emit-library -static -o "$out/lib$module.a" "$@"
 }
 echo "== building the fuzz targets in $out"
-build LazyStackCore $(find Sources/LazyStackCore -name '*.swift' | sort)
-build LazyStackReference Sources/LazyStackReference/*.swift
-build LazyStackTestSupport $(find Sources/LazyStackTestSupport -name '*.swift' | sort)
+build LazyStackCore "" $(find Sources/LazyStackCore -name '*.swift' | sort)
+# The reference with cross-module optimization, as Package.swift builds it:
+# its generic code is specialized in the targets that call it.
+build LazyStackReference -cross-module-optimization Sources/LazyStackReference/*.swift
+build LazyStackTestSupport "" $(find Sources/LazyStackTestSupport -name '*.swift' | sort)
 libs=(-lLazyStackTestSupport -lLazyStackReference -lLazyStackCore)
 for target in "${targets[@]}"; do
   case "$target" in
@@ -48,9 +50,11 @@ for target in "${targets[@]}"; do
   esac
   swiftc "${flags[@]}" -module-name "LazyStackFuzz_$target" "$source" "${libs[@]}" -o "$binary"
   echo "== $target: replaying the $(ls "$corpus" | wc -l) inputs of $corpus, then exploring (${limit[*]})"
+  # The committed corpus is copied into a working one, where libFuzzer
+  # adds the inputs it keeps (the committed one is read once, from the copy).
   work="$out/corpus-$target"
   mkdir -p "$work"
   cp "$corpus"/* "$work/" 2>/dev/null || true
   "$binary" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
-    -artifact_prefix=Tests/Fuzz/artifacts/ -print_final_stats=1 "$work" "$corpus"
+    -artifact_prefix=Tests/Fuzz/artifacts/ -print_final_stats=1 "$work"
 done
