@@ -417,8 +417,14 @@ func buildBenchmark(tree: String, label: String, root: String) -> String {
 /// made from scratch (CI's fresh clone builds one for the soak and the scale
 /// test, and the gate uses it rather than build the same tree twice); it
 /// must not be a checkout's incremental build (see `buildBenchmark`).
+///
+/// `cpu`, when given, pins every worker of every round (and callgrind) to
+/// that processor, so that two comparisons can run side by side, one a
+/// processor (CI's paired gate runs its two sizes so); otherwise each round
+/// takes the next processor. `buildOnly` builds (or finds) the binaries
+/// and exits 0: CI builds the base while its correctness jobs run.
 func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, output: String,
-                headBinary given: String? = nil) -> Never {
+                headBinary given: String? = nil, cpu pinned: Int? = nil, buildOnly: Bool = false) -> Never {
   let root = gitRoot()
   let baseBinary = buildBenchmark(tree: tree(of: ref, in: root), label: "base: \(ref)", root: root)
   let headBinary: String
@@ -429,6 +435,11 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
   } else {
     headBinary = buildBenchmark(tree: workingTree(in: root), label: "head: this tree", root: root)
   }
+  if buildOnly {
+    print("bench --compare \(ref) --build-only: built")
+    exit(0)
+  }
+  SameWorkCheck.cpu = pinned
   // Many short rounds of fresh worker processes: each process's memory
   // layout shifts a memory-bound operation by up to ~15 % for its whole life
   // (one pair of processes is one sample of that), and adjacent batches on
@@ -447,7 +458,8 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
   // is wide, goes on as before, so a real slowdown is measured in full.
   let clearlyInside = Comparison.threshold / 2
   let batchTarget = 3.0e6          // ns a timed batch should last
-  print("bench --compare \(ref): \(selected.count) scenarios x \(sizes.count) sizes, paired (base vs head)\(quick ? ", quick" : "")")
+  print("bench --compare \(ref): \(selected.count) scenarios x \(sizes.count) sizes, paired (base vs head)\(quick ? ", quick" : "")"
+        + (pinned.map { ", on processor \($0)" } ?? ""))
   var results: [Comparison] = []
   let started = now()
 
@@ -464,7 +476,7 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
       let head: Worker
       do {
         // Both on one processor, a different one each round.
-        let cpu = rounds.count % Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let cpu = pinned ?? rounds.count % Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
         base = try Worker(executable: baseBinary, name: "base", cpu: cpu)
         head = try Worker(executable: headBinary, name: "head", cpu: cpu)
       } catch {

@@ -37,6 +37,12 @@ let sameWorkMissTolerance = 0.02
 let sameWorkMissSlack = 0.5
 
 /// valgrind's path, or `nil` when it is not installed.
+/// Settings of the same-work check.
+enum SameWorkCheck {
+  /// The processor callgrind runs on (`bench --compare --cpu N`), or `nil`.
+  nonisolated(unsafe) static var cpu: Int?
+}
+
 func valgrindPath() -> String? {
   let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
   return paths.map { "\($0)/valgrind" }.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -57,9 +63,16 @@ func callgrindTotals(
   }
   _ = FileManager.default.createFile(atPath: errors, contents: nil)
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: valgrind)
-  process.arguments = ["--tool=callgrind", "--cache-sim=yes", "--toggle-collect=*lazystackCountedOperation*",
-                       "--callgrind-out-file=\(file)", binary, "--worker"]
+  let arguments = ["--tool=callgrind", "--cache-sim=yes", "--toggle-collect=*lazystackCountedOperation*",
+                   "--callgrind-out-file=\(file)", binary, "--worker"]
+  if let cpu = SameWorkCheck.cpu, FileManager.default.isExecutableFile(atPath: Worker.taskset) {
+    // On the comparison's processor: a comparison beside it is not disturbed.
+    process.executableURL = URL(fileURLWithPath: Worker.taskset)
+    process.arguments = ["-c", String(cpu), valgrind] + arguments
+  } else {
+    process.executableURL = URL(fileURLWithPath: valgrind)
+    process.arguments = arguments
+  }
   // The same hash seeds in both processes (Swift's Hasher is seeded per
   // process otherwise), so both do the same probes.
   var environment = ProcessInfo.processInfo.environment

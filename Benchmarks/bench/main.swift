@@ -39,6 +39,10 @@ usage: swift run -c release bench [options]
   --threshold P      with --compare: the change in percent that counts (default 5)
   --head-binary PATH with --compare: the head is this release build of this very tree, made
                      from scratch (CI's clone), instead of a build of its own
+  --cpu N            with --compare: every worker (and callgrind) on processor N, rather than
+                     a different one each round (two comparisons side by side, one a processor)
+  --build-only       with --compare: build the base (and the head, without --head-binary)
+                     into the compare directory, or find them built, and exit
 """
 
 /// Where the date and commit of the baseline at `path` are kept:
@@ -66,6 +70,8 @@ var profile = false
 var compareRef: String?
 var threshold: Double?
 var headBinary: String?
+var compareCPU: Int?
+var buildOnly = false
 var sizesGiven = false
 var quick = false, full = false, check = false, updateBaseline = false
 var filters: [String] = []
@@ -118,6 +124,12 @@ while !arguments.isEmpty {
   case "--baseline" where !arguments.isEmpty: baselinePath = arguments.removeFirst()
   case "--compare" where !arguments.isEmpty: compareRef = arguments.removeFirst()
   case "--head-binary" where !arguments.isEmpty: headBinary = arguments.removeFirst()
+  case "--cpu" where !arguments.isEmpty:
+    guard let n = Int(arguments.removeFirst()), n >= 0, n < ProcessInfo.processInfo.activeProcessorCount else {
+      print("bench: --cpu takes a processor number below \(ProcessInfo.processInfo.activeProcessorCount)\n\(usage)"); exit(2)
+    }
+    compareCPU = n
+  case "--build-only": buildOnly = true
   case "--threshold" where !arguments.isEmpty:
     guard let percent = Double(arguments.removeFirst()), percent > 0, percent < 100 else {
       print("bench: --threshold takes a percentage between 0 and 100, such as 15\n\(usage)"); exit(2)
@@ -147,13 +159,14 @@ let selected = scenarios.filter { s in filters.isEmpty || filters.contains { s.n
 guard !selected.isEmpty else { print("bench: no scenario matches \(filters)"); exit(2) }
 if threshold != nil && compareRef == nil { print("bench: --threshold goes with --compare\n\(usage)"); exit(2) }
 if headBinary != nil && compareRef == nil { print("bench: --head-binary goes with --compare\n\(usage)"); exit(2) }
+if (compareCPU != nil || buildOnly) && compareRef == nil { print("bench: --cpu and --build-only go with --compare\n\(usage)"); exit(2) }
 if let ref = compareRef {
   if check || updateBaseline || full || profile || naiveLimitMilliseconds != nil {
-    print("bench: --compare goes with --quick, --filter, --sizes, --threshold, --head-binary and --output only\n\(usage)"); exit(2)
+    print("bench: --compare goes with --quick, --filter, --sizes, --threshold, --head-binary, --cpu, --build-only and --output only\n\(usage)"); exit(2)
   }
   if let threshold { Comparison.threshold = threshold }
   runCompare(ref: ref, selected: selected, sizes: sizesGiven ? sizes : [1_000_000], quick: quick,
-             output: output ?? "Reports/compare", headBinary: headBinary)
+             output: output ?? "Reports/compare", headBinary: headBinary, cpu: compareCPU, buildOnly: buildOnly)
 }
 
 /// This run's folder: `--output`, else a fresh one under `Reports/runs/`

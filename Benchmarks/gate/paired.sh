@@ -68,15 +68,62 @@ is_declared() {
 swift build -c release --product bench > "$out-build.log" 2>&1 || { tail -30 "$out-build.log"; fail "the benchmark does not build"; }
 bench="$root/.build/release/bench"
 
-for size in $sizes; do
-  threshold=5
+head=()
+[ -n "${GATE_HEAD_BINARY:-}" ] && head=(--head-binary "$GATE_HEAD_BINARY")
+# The builds first, once (the comparisons below find them built).
+if ! "$bench" --compare "$base" --build-only "${head[@]}"; then
+  if is_declared api; then
+    echo "paired gate: the base does not build against this benchmark, and a commit declares an API change (Bench-Gate: api): accepted"
+    exit 0
+  fi
+  fail "the base does not build against this benchmark (see above): no verdict; a deliberate API change is declared with a trailer Bench-Gate: api: why"
+fi
+
+# The sizes side by side, one a processor, when there are processors
+# enough: each comparison pins its workers (and callgrind) to its own
+# processor, so base and head of a pair still share one and a neighbour's
+# load falls on both alike (Benchmarks/README.md, "The paired gate": the
+# sensitivity was measured so). GATE_PARALLEL=0 runs them one after the other.
+set -- $sizes
+cpus="$(nproc 2> /dev/null || echo 1)"
+parallel=0
+[ "${GATE_PARALLEL:-1}" != 0 ] && [ "$#" -ge 2 ] && [ "$#" -le "$cpus" ] && parallel=1
+compare() {  # size cpu-arguments...
+  local size="$1" threshold=5; shift
   [ "$size" -ge 1000000 ] && threshold=15
-  echo "== paired gate at $size rows (threshold $threshold %)"
   rm -f "$out-$size/compare.csv"
-  head=()
-  [ -n "${GATE_HEAD_BINARY:-}" ] && head=(--head-binary "$GATE_HEAD_BINARY")
-  "$bench" --compare "$base" --quick --sizes "$size" --threshold "$threshold" "${filters[@]}" "${head[@]}" --output "$out-$size"
-  status=$?
+  "$bench" --compare "$base" --quick --sizes "$size" --threshold "$threshold" "${filters[@]}" "${head[@]}" "$@" --output "$out-$size"
+}
+declare -A statuses
+if [ "$parallel" = 1 ]; then
+  cpu=0
+  pids=()
+  for size in $sizes; do
+    echo "== paired gate at $size rows: started on processor $cpu (log: $out-$size.log)"
+    compare "$size" --cpu "$cpu" > "$out-$size.log" 2>&1 &
+    pids+=("$!")
+    cpu=$((cpu + 1))
+  done
+  i=0
+  for size in $sizes; do
+    wait "${pids[$i]}"
+    statuses[$size]=$?
+    i=$((i + 1))
+  done
+  for size in $sizes; do
+    echo "== paired gate at $size rows"
+    cat "$out-$size.log"
+  done
+else
+  for size in $sizes; do
+    echo "== paired gate at $size rows"
+    compare "$size"
+    statuses[$size]=$?
+  done
+fi
+
+for size in $sizes; do
+  status="${statuses[$size]}"
   case "$status" in
     0) echo "paired gate at $size rows: no regression" ;;
     1)
