@@ -18,6 +18,8 @@
 # undeclared regression.
 #   bash Benchmarks/gate/paired.sh               (every scenario, both sizes)
 #   GATE_FILTER="offset_to_index jump" GATE_SIZES="10000" bash Benchmarks/gate/paired.sh
+# GATE_BUILD_ONLY=1: only the checks and the builds (CI builds the base so
+# while its correctness jobs run; the gate then finds it built).
 # GATE_HEAD_BINARY=PATH: the head is that release build of this very tree,
 # made from scratch (CI passes its fresh clone's .build/release/bench rather
 # than build the same tree a second time). LAZYSTACK_COMPARE_CACHE=DIR: where
@@ -77,6 +79,10 @@ if ! "$bench" --compare "$base" --build-only "${head[@]}"; then
     exit 0
   fi
   fail "the base does not build against this benchmark (see above): no verdict; a deliberate API change is declared with a trailer Bench-Gate: api: why"
+fi
+if [ "${GATE_BUILD_ONLY:-0}" = 1 ]; then
+  echo "paired gate: built (GATE_BUILD_ONLY: nothing compared)"
+  exit 0
 fi
 
 # The sizes side by side, one a processor, when there are processors
