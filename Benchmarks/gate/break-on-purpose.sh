@@ -143,10 +143,10 @@ assert old in s
 s = s.replace(old, new)
 '
 commit_break "Break: the benchmark calls a member the base lacks"
-verdict FAIL "API change, no trailer" "jump" "10000"
+verdict FAIL "API change, no trailer" "jump" "10000 1000000"
 git commit -q --amend -m "Break: the benchmark calls a member the base lacks" \
   -m "Bench-Gate: api: the benchmark calls gateProbe, which the base lacks (a test of the gate)"
-verdict PASS "API change, declared (Bench-Gate: api)" "jump" "10000"
+verdict PASS "API change, declared (Bench-Gate: api)" "jump" "10000 1000000"
 
 fi
 
@@ -160,7 +160,8 @@ assert m, "move not found"
 s = s[:m.end()] + "    precondition(count <= 5_000, \"broken on purpose by Benchmarks/gate/break-on-purpose.sh\")\n" + s[m.end():]
 '
 commit_break "Break: move traps on lists of more than 5,000 rows"
-verdict FAIL "worker crashes" "reorder_move" "10000"
+# Both sizes: the gate runs them side by side, and a crash in either fails it.
+verdict FAIL "worker crashes, both sizes side by side" "reorder_move" "10000 1000000"
 
 fi
 echo
