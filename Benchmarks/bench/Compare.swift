@@ -232,13 +232,7 @@ final class Worker {
   /// processor was slower for a while).
   init(executable: String, name: String, cpu: Int?) throws {
     self.name = name
-    if let cpu, FileManager.default.isExecutableFile(atPath: Worker.taskset) {
-      process.executableURL = URL(fileURLWithPath: Worker.taskset)
-      process.arguments = ["-c", String(cpu), executable, "--worker"]
-    } else {
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = ["--worker"]
-    }
+    Worker.setCommand(of: process, executable, ["--worker"], cpu: cpu)
     process.standardInput = input
     process.standardOutput = output
     try process.run()
@@ -265,6 +259,19 @@ final class Worker {
   }
 
   static let taskset = "/usr/bin/taskset"
+
+  /// Makes `process` run `executable` with `arguments`, pinned to processor
+  /// `cpu` through `taskset` when both are there (the workers, and
+  /// callgrind's workers of the same-work check).
+  static func setCommand(of process: Process, _ executable: String, _ arguments: [String], cpu: Int?) {
+    if let cpu, FileManager.default.isExecutableFile(atPath: taskset) {
+      process.executableURL = URL(fileURLWithPath: taskset)
+      process.arguments = ["-c", String(cpu), executable] + arguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = arguments
+    }
+  }
 
   func stop() {
     input.fileHandleForWriting.write(Data("quit\n".utf8))
@@ -439,7 +446,6 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
     print("bench --compare \(ref) --build-only: built")
     exit(0)
   }
-  SameWorkCheck.cpu = pinned
   // Many short rounds of fresh worker processes: each process's memory
   // layout shifts a memory-bound operation by up to ~15 % for its whole life
   // (one pair of processes is one sample of that), and adjacent batches on
@@ -475,7 +481,7 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
       let base: Worker
       let head: Worker
       do {
-        // Both on one processor, a different one each round.
+        // Both on one processor: `pinned`, else a different one each round.
         let cpu = pinned ?? rounds.count % Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
         base = try Worker(executable: baseBinary, name: "base", cpu: cpu)
         head = try Worker(executable: headBinary, name: "head", cpu: cpu)
@@ -563,7 +569,7 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
       }
       // A confirmed slowdown: do the two builds do the same work?
       if r.verdict == "regression" && !rounds.isEmpty {
-        r.placement = isPlacementOnly(r, base: baseBinary, head: headBinary)
+        r.placement = isPlacementOnly(r, base: baseBinary, head: headBinary, cpu: pinned)
       }
       results.append(r)
     }

@@ -37,12 +37,6 @@ let sameWorkMissTolerance = 0.02
 let sameWorkMissSlack = 0.5
 
 /// valgrind's path, or `nil` when it is not installed.
-/// Settings of the same-work check.
-enum SameWorkCheck {
-  /// The processor callgrind runs on (`bench --compare --cpu N`), or `nil`.
-  nonisolated(unsafe) static var cpu: Int?
-}
-
 func valgrindPath() -> String? {
   let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
   return paths.map { "\($0)/valgrind" }.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -51,9 +45,11 @@ func valgrindPath() -> String? {
 /// The totals callgrind counts for a worker of `binary` that prepares
 /// `scenario` at `size` and runs exactly `operations` operations (`count`):
 /// instructions and data-cache misses inside the operations alone, or
-/// `nil` with the reason.
+/// `nil` with the reason. `cpu`: the processor callgrind runs on
+/// (`bench --compare --cpu N`), so that a comparison beside it is not
+/// disturbed; `nil`, anywhere.
 func callgrindTotals(
-  valgrind: String, binary: String, scenario: String, size: Int, operations: Int
+  valgrind: String, binary: String, scenario: String, size: Int, operations: Int, cpu: Int?
 ) -> (WorkCounts?, String) {
   let file = NSTemporaryDirectory() + "lazystack-samework-\(ProcessInfo.processInfo.processIdentifier)-\(operations).out"
   let errors = file + ".err"
@@ -63,16 +59,8 @@ func callgrindTotals(
   }
   _ = FileManager.default.createFile(atPath: errors, contents: nil)
   let process = Process()
-  let arguments = ["--tool=callgrind", "--cache-sim=yes", "--toggle-collect=*lazystackCountedOperation*",
-                   "--callgrind-out-file=\(file)", binary, "--worker"]
-  if let cpu = SameWorkCheck.cpu, FileManager.default.isExecutableFile(atPath: Worker.taskset) {
-    // On the comparison's processor: a comparison beside it is not disturbed.
-    process.executableURL = URL(fileURLWithPath: Worker.taskset)
-    process.arguments = ["-c", String(cpu), valgrind] + arguments
-  } else {
-    process.executableURL = URL(fileURLWithPath: valgrind)
-    process.arguments = arguments
-  }
+  Worker.setCommand(of: process, valgrind, ["--tool=callgrind", "--cache-sim=yes", "--toggle-collect=*lazystackCountedOperation*",
+                                            "--callgrind-out-file=\(file)", binary, "--worker"], cpu: cpu)
   // The same hash seeds in both processes (Swift's Hasher is seeded per
   // process otherwise), so both do the same probes.
   var environment = ProcessInfo.processInfo.environment
@@ -130,11 +118,12 @@ func callgrindTotals(
 /// symbol binding and first touches of memory, cancels out; preparing is
 /// not counted at all).
 func workCounts(
-  valgrind: String, binary: String, scenario: String, size: Int, operations: Int
+  valgrind: String, binary: String, scenario: String, size: Int, operations: Int, cpu: Int?
 ) -> (WorkCounts?, String) {
-  let (few, why) = callgrindTotals(valgrind: valgrind, binary: binary, scenario: scenario, size: size, operations: operations)
+  let (few, why) = callgrindTotals(valgrind: valgrind, binary: binary, scenario: scenario, size: size, operations: operations, cpu: cpu)
   guard let few else { return (nil, why) }
-  let (many, why2) = callgrindTotals(valgrind: valgrind, binary: binary, scenario: scenario, size: size, operations: 3 * operations)
+  let (many, why2) = callgrindTotals(valgrind: valgrind, binary: binary, scenario: scenario, size: size,
+                                     operations: 3 * operations, cpu: cpu)
   guard let many else { return (nil, why2) }
   let k = Double(2 * operations)
   return (WorkCounts(instructions: (many.instructions - few.instructions) / k,
@@ -143,15 +132,18 @@ func workCounts(
 
 /// Whether a confirmed regression of `r` is a placement effect: both
 /// builds count the same work an operation. Prints what it counted.
-func isPlacementOnly(_ r: Comparison, base baseBinary: String, head headBinary: String) -> Bool {
+/// `cpu`: the processor callgrind runs on, or `nil` (`callgrindTotals`).
+func isPlacementOnly(_ r: Comparison, base baseBinary: String, head headBinary: String, cpu: Int?) -> Bool {
   guard let valgrind = valgrindPath() else {
     print("  same-work check for \(r.scenario) n=\(r.size): valgrind is not installed; the regression stands")
     return false
   }
   // About 2 ms of native work (callgrind runs it 50-100 times slower).
   let operations = Swift.max(10, Swift.min(100_000, Int(2.0e6 / Swift.max(r.head, 1))))
-  let (base, whyBase) = workCounts(valgrind: valgrind, binary: baseBinary, scenario: r.scenario, size: r.size, operations: operations)
-  let (head, whyHead) = workCounts(valgrind: valgrind, binary: headBinary, scenario: r.scenario, size: r.size, operations: operations)
+  let (base, whyBase) = workCounts(valgrind: valgrind, binary: baseBinary, scenario: r.scenario, size: r.size, operations: operations,
+                                      cpu: cpu)
+  let (head, whyHead) = workCounts(valgrind: valgrind, binary: headBinary, scenario: r.scenario, size: r.size, operations: operations,
+                                      cpu: cpu)
   guard let base, let head else {
     print("  same-work check for \(r.scenario) n=\(r.size): not counted (\(base == nil ? whyBase : whyHead)); the regression stands")
     return false
