@@ -171,6 +171,88 @@ final class LaneModelCheckTests: CheckedTestCase {
     }
   }
 
+  /// Moves of plain rows change the lane sections in place (SPEC L4, L8):
+  /// drags within a grid or masonry body, across sections of the same
+  /// flow and of another, into and out of list sections, multi-row moves;
+  /// between them measurements, inserts, removals, role changes and
+  /// kinds' estimates; compared with the reference (which lays every lane
+  /// out from scratch) after every step.
+  func testEditsInLanesAgainstTheReference() {
+    for seed in TestScale.seeds(1 ..< 41) {
+      var rng = SeededRNG(seed: seed ^ 0x30fe)
+      let n = Int.random(in: 20 ... 160, using: &rng)
+      var pair = try! ModelPair(ids: Array(0 ..< n), estimate: CGFloat(Int.random(in: 10 ... 60, using: &rng)),
+                                spacing: CGFloat(Int.random(in: 0 ... 2, using: &rng)) * 4,
+                                axis: seed % 4 == 3 ? .horizontal : .vertical,
+                                insets: EdgeInsets(all: 4), blockCapacity: Int.random(in: 4 ... 16, using: &rng))
+      func layout() -> SectionLayout {
+        switch Int.random(in: 0 ..< 5, using: &rng) {
+        case 0: return .list
+        case 1, 2:
+          return .grid(try! GridLayout(lanes: .fixed(Int.random(in: 1 ... 4, using: &rng)),
+                                       alignment: [0, 0.5, 1][Int.random(in: 0 ... 2, using: &rng)]))
+        default:
+          return .masonry(try! MasonryLayout(lanes: .fixed(Int.random(in: 1 ... 4, using: &rng)),
+                                             laneSpacing: CGFloat(Int.random(in: 0 ... 1, using: &rng)) * 6))
+        }
+      }
+      var ops: [LayoutOperation] = [
+        .laneViewport(CGSize(width: 400, height: CGFloat(Int.random(in: 100 ... 500, using: &rng)))),
+        .sectionLayout(seed % 5 == 0 ? .list : layout()),
+      ]
+      for h in stride(from: Int.random(in: 0 ... 10, using: &rng), to: n, by: Int.random(in: 12 ... 50, using: &rng)) {
+        ops.append(.setRole(h, .sectionHeader))
+        if Bool.random(using: &rng) { ops.append(.headerLayout(h, layout())) }
+        if h + 8 < n && Int.random(in: 0 ..< 3, using: &rng) == 0 { ops.append(.setRole(h + 8, .sectionFooter)) }
+      }
+      if seed % 3 == 0 {
+        for id in 0 ..< n where Int.random(in: 0 ..< 5, using: &rng) == 0 { ops.append(.setKind(id, 1)) }
+        ops.append(.kindEstimate(1, CGFloat(Int.random(in: 5 ... 90, using: &rng))))
+      }
+      for id in 0 ..< n where Int.random(in: 0 ..< 3, using: &rng) == 0 {
+        ops.append(.measure(id, CGFloat(Int.random(in: 0 ... 150, using: &rng))))
+      }
+      ops.append(.userScroll(CGFloat(Int.random(in: 0 ... 1500, using: &rng))))
+      for (step, op) in ops.enumerated() {
+        let problem = pair.step(op) ?? pair.difference(probes: [])
+        XCTAssertNil(problem, "seed \(seed) setup step \(step) \(op)")
+        if problem != nil { return }
+      }
+      var nextID = n
+      for step in 0 ..< 160 {
+        let ids = pair.reference.ids
+        let count = ids.count
+        let op: LayoutOperation
+        switch Int.random(in: 0 ..< 16, using: &rng) {
+        case 0 ..< 7 where count > 0:
+          let from = Int.random(in: 0 ..< count, using: &rng)
+          op = .move(IndexSet(integer: from), to: Int.random(in: 0 ... count, using: &rng))
+        case 7 ..< 9 where count > 1:
+          var offsets = IndexSet()
+          for _ in 0 ..< Int.random(in: 2 ... 5, using: &rng) { offsets.insert(Int.random(in: 0 ..< count, using: &rng)) }
+          op = .move(offsets, to: Int.random(in: 0 ... count, using: &rng))
+        case 9, 10 where count > 0:
+          op = .measure(ids[Int.random(in: 0 ..< count, using: &rng)], CGFloat(Int.random(in: 0 ... 150, using: &rng)))
+        case 11:
+          let new = Array(nextID ..< nextID + Int.random(in: 1 ... 3, using: &rng))
+          nextID += new.count
+          op = .insert(new, at: Int.random(in: 0 ... count, using: &rng))
+        case 12 where count > 4:
+          op = .removeOffsets(IndexSet(integer: Int.random(in: 0 ..< count, using: &rng)))
+        case 13 where count > 0:
+          op = .kindEstimate(UInt8(Int.random(in: 0 ... 1, using: &rng)), CGFloat(Int.random(in: 5 ... 90, using: &rng)))
+        case 14 where count > 0:
+          op = .setKind(ids[Int.random(in: 0 ..< count, using: &rng)], UInt8(Int.random(in: 0 ... 2, using: &rng)))
+        default:
+          op = .userScroll(CGFloat(Int.random(in: 0 ... 1500, using: &rng)))
+        }
+        let problem = pair.step(op) ?? pair.difference(probes: [CGFloat(Int.random(in: 0 ... 1500, using: &rng))])
+        XCTAssertNil(problem, "seed \(seed) step \(step) \(op)")
+        if problem != nil { return }
+      }
+    }
+  }
+
   func testLanesAgainstTheReference() {
     let env = ProcessInfo.processInfo.environment
     let first = UInt64(env["LANE_SEED"] ?? "") ?? 1

@@ -1,8 +1,9 @@
-// SPEC L8: a measurement, an insert or a removal changes the lane
-// sections in place: the section that holds the rows changes its body and
-// its correction, the later sections their body starts. Anything else (a
-// role, a layout, the viewport's width, an estimate, a snapshot, a move)
-// lays the sections out again (`LazyStackLayout._rebuildLanes`).
+// SPEC L8: a measurement, an insert, a removal or a move of plain rows
+// changes the lane sections in place: the section that holds the rows
+// changes its body and its correction, the later sections their body
+// starts. Anything else (a role, a layout, the viewport's width, an
+// estimate, a snapshot) lays the sections out again
+// (`LazyStackLayout._rebuildLanes`).
 
 extension _LaneLayout {
   /// Adds `delta` to section `p`'s correction.
@@ -38,7 +39,16 @@ extension _LaneLayout {
   /// - Complexity: O(r + k (B + log m) + s).
   @inlinable
   package mutating func insert(ids: [ID], extents: [Int64], spacing: Int64, at i: Int) -> Bool {
-    let r = ids.count
+    insert(extents, kept: nil, spacing: spacing, at: i)
+  }
+
+  /// `insert(ids:extents:spacing:at:)` of rows that may keep a lane (L4: a
+  /// moved row keeps its lane where its new section has the flow it had):
+  /// `kept` gives each row's, or nil (the rule places it).
+  /// - Complexity: O(r + k (B + log m) + s).
+  @inlinable
+  package mutating func insert(_ extents: [Int64], kept: [_KeptLane?]?, spacing: Int64, at i: Int) -> Bool {
+    let r = extents.count
     guard r > 0 else { return true }
     let q = _sections(startingAtOrBefore: i)
     var firstShifted = q
@@ -46,7 +56,12 @@ extension _LaneLayout {
       let p = q &- 1
       let local = i &- sections[p].bodyStart
       let before = sections[p].correction
-      _changeRun(p, grid: { $0.insert(extents, at: local) }, masonry: { _ = $0.insert(extents, at: local) })
+      let flow = (layout: sections[p].layout, lanes: sections[p].masonry?.k ?? 0)
+      let given = kept.flatMap { kept -> [Int]? in
+        let lanes = kept.map { $0 != nil && $0!.layout == flow.layout && $0!.lanes == flow.lanes ? $0!.lane : -1 }
+        return lanes.contains { $0 >= 0 } ? lanes : nil
+      }
+      _changeRun(p, grid: { $0.insert(extents, at: local) }, masonry: { _ = $0.insert(extents, lanes: given, at: local) })
       var pitch: Int64 = 0
       for e in extents { pitch &+= e &+ spacing }
       sections[p].listPitch &+= pitch
@@ -57,6 +72,57 @@ extension _LaneLayout {
     }
     for s in firstShifted ..< sections.count { sections[s].bodyStart &+= r }
     return true
+  }
+
+  /// Whether removing the plain rows at `indices` (sorted, unique) keeps
+  /// every headerless section (`remove(sortedIndices:spacing:)` would
+  /// change the sections in place).
+  /// - Complexity: O(r + log s) for r indices.
+  @inlinable
+  package func _removalKeepsSections(_ indices: [Int]) -> Bool {
+    var g = 0
+    while g < indices.count {
+      let (p, end) = _removedRun(indices, from: g)
+      if let p, sections[p].header == nil && end &- g == sections[p].body.count { return false }
+      g = end
+    }
+    return true
+  }
+
+  /// The lanes the plain rows at `indices` (sorted, unique) hold, for a
+  /// move that leaves them at `target` (an index among the rows left):
+  /// each masonry row's lane with its section's flow, nil for a row of a
+  /// grid or a list (L4: moved rows keep their lanes). Nil when the
+  /// sections cannot follow the move in place: it empties a headerless
+  /// section, or its rows would start one (the caller lays the sections
+  /// out again).
+  /// - Complexity: O(r (log s + log m) + log r log s) for r rows.
+  @inlinable
+  package func lanesForMove(sortedIndices indices: [Int], to target: Int) -> [_KeptLane?]? {
+    guard _removalKeepsSections(indices) else { return nil }
+    // Where the insert lands once the rows are gone: the last section whose
+    // body starts at or before `target` then (body starts only move back).
+    func gone(before x: Int) -> Int {  // how many of `indices` are below `x`
+      var low = 0
+      var high = indices.count
+      while low < high {
+        let mid = (low &+ high) &>> 1
+        if indices[mid] < x { low = mid &+ 1 } else { high = mid }
+      }
+      return low
+    }
+    var low = 0
+    var high = sections.count
+    while low < high {
+      let mid = (low &+ high) &>> 1
+      if sections[mid].bodyStart &- gone(before: sections[mid].bodyStart) <= target { low = mid &+ 1 } else { high = mid }
+    }
+    let upper = low > 0 ? sections[low &- 1].body.upperBound : 0
+    guard (low > 0 && target <= upper &- gone(before: upper)) || defaultLayout == .list else { return nil }
+    return indices.map { i -> _KeptLane? in
+      guard let p = section(holding: i), let m = sections[p].masonry else { return nil }
+      return _KeptLane(lane: m.lane(at: i &- sections[p].bodyStart), layout: sections[p].layout, lanes: m.k)
+    }
   }
 
   /// The plain rows at `indices` (sorted, unique; none a header or a
@@ -71,13 +137,8 @@ extension _LaneLayout {
     // of them. Walked twice without a table: a first-time generic type
     // here (a dictionary of arrays, an array of ranges) costs the Swift
     // runtime about 100 µs to instantiate in the process's first removal.
+    guard _removalKeepsSections(indices) else { return false }
     var g = 0
-    while g < indices.count {
-      let (p, end) = _removedRun(indices, from: g)
-      if let p, sections[p].header == nil && end &- g == sections[p].body.count { return false }
-      g = end
-    }
-    g = 0
     while g < indices.count {
       let (section, end) = _removedRun(indices, from: g)
       defer { g = end }

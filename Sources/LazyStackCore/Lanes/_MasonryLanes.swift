@@ -220,17 +220,25 @@ package struct _MasonryLanes: Sendable {
 
   /// Inserts rows (extents in units) at `i`. With `lanes` nil they are
   /// placed by L4's rule from the lanes' ends just before `i`; else they
-  /// keep the lanes given (a moved row keeps its own). The rows after `i`
-  /// keep theirs. Returns the lanes the rows took.
+  /// keep the lanes given (a moved row keeps its own), and a row given -1
+  /// is placed by the rule. The rows after `i` keep theirs. Returns the
+  /// lanes the rows took.
   /// - Complexity: O(r k + k (B + log(m/B))), plus O(k w log(m/B)) when a
   ///   block splits into a spare w positions away, O(k m/B) when none is near.
   @inlinable @discardableResult
   package mutating func insert(_ extents: some Collection<Int64>, lanes given: [Int]? = nil, at i: Int) -> [Int] {
     guard !extents.isEmpty else { return [] }
     let lanes: [Int]
-    if let given {
-      precondition(given.count == extents.count && given.allSatisfy { $0 >= 0 && $0 < k },
-                   "_MasonryLanes: one lane in range a row")
+    if var given {
+      precondition(given.count == extents.count && given.allSatisfy { $0 >= -1 && $0 < k },
+                   "_MasonryLanes: one lane in range (or -1) a row")
+      if given.contains(-1) {
+        var ends = laneEnds(before: i)
+        for (r, e) in extents.enumerated() {
+          if given[r] < 0 { given[r] = Self._laneEndingFirst(ends) }
+          ends[given[r]] &+= e &+ spacing
+        }
+      }
       lanes = given
     } else {
       var ends = laneEnds(before: i)

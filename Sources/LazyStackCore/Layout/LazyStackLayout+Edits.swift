@@ -208,7 +208,10 @@ extension LazyStackLayout {
     }
     let target = destination &- _lowerBound(offsets, destination)
     if _slowPath(_batch != nil) { _logRemoval(offsets) }
-    if _slowPath(_laneBox != nil) { _keepLanesByID() }  // L4: moved rows keep their lanes
+    var keptLanes: [_KeptLane?]?  // L4: moved rows keep their lanes
+    if _slowPath(_laneBox != nil) {
+      keptLanes = _lanesWillMove(offsets, plain: !roles.contains { $0 != ExtentTree<ID>._plainRole }, to: target)
+    }
     _tree.remove(sortedIndices: offsets)
     do {
       try _tree.insert(ids, extents: extents, roles: roles, extras: extras.isEmpty ? nil : extras, at: target,
@@ -217,6 +220,7 @@ extension LazyStackLayout {
       preconditionFailure("LazyStackLayout.move: reinserting moved rows failed: \(error)")
     }
     if _slowPath(_batch != nil) { _logInsertion(at: target, count: ids.count, stored: extents) }
+    if let keptLanes { _lanesDidMove(offsets, keeping: keptLanes, to: target) }
     return _settle(from: before, cause: .edit)
   }
 
@@ -232,7 +236,10 @@ extension LazyStackLayout {
     let extra = _tree._kinds == nil ? 0 : _tree._extra(at: location)  // K1, K2: so do kinds
     let target = source < destination ? destination &- 1 : destination
     if _slowPath(_batch != nil) { _logRemoval(CollectionOfOne(source)) }
-    if _slowPath(_laneBox != nil) { _keepLanesByID() }  // L4: moved rows keep their lanes
+    var keptLanes: [_KeptLane?]?  // L4: moved rows keep their lanes
+    if _slowPath(_laneBox != nil) {
+      keptLanes = _lanesWillMove([source], plain: role == ExtentTree<ID>._plainRole, to: target)
+    }
     _tree._remove(at: location)
     let stored: [Int32]? = row.stored == ExtentTree<ID>._estimated ? nil : [row.stored]
     do {
@@ -243,6 +250,7 @@ extension LazyStackLayout {
       preconditionFailure("LazyStackLayout.move: reinserting the moved row failed: \(error)")
     }
     if _slowPath(_batch != nil) { _logInsertion(at: target, count: 1, stored: stored) }
+    if let keptLanes { _lanesDidMove([source], keeping: keptLanes, to: target) }
     return _settle(from: before, cause: .edit)
   }
 

@@ -641,6 +641,40 @@ extension LazyStackLayout {
     if !box.value.current { box.value.pendingKeep = .inserted(at: index, count: ids.count) }
   }
 
+  /// Before a move of the rows at sorted `indices` to `target` (an index
+  /// among the rows left): the lanes they hold, when the lane sections can
+  /// follow the move in place (`plain`: none is a header or a footer, and
+  /// `_LaneLayout.lanesForMove`); else nil, and every masonry row's lane
+  /// is kept by id for the re-layout (L4: moved rows keep their lanes).
+  /// - Complexity: O(r (log n + B)) for r rows; O(m) expected for m
+  ///   masonry rows when the sections cannot follow.
+  @inlinable @inline(never)
+  internal mutating func _lanesWillMove(_ indices: [Int], plain: Bool, to target: Int) -> [_KeptLane?]? {
+    let lanes = _laneBox.unsafelyUnwrapped.value
+    if plain && lanes.pendingKeep.isSameRows, let kept = lanes.lanesForMove(sortedIndices: indices, to: target) {
+      return kept
+    }
+    _keepLanesByID()
+    return nil
+  }
+
+  /// The rows at sorted `indices` were just moved to `target ..< target +
+  /// kept.count` (`_lanesWillMove` gave `kept`): the lane sections follow
+  /// in place, a removal and an insert whose masonry rows keep their
+  /// lanes where their new section has the flow they had (L4, L8).
+  /// - Complexity: O(r (log n + B) + k (B + log n) a section touched + s).
+  @inlinable @inline(never)
+  internal mutating func _lanesDidMove(_ indices: [Int], keeping kept: [_KeptLane?], to target: Int) {
+    var extents: [Int64] = []
+    extents.reserveCapacity(kept.count)
+    for j in 0 ..< kept.count { extents.append(_tree.extent(at: target &+ j)) }
+    let box = _writableLanes()
+    let removed = box.value.remove(sortedIndices: indices, spacing: _tree.spacing)
+    let inserted = box.value.insert(extents, kept: kept, spacing: _tree.spacing, at: target)
+    precondition(removed && inserted, "LazyStackLayout.move: the lane sections did not follow a move they could")
+    box.value.current = true
+  }
+
   /// The rows at `indices` were just removed; `plain` says none was a
   /// header or a footer.
   @inlinable @inline(never)
