@@ -231,7 +231,7 @@ final class LaneModelCheckTests: CheckedTestCase {
           var offsets = IndexSet()
           for _ in 0 ..< Int.random(in: 2 ... 5, using: &rng) { offsets.insert(Int.random(in: 0 ..< count, using: &rng)) }
           op = .move(offsets, to: Int.random(in: 0 ... count, using: &rng))
-        case 9, 10 where count > 0:
+        case 9 ... 10 where count > 0:
           op = .measure(ids[Int.random(in: 0 ..< count, using: &rng)], CGFloat(Int.random(in: 0 ... 150, using: &rng)))
         case 11:
           let new = Array(nextID ..< nextID + Int.random(in: 1 ... 3, using: &rng))

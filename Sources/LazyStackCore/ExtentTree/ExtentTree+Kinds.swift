@@ -560,6 +560,66 @@ extension ExtentTree {
     }
   }
 
+  /// The rows among `rows` whose extent is kind `kind`'s estimate (not 0):
+  /// estimated, of that kind, without an own estimate (SPEC K1), in index
+  /// order; nil when there are more than `limit`. Found block by block
+  /// through the kind tree (a descent to each block holding one), never by
+  /// a pass over rows: what a kind's estimate change moves.
+  /// - Complexity: O(s log(n/B) + b (log(n/B) + B)) for the b blocks
+  ///   holding them, s entries per vector.
+  @inlinable
+  package func _estimatedRows(ofKind kind: UInt8, in rows: Range<Int>, limit: Int) -> [Int]? {
+    guard kind != 0, let table = _kinds, !rows.isEmpty, rows.lowerBound < count else { return [] }
+    let slot = Int(table.slotOfKind[Int(kind)])
+    guard slot >= 0 else { return [] }
+    let entry = 3 &+ 3 &* slot
+    let stride = table.stride
+    let total = table.total[entry]
+    var found: [Int] = []
+    // The rank among all such rows of the first in the block holding `rows`' first row.
+    var seen = _kindPrefix(_locate(rows.lowerBound).position)[entry]
+    let size = _fenwick.size
+    while seen < total {
+      // The block holding the row of rank `seen`, and the rows before it.
+      var remaining = seen
+      var node = 0
+      var rowsBefore = 0
+      var step = _fenwick.topStep
+      _fenwick.nodes.withUnsafeBufferPointer { main in
+        table.nodes.withUnsafeBufferPointer { kinds in
+          while step > 0 {
+            let next = node &+ step
+            if next <= size, kinds[next &* stride &+ entry] <= remaining {
+              node = next
+              remaining &-= kinds[next &* stride &+ entry]
+              rowsBefore &+= main[next].count
+            }
+            step &>>= 1
+          }
+        }
+      }
+      guard rowsBefore < rows.upperBound else { break }
+      var matches: Int64 = 0
+      let full = _withBlock(handle: Int(_order[node &- _lead])) { block -> Bool in
+        for s in 0 ..< block.pointee.rowCount where block.pointee.extents[s] < 0 {
+          let extra = Self._extra(block, s)
+          guard extra & 0x100 == 0, Self._kind(ofExtra: extra) == kind else { continue }
+          matches &+= 1
+          let i = rowsBefore &+ s
+          if i >= rows.lowerBound && i < rows.upperBound {
+            if found.count == limit { return true }
+            found.append(i)
+          }
+        }
+        return false
+      }
+      if full { return nil }
+      precondition(matches > 0, "ExtentTree: kind counts are inconsistent")
+      seen &+= matches
+    }
+    return found
+  }
+
   // MARK: Changes
 
   /// The slot of `kind` in the vectors, made on its first use (a new

@@ -30,6 +30,19 @@ extension _LaneLayout {
     return sections[p].pitch &- pitch
   }
 
+  /// Row `i`'s extent is now `new` (units), whatever its body had: an
+  /// estimate that moved with its kind's (SPEC K1, K3). Returns how far
+  /// the body that holds the row grew; 0 outside lane bodies.
+  /// - Complexity: `setExtent(_:old:at:)`'s.
+  @inlinable
+  @discardableResult
+  package mutating func setExtent(_ new: Int64, at i: Int) -> Int64 {
+    guard let p = section(holding: i) else { return 0 }
+    let local = i &- sections[p].bodyStart
+    let old = sections[p].grid?.extent(at: local) ?? sections[p].masonry.unsafelyUnwrapped.extent(at: local)
+    return setExtent(new, old: old, at: i)
+  }
+
   /// Rows `ids` with `extents` (units) were inserted at `i`, as plain
   /// rows: the section whose body reaches `i` takes them (masonry places
   /// them by L4's rule), the later sections move on. Returns false, and

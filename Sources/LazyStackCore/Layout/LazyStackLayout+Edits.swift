@@ -102,10 +102,10 @@ extension LazyStackLayout {
     if _slowPath(_laneBox != nil) {
       for i in indices where _tree.role(at: i) != ExtentTree<ID>._plainRole { plain = false }
     }
-    let estimate = _tree.estimate
+    let laneBefore = _laneEstimates
     _tree.remove(sortedIndices: indices)
     _refreshEstimate()
-    if _slowPath(_laneBox != nil) { _lanesDidRemove(Array(indices), plain: plain, estimate: estimate) }
+    if _slowPath(_laneBox != nil) { _lanesDidRemove(Array(indices), plain: plain, before: laneBefore) }
     return _settle(from: before, cause: .edit)
   }
 

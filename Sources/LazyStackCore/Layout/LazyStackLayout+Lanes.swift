@@ -472,6 +472,21 @@ extension LazyStackLayout {
   }
 }
 
+/// The estimates before a change to the tree: kind 0's (the tree's
+/// `estimate`) and each kind slot's, nil without kinds (SPEC K1); what the
+/// lane sections need to follow the rows whose extent it moved.
+@usableFromInline
+internal struct _LaneEstimates: Sendable {
+  @usableFromInline let estimate: Int64
+  @usableFromInline let slots: ContiguousArray<Int64>?
+
+  @inlinable
+  init(estimate: Int64, slots: ContiguousArray<Int64>?) {
+    self.estimate = estimate
+    self.slots = slots
+  }
+}
+
 /// The rows that met a window (`_LaneLayout.spans(meeting:_:in:)`), with
 /// the window and the layout's `_stamp` they were read under.
 @usableFromInline
@@ -502,22 +517,58 @@ extension LazyStackLayout {
   // SPEC L8: the edits that change the lane sections in place. Each runs
   // right after its change to the tree and marks the sections current, so
   // the stabilization that follows does not lay them out again; an edit
-  // these do not cover (or one that also changed an estimate, or a tree
-  // with kinds) leaves them stale, and the stabilization rebuilds them.
+  // these do not cover (or one that also moved kind 0's estimate, which
+  // moves every estimated row) leaves them stale, and the stabilization
+  // rebuilds them.
 
-  /// Whether an in-place update can follow a change that left the
-  /// estimate at `estimate`: the estimate did not move (under
-  /// `.meanOfMeasured` a measurement moves every estimated row) and there
-  /// are no kinds.
+  /// The estimates before a change (kind 0's, and each kind slot's with
+  /// kinds), for the lane sections to follow the rows it moves.
   @inlinable @inline(__always)
-  internal func _lanesCanFollow(estimate: Int64) -> Bool {
-    _tree.estimate == estimate && _tree._kinds == nil
+  internal var _laneEstimates: _LaneEstimates {
+    _LaneEstimates(estimate: _tree.estimate, slots: _tree._kinds?.slotEstimates)
   }
 
-  /// Row `index`'s extent went from `old` (units) to what the tree has now.
+  /// After a change to the tree with the lane sections otherwise up to
+  /// date (an edit changed them in place, or nothing else changed): brings
+  /// rows `rows` (whose extents may have changed: a kind, an own estimate,
+  /// a measurement) and every estimated row of a kind whose estimate moved
+  /// since `before` (SPEC K1, K3) up to date in place, and marks the
+  /// sections current. Leaves them for the re-layout when kind 0's
+  /// estimate moved (every estimated row of kind 0 did), or when more
+  /// rows moved than a re-layout costs (one in 64, at least 64).
+  /// - Complexity: O(r k (log n + B) + c s log n) for the r rows that
+  ///   moved, c kinds whose estimate did and s lane sections.
   @inlinable @inline(never)
-  internal mutating func _lanesDidMeasure(_ index: Int, from old: Int64, estimate: Int64, stamp: UInt64) {
-    guard _laneBox != nil, _lanesCanFollow(estimate: estimate) else { return }
+  internal mutating func _lanesFollowExtents(of rows: some Collection<Int>, since before: _LaneEstimates) {
+    guard _laneBox != nil else { return }
+    func stale() { if _laneBox.unsafelyUnwrapped.value.current { _writableLanes().value.current = false } }
+    guard _tree.estimate == before.estimate, _laneBox.unsafelyUnwrapped.value.pendingKeep.isSameRows else { return stale() }
+    var moved: [Int] = []
+    if let table = _tree._kinds, let old = before.slots {
+      let budget = Swift.max(64, count / 64)
+      let sections = _laneBox.unsafelyUnwrapped.value.sections
+      for j in 0 ..< Swift.min(old.count, table.slotEstimates.count) where table.slotEstimates[j] != old[j] {
+        guard sections.count <= budget else { return stale() }
+        for section in sections {
+          guard let found = _tree._estimatedRows(ofKind: table.kindOfSlot[j], in: section.body, limit: budget &- moved.count)
+          else { return stale() }
+          moved.append(contentsOf: found)
+        }
+      }
+    }
+    let box = _writableLanes()
+    for i in rows { box.value.setExtent(_tree.extent(at: i), at: i) }
+    for i in moved { box.value.setExtent(_tree.extent(at: i), at: i) }
+    box.value.current = true
+  }
+
+  /// Row `index`'s extent went from `old` (units) to what the tree has
+  /// now; `before`: the estimates before the measurement.
+  @inlinable @inline(never)
+  internal mutating func _lanesDidMeasure(_ index: Int, from old: Int64, before: _LaneEstimates, stamp: UInt64) {
+    guard _laneBox != nil else { return }
+    guard _tree._kinds == nil else { return _lanesFollowExtents(of: CollectionOfOne(index), since: before) }
+    guard _tree.estimate == before.estimate else { return }  // `.meanOfMeasured`: every estimated row moved
     let new = _tree.extent(at: index)
     let box = _writableLanes()
     let grown = box.value.setExtent(new, old: old, at: index)
@@ -627,11 +678,11 @@ extension LazyStackLayout {
     }
   }
 
-  /// `ids` were just inserted at `index`, estimated.
+  /// `ids` were just inserted at `index`, estimated (of kind 0, SPEC K1).
   @inlinable @inline(never)
   internal mutating func _lanesDidInsert(_ ids: [ID], at index: Int, estimate: Int64) {
     guard _laneBox != nil else { return }
-    guard _lanesCanFollow(estimate: estimate) else {
+    guard _tree.estimate == estimate else {
       _writableLanes().value.pendingKeep = .inserted(at: index, count: ids.count)
       return
     }
@@ -677,14 +728,20 @@ extension LazyStackLayout {
 
   /// The rows at `indices` were just removed; `plain` says none was a
   /// header or a footer.
+  /// `before`: the estimates before the removal (a removed measured row
+  /// moves its kind's mean, K3).
   @inlinable @inline(never)
-  internal mutating func _lanesDidRemove(_ indices: [Int], plain: Bool, estimate: Int64) {
+  internal mutating func _lanesDidRemove(_ indices: [Int], plain: Bool, before: _LaneEstimates) {
     guard _laneBox != nil else { return }
     let box = _writableLanes()
-    if plain && _lanesCanFollow(estimate: estimate) {
+    if plain {
       box.value.current = box.value.remove(sortedIndices: indices, spacing: _tree.spacing)
     }
-    if !box.value.current { box.value.pendingKeep = .removed(indices) }
+    guard box.value.current else {
+      box.value.pendingKeep = .removed(indices)
+      return
+    }
+    _lanesFollowExtents(of: EmptyCollection(), since: before)
   }
 }
 

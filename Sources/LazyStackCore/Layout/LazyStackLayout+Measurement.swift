@@ -27,13 +27,13 @@ extension LazyStackLayout {
     let stored = Int32(truncatingIfNeeded: units)
     if _tree._storedExtent(at: location) == stored { return .unchanged }
     let before = _capture()
-    let laneOld = _slowPath(_laneBox != nil) ? _tree._extent(ofStored: _tree._storedExtent(at: location)) : 0
-    let estimate = _tree.estimate
+    let laneOld = _slowPath(_laneBox != nil) ? _tree._extent(ofStored: _tree._storedExtent(at: location), at: location) : 0
+    let laneBefore = _laneEstimates
     let stamp = _stamp
     _tree._setStored(stored, at: location)
     _refreshEstimate()
     guard _slowPath(_laneBox != nil) else { return .applied(correction: _settleNow(from: before, cause: .measurement)) }
-    _lanesDidMeasure(location.before.count &+ location.slot, from: laneOld, estimate: estimate, stamp: stamp)
+    _lanesDidMeasure(location.before.count &+ location.slot, from: laneOld, before: laneBefore, stamp: stamp)
     let correction = _settleNow(from: before, cause: .measurement)
     _followMeetingCache()
     return .applied(correction: correction)
@@ -68,9 +68,13 @@ extension LazyStackLayout {
     guard let location = _tree._locate(id: id) else { return false }
     guard _tree._storedExtent(at: location) >= 0 else { return true }
     let before = _capture()
+    let laneBefore = _laneEstimates
     let old = _tree._setStored(ExtentTree<ID>._invalidated, at: location)
     if _slowPath(_batch != nil) { _logExtent(at: location, from: old, to: ExtentTree<ID>._invalidated) }
     _refreshEstimate()
+    if _slowPath(_laneBox != nil) {
+      _lanesFollowExtents(of: CollectionOfOne(location.before.count &+ location.slot), since: laneBefore)
+    }
     _settle(from: before, cause: .measurement)
     return true
   }
