@@ -16,8 +16,8 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   switch name {
   case "build", "build_indexed", "build_range", "build_shuffled": return prepareBuild(S.self, n, name, &rng)
   case "memory", "memory_ordered": return prepareMemory(S.self, n, name, &rng)
-  case "grid_measure", "grid_measure_visible", "grid_insert", "grid_scroll", "masonry_measure", "masonry_measure_visible",
-       "masonry_insert", "masonry_scroll":
+  case "grid_measure", "grid_measure_visible", "grid_insert", "grid_move", "grid_kind_estimate_change", "grid_scroll",
+       "masonry_measure", "masonry_measure_visible", "masonry_insert", "masonry_move", "masonry_scroll":
     return prepareLanes(S.self, n, name, &rng)
   case "reflow": return prepareReflow(S.self, n, name, &rng)
   case "frame", "frame_up", "lanes_frame": return prepareFrame(S.self, n, name, &rng)
@@ -446,8 +446,13 @@ func lanePrepared<S: BenchSubject>(_: S.Type, _ n: Int, _ layout: SectionLayout,
 /// `measure_visible` a real measurement of a random row on screen, as
 /// `measureVisibleRows` makes it, then the same reads; `insert` one
 /// new row at a random index (in a grid every later cell moves to the next
-/// lane), then the same reads; `scroll` a small user scroll, then
-/// visibleRows and the tracked id.
+/// lane), then the same reads; `move` one row from a random index to
+/// another (in a grid the cells between move a lane; in masonry the row
+/// keeps its lane, L4), then the same reads; `kind_estimate_change` a new
+/// estimate for the kind of 16 estimated rows spread over the grid (each
+/// taller than any measured row, so their lines grow or shrink), then the
+/// same reads; `scroll` a small user scroll, then visibleRows and the
+/// tracked id.
 func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
   let masonry = name.hasPrefix("masonry")
   let layout: SectionLayout = masonry ? .masonry(try! MasonryLayout(lanes: .fixed(4)))
@@ -478,6 +483,44 @@ func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: i
         blackHole(try! layout.insert([id], at: indices[cursor.next()]))
         tally.record(changed: layout.count == count + 1)
         blackHole(layout.contentSize)
+        blackHole(layout.visibleRows)
+      }
+    }, tally: tally)
+  }
+  if name.hasSuffix("_move") {
+    let moves = table { () -> (from: Int, to: Int) in
+      let from = Int.random(in: 0 ..< n, using: &rng)
+      var to = from
+      while to == from || to == from + 1 { to = Int.random(in: 0 ... n, using: &rng) }
+      return (from, to)
+    }
+    let cursor = Cursor()
+    return Prepared(operation: {
+      let (from, to) = moves[cursor.next()]
+      box.with { layout in
+        let id = layout.id(at: from)
+        blackHole(layout.move(fromOffsets: IndexSet(integer: from), toOffset: to))
+        tally.record(changed: layout.id(at: from < to ? to - 1 : to) == id)
+        blackHole(layout.contentSize)
+        blackHole(layout.visibleRows)
+      }
+    }, tally: tally)
+  }
+  if name.hasSuffix("_kind_estimate_change") {
+    // 16 rows of kind 1, spread over the grid, estimated; their estimate
+    // taller than any measured row, so each change moves their lines.
+    var kinds: [Int: UInt8] = [:]
+    for r in 0 ..< 16 { kinds[Swift.min(n - 1, r * n / 160 * 10 + 5)] = 1 }  // not a tenth row: estimated
+    box.with { $0._setKinds(kinds) }
+    let step = Box(0)
+    let size = Box(box.value.contentSize.height)
+    return Prepared(operation: {
+      box.with { layout in
+        step.value &+= 1
+        blackHole(try! layout.setEstimatedExtent(CGFloat(220 + step.value % 64), forKind: 1))
+        let height = layout.contentSize.height
+        tally.record(changed: height != size.value)
+        size.value = height
         blackHole(layout.visibleRows)
       }
     }, tally: tally)

@@ -1130,4 +1130,42 @@ final class ExtentTreeTests: CheckedTestCase {
     tree._checkInvariants()
     for (row, id) in late.enumerated() { XCTAssertEqual(tree.index(of: id), row) }
   }
+
+  /// `_estimatedRows(ofKind:in:limit:)` (what a kind's estimate change
+  /// moves in lane sections, SPEC K1, L8) against a pass over the rows:
+  /// random kinds, own estimates, measurements and invalidations over
+  /// blocks of 4 to 64 rows, random ranges and limits.
+  func testEstimatedRowsOfAKindAgainstAPassOverRows() throws {
+    for seed in UInt64(1) ... 30 {
+      var rng = SeededRNG(seed: seed ^ 0xe57)
+      let n = Int.random(in: 1 ... 600, using: &rng)
+      var tree = try ExtentTree(ids: Array(0 ..< n), estimate: 256, blockCapacity: [4, 8, 64][Int(seed % 3)])
+      for i in 0 ..< n {
+        switch Int.random(in: 0 ..< 8, using: &rng) {
+        case 0 ... 2: tree._setExtra(ExtentTree<Int>._extra(kind: UInt8(Int.random(in: 1 ... 3, using: &rng)), own: nil), at: tree._locate(i))
+        case 3: tree._setExtra(ExtentTree<Int>._extra(kind: 2, own: 300), at: tree._locate(i))
+        default: break
+        }
+        switch Int.random(in: 0 ..< 6, using: &rng) {
+        case 0: tree._setStored(Int32(Int.random(in: 0 ... 9_000, using: &rng)), at: tree._locate(i))
+        case 1: tree._setStored(ExtentTree<Int>._invalidated, at: tree._locate(i))
+        default: break
+        }
+      }
+      tree._checkInvariants()
+      for _ in 0 ..< 40 {
+        let kind = UInt8(Int.random(in: 0 ... 4, using: &rng))
+        let a = Int.random(in: 0 ... n, using: &rng)
+        let b = Int.random(in: a ... n, using: &rng)
+        let expected = kind == 0 ? [] : (a ..< b).filter { i in
+          let l = tree._locate(i)
+          let extra = tree._extra(at: l)
+          return tree._storedExtent(at: l) < 0 && extra & 0x100 == 0 && ExtentTree<Int>._kind(ofExtra: extra) == kind
+        }
+        let limit = Int.random(in: 0 ..< 3, using: &rng) == 0 ? Int.random(in: 0 ... 10, using: &rng) : n
+        let found = tree._estimatedRows(ofKind: kind, in: a ..< b, limit: limit)
+        XCTAssertEqual(found, expected.count > limit ? nil : expected, "seed \(seed) kind \(kind) rows \(a)..<\(b) limit \(limit)")
+      }
+    }
+  }
 }

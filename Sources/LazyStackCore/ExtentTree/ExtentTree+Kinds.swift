@@ -599,22 +599,35 @@ extension ExtentTree {
         }
       }
       guard rowsBefore < rows.upperBound else { break }
-      var matches: Int64 = 0
-      let full = _withBlock(handle: Int(_order[node &- _lead])) { block -> Bool in
-        for s in 0 ..< block.pointee.rowCount where block.pointee.extents[s] < 0 {
-          let extra = Self._extra(block, s)
-          guard extra & 0x100 == 0, Self._kind(ofExtra: extra) == kind else { continue }
-          matches &+= 1
-          let i = rowsBefore &+ s
-          if i >= rows.lowerBound && i < rows.upperBound {
-            if found.count == limit { return true }
-            found.append(i)
+      // The block's such rows, up to the last of them (its vector counts them).
+      // 1: past `limit`; 2: past `rows`; 0: go on to the next block.
+      let (end, matches, wanted) = _withBlock(handle: Int(_order[node &- _lead])) { block -> (Int, Int64, Int64) in
+        let wanted = block.pointee.kindVector[entry]
+        var matches: Int64 = 0
+        let end = block.pointee.extras.withUnsafeBufferPointer { extras in
+          block.pointee.extents.withUnsafeBufferPointer { extents in
+            var s = 0
+            while matches < wanted && s < extras.count {
+              // Of the kind, no own estimate (bit 8), estimated.
+              if extras[s] & 0x1FF == UInt64(kind) && extents[s] < 0 {
+                matches &+= 1
+                let i = rowsBefore &+ s
+                if i >= rows.upperBound { return 2 }
+                if i >= rows.lowerBound {
+                  if found.count == limit { return 1 }
+                  found.append(i)
+                }
+              }
+              s &+= 1
+            }
+            return 0
           }
         }
-        return false
+        return (end, matches, wanted)
       }
-      if full { return nil }
-      precondition(matches > 0, "ExtentTree: kind counts are inconsistent")
+      if end == 1 { return nil }
+      if end == 2 { break }
+      precondition(matches > 0 && matches == wanted, "ExtentTree: kind counts are inconsistent")
       seen &+= matches
     }
     return found
