@@ -117,39 +117,39 @@ extension LazyStackLayout {
   internal mutating func _replaceRemovedAnchor<Indices: RandomAccessCollection<Int>>(
     removing indices: Indices, reinserted: Set<ID>
   ) where Indices.Index == Int {
-    if let anchorID = _anchorRowID, case .some(let survivor) = _survivor(ofRemoved: anchorID, indices, reinserted) {
+    if let anchorID = _anchorRowID, case .removed(let survivor) = _fate(ofRemoved: anchorID, indices, reinserted) {
       _replaceAnchorRow(with: survivor)
     }
     if _slowPath(_motion.phase == .animating), let target = _animationTargetID {
-      _replaceRemovedTarget(with: _survivor(ofRemoved: target, indices, reinserted))  // M4
+      _replaceRemovedTarget(with: _fate(ofRemoved: target, indices, reinserted))  // M4
     }
   }
 
-  /// If row `id` is among the sorted `indices` about to be removed (and
-  /// not in `reinserted`), the nearest row that stays (SPEC S5), looking
-  /// forward first then backward (`.some(nil)`: none); `.none` if it stays.
+  /// Whether row `id` is among the sorted `indices` about to be removed
+  /// (and not in `reinserted`), and then the nearest row that stays (SPEC
+  /// S5), looking forward first then backward (nil: none).
   /// - Complexity: O(k (log n + B)).
   @inlinable
-  internal func _survivor<Indices: RandomAccessCollection<Int>>(
+  internal func _fate<Indices: RandomAccessCollection<Int>>(
     ofRemoved id: ID, _ indices: Indices, _ reinserted: Set<ID>
-  ) -> ID?? where Indices.Index == Int {
+  ) -> _RowFate<ID> where Indices.Index == Int {
     // A few rows removed: whether one of them is the row reads their ids
     // (a descent each) instead of looking the id up (a block scan where
     // ids that break their order crowd).
-    if indices.count <= 4 && !indices.contains(where: { _tree.id(at: $0) == id }) { return .none }
-    guard !reinserted.contains(id), let anchorIndex = _tree.index(of: id) else { return .none }
+    if indices.count <= 4 && !indices.contains(where: { _tree.id(at: $0) == id }) { return .stays }
+    guard !reinserted.contains(id), let anchorIndex = _tree.index(of: id) else { return .stays }
     let position = _lowerBound(indices, anchorIndex)
-    guard position < indices.endIndex, indices[position] == anchorIndex else { return .none }
+    guard position < indices.endIndex, indices[position] == anchorIndex else { return .stays }
     func survives(_ i: Int) -> Bool {
       let p = _lowerBound(indices, i)
       return !(p < indices.endIndex && indices[p] == i) || reinserted.contains(_tree.id(at: i))
     }
     var candidate = anchorIndex &+ 1
     while candidate < count && !survives(candidate) { candidate &+= 1 }
-    if candidate < count { return .some(_tree.id(at: candidate)) }
+    if candidate < count { return .removed(survivor: _tree.id(at: candidate)) }
     candidate = anchorIndex &- 1
     while candidate >= 0 && !survives(candidate) { candidate &-= 1 }
-    return .some(candidate >= 0 ? _tree.id(at: candidate) : nil)
+    return .removed(survivor: candidate >= 0 ? _tree.id(at: candidate) : nil)
   }
 
   /// The index of the first element of `sorted` not below `value`
@@ -324,4 +324,13 @@ extension LazyStackLayout {
     if _slowPath(_pendingRestore != nil) { return _resumeRestore(after: correction) }  // C3
     return correction
   }
+}
+
+/// What an edit does to a row the layout follows (the anchor row, an
+/// animation's target): it stays, or it is removed and the nearest row
+/// that stays takes its place (SPEC S5; nil: none stays).
+@usableFromInline
+internal enum _RowFate<ID: Hashable & Sendable>: Sendable {
+  case stays
+  case removed(survivor: ID?)
 }

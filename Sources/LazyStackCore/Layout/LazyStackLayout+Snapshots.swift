@@ -24,12 +24,12 @@ extension LazyStackLayout {
       newTree._adoptKinds(of: _tree)
       newTree._restoreExtras(_tree.extrasByID)  // K1, K2: kinds and own estimates follow their ids
     }
-    var replacement: ID?? = .none
+    var anchorFate = _RowFate<ID>.stays
     if let anchorID = _anchorRowID, !newTree.contains(anchorID) {
-      replacement = .some(_survivor(of: anchorID) { newTree.contains($0) })
+      anchorFate = .removed(survivor: _survivor(of: anchorID) { newTree.contains($0) })
     }
     if _slowPath(_motion.phase == .animating), let target = _animationTargetID, !newTree.contains(target) {
-      _replaceRemovedTarget(with: .some(_survivor(of: target) { newTree.contains($0) }))  // M4
+      _replaceRemovedTarget(with: .removed(survivor: _survivor(of: target) { newTree.contains($0) }))  // M4
     }
     let before = _capture()
     if _slowPath(_frame.notesEdits) {  // F3
@@ -39,7 +39,7 @@ extension LazyStackLayout {
     if _slowPath(_batch != nil) { _logCheckpoint() }
     if _slowPath(_laneBox != nil) { _keepLanesByID() }  // L4: rows keep their lanes by id
     _tree = newTree
-    if case .some(let survivor) = replacement { _replaceAnchorRow(with: survivor) }
+    if case .removed(let survivor) = anchorFate { _replaceAnchorRow(with: survivor) }
     _refreshEstimate()
     let correction = _settle(from: before, cause: .snapshot)
     if _slowPath(_pendingRestore != nil) { return _resumeRestore(after: correction) }  // C3

@@ -383,11 +383,11 @@ extension LazyStackLayout {
   }
 
   /// Replaces an animation's target row that an edit or a snapshot removes
-  /// by `survivor`, as S5 replaces an anchor row (`.none`: the row stays;
-  /// `.some(nil)`: no row survives, and the animation stops).
+  /// by its survivor, as S5 replaces an anchor row (with none, the
+  /// animation stops).
   @inlinable @inline(never)
-  internal mutating func _replaceRemovedTarget(with survivor: ID??) {
-    guard case .row(_, let fraction, let delta) = _motion.target, case .some(let replacement) = survivor else {
+  internal mutating func _replaceRemovedTarget(with fate: _RowFate<ID>) {
+    guard case .row(_, let fraction, let delta) = _motion.target, case .removed(let replacement) = fate else {
       return
     }
     if let replacement {
