@@ -14,6 +14,12 @@
 //   insert_read    one row inserted at the top (stable keys, so measured
 //                  sizes follow their rows), then the total size and the
 //                  visible rows (removed again, untimed)
+//   move_read      one row moved from a random index to another (a drag:
+//                  the keys are reordered, so measured sizes follow their
+//                  rows, and the app passes the new key function, as a
+//                  re-render does), then the total size and the visible
+//                  rows (moved back, untimed); the bench's `grid_move` and
+//                  `masonry_move`
 //   scroll_read    scroll by 1-40 px either way, then the visible rows
 //   frame          one UI frame (the bench's `lanes_frame`, SPEC F8): scroll
 //                  forward by 1-40 px, the rows that came into view measured
@@ -47,6 +53,8 @@ let sink = 0;
 function make(n, lanes) {
   let report = null;
   let prepended = 0;
+  // The keys in row order once a row has moved (null before: row i has key i).
+  let order = null;
   const options = {
     count: n,
     lanes,
@@ -89,6 +97,13 @@ function make(n, lanes) {
     unprepend: (k) => {
       prepended -= k;
       v.setOptions({ ...options, count: (options.count -= k) });
+    },
+    move: (from, to) => {
+      if (order === null) order = Array.from({ length: options.count }, (_, i) => i - prepended);
+      const [key] = order.splice(from, 1);
+      order.splice(to, 0, key);
+      const keys = order;
+      v.setOptions({ ...options, getItemKey: (options.getItemKey = (i) => keys[i]) });
     },
   };
 }
@@ -141,6 +156,21 @@ for (const n of sizes) {
       list.read();
     });
     if (list.v.getTotalSize() !== before) throw new Error("insert_read: the undo did not restore the list");
+    // move_read: as the bench's, from a random index to another (the
+    // index it lands at, so the undo moves it back from there).
+    let move = [0, 0];
+    const moved = sample(() => {
+      const from = int(next, 0, n - 1);
+      let to = from;
+      while (to === from) to = int(next, 0, n - 1);
+      move = [from, to];
+      list.move(from, to);
+      list.read();
+    }, () => {
+      list.move(move[1], move[0]);
+      list.read();
+    });
+    if (list.v.getTotalSize() !== before) throw new Error("move_read: the undo did not restore the list");
     let direction = 1;
     const scroll = sample(() => {
       direction = -direction;
@@ -167,7 +197,7 @@ for (const n of sizes) {
       const ahead = list.offset() + VIEWPORT;
       sink += (list.v.getVirtualItemForOffset(ahead) ? 1 : 0) + (list.v.getVirtualItemForOffset(ahead + VIEWPORT) ? 1 : 0);
     });
-    for (const [scenario, values] of [["measure_read", measure], ["insert_read", insert], ["scroll_read", scroll],
+    for (const [scenario, values] of [["measure_read", measure], ["insert_read", insert], ["move_read", moved], ["scroll_read", scroll],
       ["frame", frame]]) {
       rows.push({ scenario, n, lanes, median: median(values), samples: values.length });
     }
