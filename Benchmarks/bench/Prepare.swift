@@ -20,6 +20,7 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
        "masonry_measure", "masonry_measure_visible", "masonry_insert", "masonry_move", "masonry_scroll":
     return prepareLanes(S.self, n, name, &rng)
   case "reflow": return prepareReflow(S.self, n, name, &rng)
+  case "masonry_snapshot_restore": return prepareMasonryRestore(S.self, n, name, &rng)
   case "frame", "frame_up", "lanes_frame": return prepareFrame(S.self, n, name, &rng)
   default: break
   }
@@ -535,6 +536,39 @@ func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: i
       tally.record(changed: moved)
     }
   }, tally: tally)
+}
+
+/// masonry_snapshot_restore (SPEC C2, L4): a relaunch of a masonry feed.
+/// n rows laid out in a 4-lane masonry while estimated (round robin), then
+/// every tenth measured at 20–200 pt (measurements never move a row to
+/// another lane: the masonry never re-flowed), scrolled to the middle; its
+/// snapshot (taken untimed) restored into a fresh layout of the same ids
+/// with the same section layout (made untimed before each call).
+func prepareMasonryRestore<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: inout SeededRNG) -> Prepared {
+  let layout = SectionLayout.masonry(try! MasonryLayout(lanes: .fixed(4)))
+  let fresh = { () -> S in
+    var subject = try! S(count: n, estimate: 44)
+    subject.viewportSize = viewport
+    subject.scrollAnchor = benchAnchor()
+    subject.sectionLayout = layout
+    return subject
+  }
+  var saved = fresh()
+  var measured = LayoutSnapshot<Int>()
+  measured._measuredIDs = Array(stride(from: 0, to: n, by: 10))
+  measured._measuredUnits = measured._measuredIDs.map { _ in Int32(Int.random(in: 20 ... 200, using: &rng) * 256) }
+  measured.kindSettings = [.init(kind: 0, estimate: 44, policy: .fixed)]
+  saved.restore(measured)
+  saved.userScroll(to: CGPoint(x: 0, y: saved.contentSize.height / 2))
+  let snapshot = saved.snapshot()
+  let box = Box(fresh())
+  let tally = Tally(name)
+  return Prepared(operation: {
+    box.with { layout in
+      layout.restore(snapshot)
+      tally.record(changed: layout.contentOffset.y != 0)
+    }
+  }, reset: { box.value = fresh() }, tally: tally)
 }
 
 /// reflow (SPEC L1, L2): a masonry section of n measured rows (10 %) goes

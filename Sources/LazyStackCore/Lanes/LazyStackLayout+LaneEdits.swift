@@ -173,11 +173,19 @@ extension LazyStackLayout {
     for p in sections.indices {
       guard let m = sections[p].masonry else { continue }
       let k = m.k
-      var lanes = m.blocks.allLanes
+      // The lanes as they are, read block by block until one differs (a
+      // relaunch into the same masonry usually finds none); then as one
+      // array, to build the body from.
+      var lanes: [Int] = []
+      var (block, slot) = (0, 0)
       var r = 0
       var moved = false
       _tree.forEachRow(in: sections[p].body) { id, _, _ in
         defer { r &+= 1 }
+        if !moved {
+          while m.blocks.lanes[block].count == slot { (block, slot) = (block &+ 1, 0) }  // spares are empty
+          slot &+= 1
+        }
         var entry = -1
         if byID == nil && next < ids.count && ids[next] == id {
           entry = next
@@ -193,7 +201,10 @@ extension LazyStackLayout {
         }
         guard entry >= 0, Int(snapshot._laneCountsLessOne[entry]) &+ 1 == k else { return }
         let lane = Int(snapshot._lanes[entry])
-        if lanes[r] != lane {
+        if moved {
+          lanes[r] = lane
+        } else if Int(m.blocks.lanes[block][slot &- 1]) != lane {
+          lanes = m.blocks.allLanes
           lanes[r] = lane
           moved = true
         }

@@ -243,6 +243,13 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     extents.reserveCapacity(body.count)
     var listPitch: Int64 = 0
     let k = laneCount(layout)
+    if case .masonry = layout, var m = kept.sameBody(body, layout: layout, lanes: k) {
+      // The same rows in the same body and flow (a measurement, an
+      // estimate, a restore): every row keeps its lane; only the extents
+      // are read again.
+      let listPitch = m._refreshExtents(from: tree, rows: body)
+      return _LaneSection(header: header, layout: layout, bodyStart: body.lowerBound, run: .masonry(m), listPitch: listPitch)
+    }
     // Each masonry row's kept lane, or -1: placed by L4's rule.
     var given: [Int] = []
     if case .masonry = layout, kept.keepsAny(layout: layout, lanes: k) {
@@ -368,6 +375,8 @@ package struct _KeptLanes<ID: Hashable & Sendable> {
   @usableFromInline var flows: [(layout: SectionLayout, lanes: Int)] = []
   /// The old section the last row asked for was in.
   @usableFromInline var p = 0
+  /// The first old section not before the last body `sameBody` asked for.
+  @usableFromInline var same = 0
   /// The lanes of old section `p`, read once it is asked for.
   @usableFromInline var lanes: [Int] = []
   @usableFromInline var lanesOf = -1
@@ -388,6 +397,21 @@ package struct _KeptLanes<ID: Hashable & Sendable> {
     for s in sections where !flows.contains(where: { $0.layout == s.layout && $0.lanes == s.masonry.unsafelyUnwrapped.k }) {
       flows.append((s.layout, s.masonry.unsafelyUnwrapped.k))
     }
+  }
+
+  /// The masonry body of the old sections that holds exactly the rows
+  /// `body` under this layout and lane count, while the rows are the ones
+  /// they were laid out from (`.sameRows`); nil otherwise. Bodies are
+  /// asked for in increasing order.
+  /// - Complexity: amortized O(1).
+  @inlinable
+  mutating func sameBody(_ body: Range<Int>, layout: SectionLayout, lanes k: Int) -> _MasonryLanes? {
+    guard case .sameRows = keep else { return nil }
+    // (Its own cursor: `lane(ofRow:)` may still read the section before.)
+    while same < sections.count && sections[same].bodyStart < body.lowerBound { same &+= 1 }
+    guard same < sections.count, sections[same].body == body, let m = sections[same].masonry, m.k == k,
+          sections[same].layout == layout else { return nil }
+    return m
   }
 
   /// Whether the rows changed in a way that only ids follow.

@@ -75,6 +75,26 @@ package struct _MasonryLanes: Sendable {
     return best
   }
 
+  /// Reads every row's extent again from `tree`'s rows `rows` (the same
+  /// rows, in the same blocks and lanes), rebuilds the trees, and returns
+  /// the rows' pitch as a list (extents plus the tree's spacing).
+  /// - Complexity: O(m + k m/B).
+  @inlinable
+  package mutating func _refreshExtents<ID: Hashable & Sendable>(from tree: ExtentTree<ID>, rows: Range<Int>) -> Int64 {
+    precondition(rows.count == count, "_MasonryLanes: \(rows.count) rows for a body of \(count)")
+    var (p, t) = (0, 0)
+    var listPitch: Int64 = 0
+    let spacing = tree.spacing
+    tree.forEachRow(in: rows) { _, _, extent in
+      while blocks.extents[p].count == t { (p, t) = (p &+ 1, 0) }  // spares are empty
+      blocks.extents[p][t] = Int32(truncatingIfNeeded: extent)
+      t &+= 1
+      listPitch &+= extent &+ spacing
+    }
+    _rebuildTree()
+    return listPitch
+  }
+
   /// Rebuilds the Fenwick trees and the totals from the blocks.
   /// - Complexity: O(k m/B + m).
   @inlinable
