@@ -511,6 +511,12 @@ func runCompare(ref: String, selected: [Scenario], sizes: [Int], quick: Bool, ou
             if ns * Double(n) >= batchTarget { break }
             n = ns <= 0 ? n * 16 : max(n * 2, Int(batchTarget / ns))
           }
+          // A base far slower than the head (an operation the head made
+          // O(log n) that was O(n)) would take minutes a batch at the
+          // head's size: its batches stop at 10 targets (a clear
+          // improvement needs no more).
+          let baseNs = base.time(1)
+          if baseNs * Double(n) > 10 * batchTarget { n = max(1, Int(10 * batchTarget / baseNs)) }
         }
         batch = n
       }

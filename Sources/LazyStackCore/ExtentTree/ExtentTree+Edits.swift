@@ -1,3 +1,8 @@
+// Over 600 lines, on purpose: every edit of rows (a stored extent, an
+// insert, a removal) changes the blocks, the spares and both Fenwick trees
+// in one step, through helpers (split, merge, restructure) that only these
+// edits use and that must stay in step with each other.
+
 extension ExtentTree {
   /// Sets the stored extent of the row at `location` (`-1`: estimated,
   /// `-2`: invalidated) and

@@ -1,3 +1,7 @@
+// Over 600 lines, on purpose: the kind table, the kinds' Fenwick tree
+// and every read and change of them (a kind's rows, its estimate, the
+// vectors of a block) must agree on one vector layout, written here.
+//
 // Kinds of rows and rows' own estimates (SPEC K1–K3): what an estimated
 // row's extent is when it is not the layout's one estimate.
 //

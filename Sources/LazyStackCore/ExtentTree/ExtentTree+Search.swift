@@ -1,3 +1,8 @@
+// Over 600 lines, on purpose: offset -> row and row -> offset, ranks and
+// selects, each a descent of the same Fenwick tree with the same checked
+// guess and chunk-prefix scan (HowItWorks); apart they would repeat the
+// descent's helpers.
+
 extension ExtentTree {
   /// Where row `index` lives.
   @usableFromInline

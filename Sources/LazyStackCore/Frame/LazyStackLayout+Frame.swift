@@ -1,5 +1,8 @@
 import Foundation
 
+// Over 600 lines, on purpose: SPEC §16 is one contract (F1–F8), read
+// and kept in one place.
+//
 // SPEC §16: what a UI reads and is told each frame. The reads (proposals,
 // the rows to draw, the ends, prefetch) are searches near the viewport;
 // the edge triggers and the scroll indicator are kept at the end of every

@@ -1,5 +1,8 @@
 import Foundation
 
+// Over 600 lines, on purpose: the index, its probing and its page pool
+// are one structure whose invariants hold across all three.
+
 /// The id index of an `ExtentTree` (DESIGN §2): id -> handle of the block
 /// that holds the row, in one 32-bit word a slot and no keys.
 ///

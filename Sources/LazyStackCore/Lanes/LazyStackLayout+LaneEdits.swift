@@ -68,18 +68,19 @@ extension LazyStackLayout {
     _patchMeetingCache(afterMeasuring: index, old: old, grown: grown, stamp: stamp)
   }
 
-  /// `ids` were just inserted at `index`, estimated (of kind 0, SPEC K1).
+  /// `count` rows were just inserted at `index`, estimated (of kind 0,
+  /// SPEC K1); `estimate`: kind 0's before the insert.
   @inlinable @inline(never)
-  internal mutating func _lanesDidInsert(_ ids: [ID], at index: Int, estimate: Int64) {
+  internal mutating func _lanesDidInsert(count: Int, at index: Int, estimate: Int64) {
     guard _laneBox != nil else { return }
     guard _tree.estimate == estimate else {
-      _writableLanes().value.pendingKeep = .inserted(at: index, count: ids.count)
+      _writableLanes().value.pendingKeep = .inserted(at: index, count: count)
       return
     }
     let box = _writableLanes()
-    box.value.current = box.value.insert(ids: ids, extents: Array(repeating: _tree.estimate, count: ids.count),
-                                     spacing: _tree.spacing, at: index)
-    if !box.value.current { box.value.pendingKeep = .inserted(at: index, count: ids.count) }
+    box.value.current = box.value.insert(Array(repeating: _tree.estimate, count: count), kept: nil,
+                                         spacing: _tree.spacing, at: index)
+    if !box.value.current { box.value.pendingKeep = .inserted(at: index, count: count) }
   }
 
   /// Before a move of the rows at sorted `indices` to `target` (an index

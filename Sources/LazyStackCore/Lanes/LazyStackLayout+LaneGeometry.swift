@@ -57,8 +57,10 @@ extension LazyStackLayout {
     return frame(at: i).contains(point) ? i : nil
   }
 
-  /// The viewport window `visibleIndices` reads, overscan in points
-  /// included, in unshifted content units.
+  /// The viewport window `visibleRows` reads, overscan in points
+  /// included, in unshifted content units, the leading inset not taken
+  /// off (its callers take it off; `visibleIndices` works out the same
+  /// window by itself).
   @inlinable
   internal var _visibleWindow: (low: Int64, high: Int64) {
     var before: Int64 = 0

@@ -9,8 +9,9 @@ import Foundation
 //   (`_meetingSpans`) and leaves its own rows in the cache (`_trackInLanes`);
 // - a measurement patches the cache in place (`_patchMeetingCache`), and
 //   the window it moved to is followed (`_followMeetingCache`);
-// - `visibleRows` and `_placedInLanes` (`_cachedStart`) read a current
-//   cache instead of the lane sections.
+// - `visibleRows`, `_placedInLanes` (`_cachedStart`) and `frame(at:)`
+//   (`_laneFrame`, in Layout/: `_cachedSpan`) read a current cache
+//   instead of the lane sections.
 
 extension LazyStackLayout {
   /// Row `index`'s start as `_meetingCache` has it, when the cache is
@@ -18,11 +19,22 @@ extension LazyStackLayout {
   /// - Complexity: O(log v) for v rows in the cache.
   @inlinable
   internal func _cachedStart(of index: Int) -> Int64? {
+    _cachedSpan(of: index)?.start
+  }
+
+  /// Row `index`'s span among the rows the last frame found meeting its
+  /// window, while they are current (`_meetingCache`, same `_stamp`).
+  /// - Complexity: O(log v) for v rows on screen.
+  @inlinable
+  internal func _cachedSpan(of index: Int) -> _LaneSpan? {
     guard let cache = _meetingCache, cache.stamp == _stamp else { return nil }
-    return cache.spans.withUnsafeBufferPointer { spans -> Int64? in
-      // The spans are in row order.
-      let k = _lowerBound(spans.lazy.map(\.row), index)
-      return k < spans.count && spans[k].row == index ? spans[k].start : nil
+    return cache.spans.withUnsafeBufferPointer { spans -> _LaneSpan? in
+      var low = 0, high = spans.count
+      while low < high {
+        let mid = (low &+ high) &>> 1
+        if spans[mid].row < index { low = mid &+ 1 } else { high = mid }
+      }
+      return low < spans.count && spans[low].row == index ? spans[low] : nil
     }
   }
 

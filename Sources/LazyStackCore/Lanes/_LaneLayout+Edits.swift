@@ -43,47 +43,36 @@ extension _LaneLayout {
     return setExtent(new, old: old, at: i)
   }
 
-  /// Rows `ids` with `extents` (units) were inserted at `i`, as plain
-  /// rows: the section whose body reaches `i` takes them (masonry places
-  /// them by L4's rule), the later sections move on. Returns false, and
-  /// changes nothing, when no lane body takes them and they may have made
-  /// a section without a header in a lane layout (the caller lays the
-  /// sections out again).
-  /// - Complexity: O(r + k (B + log m) + s).
-  @inlinable
-  package mutating func insert(ids: [ID], extents: [Int64], spacing: Int64, at i: Int) -> Bool {
-    insert(extents, kept: nil, spacing: spacing, at: i)
-  }
-
-  /// `insert(ids:extents:spacing:at:)` of rows that may keep a lane (L4: a
-  /// moved row keeps its lane where its new section has the flow it had):
-  /// `kept` gives each row's, or nil (the rule places it).
+  /// Rows with `extents` (units) were inserted at `i`, as plain rows: the
+  /// section whose body reaches `i` takes them, the later sections move
+  /// on. In masonry a row keeps the lane `kept` gives it (L4: a moved row
+  /// keeps its lane where its new section has the layout and lane count it
+  /// had), and the others (all, with `kept` nil) are placed by L4's rule.
+  /// Returns false, and changes nothing, when no lane body takes them and
+  /// they may have made a section without a header in a lane layout (the
+  /// caller lays the sections out again).
   /// - Complexity: O(r + k (B + log m) + s).
   @inlinable
   package mutating func insert(_ extents: [Int64], kept: [_KeptLane?]?, spacing: Int64, at i: Int) -> Bool {
     let r = extents.count
     guard r > 0 else { return true }
     let q = _sections(startingAtOrBefore: i)
-    var firstShifted = q
     if q > 0, i <= sections[q &- 1].body.upperBound {
       let p = q &- 1
       let local = i &- sections[p].bodyStart
       let before = sections[p].correction
-      let flow = (layout: sections[p].layout, lanes: sections[p].masonry?.k ?? 0)
-      let given = kept.flatMap { kept -> [Int]? in
-        let lanes = kept.map { $0 != nil && $0!.layout == flow.layout && $0!.lanes == flow.lanes ? $0!.lane : -1 }
-        return lanes.contains { $0 >= 0 } ? lanes : nil
-      }
+      var given: [Int]?  // a move's rows: the lanes they keep
+      if let kept { given = _lanesKept(kept, in: p) }
       _changeRun(p, grid: { $0.insert(extents, at: local) }, masonry: { _ = $0.insert(extents, lanes: given, at: local) })
       var pitch: Int64 = 0
       for e in extents { pitch &+= e &+ spacing }
       sections[p].listPitch &+= pitch
       _correct(p, by: sections[p].correction &- before)
-      firstShifted = q
     } else if defaultLayout != .list {
       return false
     }
-    for s in firstShifted ..< sections.count { sections[s].bodyStart &+= r }
+    // The sections after the one that took them (or after `i`) move on.
+    for s in q ..< sections.count { sections[s].bodyStart &+= r }
     return true
   }
 
@@ -191,6 +180,18 @@ extension _LaneLayout {
 }
 
 extension _LaneLayout {
+  /// The lanes rows that `kept` names keep in section `p` (L4: where its
+  /// layout and lane count are the ones they had), -1 for the others; nil
+  /// when none keeps one.
+  /// - Complexity: O(r) for r rows.
+  @inlinable @inline(never)
+  package func _lanesKept(_ kept: [_KeptLane?], in p: Int) -> [Int]? {
+    guard let m = sections[p].masonry else { return nil }
+    let layout = sections[p].layout
+    let lanes = kept.map { $0 != nil && $0!.layout == layout && $0!.lanes == m.k ? $0!.lane : -1 }
+    return lanes.contains { $0 >= 0 } ? lanes : nil
+  }
+
   /// The section holding `indices[g]` (nil: a list row) and the end of the
   /// run of sorted `indices` from `g` in the same place.
   /// - Complexity: O(log s + the run's length).

@@ -8,7 +8,7 @@
 ///
 /// Positions are in pitch from the body's start: a row starts at the sum
 /// of the pitches of the rows before it in its lane.
-/// - A measurement is one Fenwick update in one lane: O(B + log(m/B)).
+/// - A measurement is one Fenwick update in one lane: O(log(m/B)).
 /// - An insert of r rows places them by L4's rule from the lanes' ends
 ///   just before the insertion point: O(r k + k (B + log(m/B))).
 /// - A row's start is one prefix in its lane and one block scan:

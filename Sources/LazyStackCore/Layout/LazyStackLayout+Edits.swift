@@ -25,7 +25,7 @@ extension LazyStackLayout {
     if _slowPath(_frame.notesEdits) { for id in ids { _frameNoteInserted(id) } }  // F3
     if _slowPath(_batch != nil) { _logInsertion(at: index, count: count &- oldCount) }
     _refreshEstimate()
-    if _slowPath(_laneBox != nil) { _lanesDidInsert(Array(ids), at: index, estimate: estimate) }
+    if _slowPath(_laneBox != nil) { _lanesDidInsert(count: count &- oldCount, at: index, estimate: estimate) }
     let correction = _settle(from: before, cause: .edit)
     if _slowPath(_pendingRestore != nil) { return _resumeRestore(after: correction) }  // C3
     return correction

@@ -80,22 +80,6 @@ extension LazyStackLayout {
       : CGRect(x: rect.minX, y: cross.start, width: rect.width, height: cross.width)
   }
 
-  /// Row `index`'s span among the rows the last frame found meeting its
-  /// window, while they are current (`_meetingCache`, same `_stamp`).
-  /// - Complexity: O(log v) for v rows on screen.
-  @inlinable
-  internal func _cachedSpan(of index: Int) -> _LaneSpan? {
-    guard let cache = _meetingCache, cache.stamp == _stamp else { return nil }
-    return cache.spans.withUnsafeBufferPointer { spans -> _LaneSpan? in
-      var low = 0, high = spans.count
-      while low < high {
-        let mid = (low &+ high) &>> 1
-        if spans[mid].row < index { low = mid &+ 1 } else { high = mid }
-      }
-      return low < spans.count && spans[low].row == index ? spans[low] : nil
-    }
-  }
-
   /// The frame of the row with the given id, or `nil` if there is none.
   /// - Complexity: O(log n + B).
   @inlinable

@@ -13,7 +13,10 @@ extension LazyStackLayout {
   ///   Finite extents above 8,388,607 pt are clamped to it.
   /// - Complexity: O(log n + B) (B: the block capacity, at most 512); with
   ///   lanes O(k (log n + B) + v) for k lanes and v rows on screen (in a
-  ///   masonry the rows on screen are kept up to date, see Lanes.md).
+  ///   masonry the rows on screen are kept up to date, see Lanes.md); with
+  ///   lanes and a `.meanOfMeasured` estimate, O(n) when the mean moves
+  ///   (every estimated row moves with it: the sections are laid out
+  ///   again).
   @inlinable
   @discardableResult
   public mutating func setMeasuredExtent(_ extent: CGFloat, for id: ID) -> MeasurementResult {
