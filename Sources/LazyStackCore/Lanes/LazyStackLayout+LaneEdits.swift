@@ -20,6 +20,22 @@ extension LazyStackLayout {
     _LaneEstimates(estimate: _tree.estimate, slots: _tree._kinds?.slotEstimates)
   }
 
+  /// The estimates before a change of extents (a kind, an own estimate,
+  /// an invalidation), for the lane sections to follow it
+  /// (`_lanesFollow(_:since:)`); nil without lane sections: a list pays
+  /// this one test and nothing at the call.
+  @inlinable @inline(__always)
+  internal var _lanesBeforeExtents: _LaneEstimates? {
+    _slowPath(_laneBox != nil) ? _laneEstimates : nil
+  }
+
+  /// `_lanesFollowExtents(of:since:)` after a change whose estimates
+  /// `before` held (`_lanesBeforeExtents`); nothing without lane sections.
+  @inlinable @inline(__always)
+  internal mutating func _lanesFollow(_ rows: some Collection<Int>, since before: _LaneEstimates?) {
+    if let before { _lanesFollowExtents(of: rows, since: before) }
+  }
+
   /// After a change to the tree with the lane sections otherwise up to
   /// date (an edit changed them in place, or nothing else changed): brings
   /// rows `rows` (whose extents may have changed: a kind, an own estimate,

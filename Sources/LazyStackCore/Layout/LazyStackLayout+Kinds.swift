@@ -90,12 +90,12 @@ extension LazyStackLayout {
     let new = (old & ~0xFF) | UInt64(kind)
     guard new != old || (kind != 0 && _tree._kinds == nil) else { return true }
     let before = _capture()
-    let laneBefore = _laneEstimates
+    let laneBefore = _lanesBeforeExtents
     let index = location.before.count &+ location.slot
     if _slowPath(_batch != nil) { _logCheckpoint() }
     _tree._setExtra(new, at: location)
     _refreshEstimate()
-    if _slowPath(_laneBox != nil) { _lanesFollowExtents(of: CollectionOfOne(index), since: laneBefore) }
+    _lanesFollow(CollectionOfOne(index), since: laneBefore)
     _settle(from: before, cause: .estimateChange)
     return true
   }
@@ -134,12 +134,12 @@ extension LazyStackLayout {
       throw .invalidExtent(extent, what: "estimated extent of kind \(kind)")
     }
     let before = _capture()
-    let laneBefore = _laneEstimates
+    let laneBefore = _lanesBeforeExtents
     if _slowPath(_batch != nil) { _logCheckpoint() }
     _ = _tree._slot(ofKind: kind)
     _tree._writableKinds().given[Int(kind)] = units
     _refreshKindEstimate(kind)
-    if _slowPath(_laneBox != nil) { _lanesFollowExtents(of: EmptyCollection(), since: laneBefore) }
+    _lanesFollow(EmptyCollection(), since: laneBefore)
     return _settle(from: before, cause: .estimateChange)
   }
 
@@ -179,12 +179,12 @@ extension LazyStackLayout {
     }
     guard policy != estimatePolicy(forKind: kind) else { return }
     let before = _capture()
-    let laneBefore = _laneEstimates
+    let laneBefore = _lanesBeforeExtents
     if _slowPath(_batch != nil) { _logCheckpoint() }
     _ = _tree._slot(ofKind: kind)
     _tree._writableKinds().meanPolicy[Int(kind)] = policy == .meanOfMeasured
     _refreshKindEstimate(kind)
-    if _slowPath(_laneBox != nil) { _lanesFollowExtents(of: EmptyCollection(), since: laneBefore) }
+    _lanesFollow(EmptyCollection(), since: laneBefore)
     _settle(from: before, cause: .estimateChange)
   }
 
@@ -223,11 +223,11 @@ extension LazyStackLayout {
     let new = ExtentTree<ID>._extra(kind: ExtentTree<ID>._kind(ofExtra: old), own: units)
     guard new != old else { return true }
     let before = _capture()
-    let laneBefore = _laneEstimates
+    let laneBefore = _lanesBeforeExtents
     let index = location.before.count &+ location.slot
     if _slowPath(_batch != nil) { _logCheckpoint() }
     _tree._setExtra(new, at: location)
-    if _slowPath(_laneBox != nil) { _lanesFollowExtents(of: CollectionOfOne(index), since: laneBefore) }
+    _lanesFollow(CollectionOfOne(index), since: laneBefore)
     _settle(from: before, cause: .estimateChange)
     return true
   }

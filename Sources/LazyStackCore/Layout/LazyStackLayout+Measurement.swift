@@ -71,13 +71,11 @@ extension LazyStackLayout {
     guard let location = _tree._locate(id: id) else { return false }
     guard _tree._storedExtent(at: location) >= 0 else { return true }
     let before = _capture()
-    let laneBefore = _laneEstimates
+    let laneBefore = _lanesBeforeExtents
     let old = _tree._setStored(ExtentTree<ID>._invalidated, at: location)
     if _slowPath(_batch != nil) { _logExtent(at: location, from: old, to: ExtentTree<ID>._invalidated) }
     _refreshEstimate()
-    if _slowPath(_laneBox != nil) {
-      _lanesFollowExtents(of: CollectionOfOne(location.before.count &+ location.slot), since: laneBefore)
-    }
+    _lanesFollow(CollectionOfOne(location.before.count &+ location.slot), since: laneBefore)
     _settle(from: before, cause: .measurement)
     return true
   }
