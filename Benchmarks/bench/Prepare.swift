@@ -398,13 +398,7 @@ func prepareSnapshotRestore<S: BenchSubject>(_: S.Type, _ box: Box<S>, _ n: Int,
     return layout
   }
   box.value = fresh()
-  let tally = Tally(name)
-  return Prepared(operation: {
-    box.with { layout in
-      layout.restore(snapshot)
-      tally.record(changed: layout.contentOffset.y != 0)
-    }
-  }, reset: { box.value = fresh() }, tally: tally)
+  return timedRestores(of: snapshot, into: box, fresh: fresh, name)
 }
 
 /// paging, view_aligned: a release offset and velocity a call.
@@ -561,7 +555,14 @@ func prepareMasonryRestore<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String,
   saved.restore(measured)
   saved.userScroll(to: CGPoint(x: 0, y: saved.contentSize.height / 2))
   let snapshot = saved.snapshot()
-  let box = Box(fresh())
+  return timedRestores(of: snapshot, into: Box(fresh()), fresh: fresh, name)
+}
+
+/// A call restores `snapshot` into the fresh layout in `box` (a real
+/// restore: its place lands off the top); the untimed reset makes a fresh
+/// one again.
+func timedRestores<S: BenchSubject>(of snapshot: LayoutSnapshot<Int>, into box: Box<S>, fresh: @escaping () -> S,
+                                    _ name: String) -> Prepared {
   let tally = Tally(name)
   return Prepared(operation: {
     box.with { layout in

@@ -20,8 +20,15 @@ extension _LaneLayout {
   @inlinable
   @discardableResult
   package mutating func setExtent(_ new: Int64, old: Int64, at i: Int) -> Int64 {
-    guard let p = section(holding: i), new != old else { return 0 }
-    let local = i &- sections[p].bodyStart
+    guard let p = section(holding: i) else { return 0 }
+    return _setExtent(new, old: old, inSection: p, at: i &- sections[p].bodyStart)
+  }
+
+  /// `setExtent(_:old:at:)` of row `local` of section `p`'s body.
+  /// - Complexity: `setExtent(_:old:at:)`'s, less the section's search.
+  @inlinable @inline(__always)
+  package mutating func _setExtent(_ new: Int64, old: Int64, inSection p: Int, at local: Int) -> Int64 {
+    guard new != old else { return 0 }
     let before = sections[p].correction
     let pitch = sections[p].pitch
     _changeRun(p, grid: { $0.setExtent(new, at: local) }, masonry: { $0.setExtent(new, at: local) })
@@ -40,7 +47,7 @@ extension _LaneLayout {
     guard let p = section(holding: i) else { return 0 }
     let local = i &- sections[p].bodyStart
     let old = sections[p].grid?.extent(at: local) ?? sections[p].masonry.unsafelyUnwrapped.extent(at: local)
-    return setExtent(new, old: old, at: i)
+    return _setExtent(new, old: old, inSection: p, at: local)
   }
 
   /// Rows with `extents` (units) were inserted at `i`, as plain rows: the
