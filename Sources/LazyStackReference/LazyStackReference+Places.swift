@@ -5,8 +5,15 @@ import LazyStackCore
 // that writes them, and a waiting restore checked after every edit.
 
 extension LazyStackReference {
-  /// SPEC C1.
+  /// SPEC C1; inside a batch, the model as the batch's changes so far
+  /// stabilize (U1).
   public func snapshot() -> LayoutSnapshot<ID> {
+    if let b = batch {
+      var settled = self
+      settled.batch = nil
+      _ = settled.stabilize(before: b.before, cause: b.cause)
+      return settled.snapshot()
+    }
     var s = LayoutSnapshot<ID>()
     for (i, id) in ids.enumerated() {
       if let m = measured[i] {

@@ -128,6 +128,49 @@ final class TransitionTests: CheckedTestCase {
     XCTAssertEqual(row(transition, 138)?.before, cell(138 * 50 - 5000))
   }
 
+  /// SPEC U1 and C1: a snapshot taken inside the batch holds the place the
+  /// batch's changes so far settle to, not the offset the batch has not
+  /// stabilized yet (100 pt inserted above: row 100 stays at the top, at
+  /// 5,100 pt). Restored into a fresh layout, it lands where the batch
+  /// ended; under a header made pinned inside the batch as well. Against
+  /// the reference model.
+  func testU1_aSnapshotInsideTheBatchHoldsThePlaceTheBatchSettlesTo() throws {
+    for pinned in [false, true] {
+      var layout = try make()
+      var reference = try LazyStackReference(ids: Array(0 ..< 1000), estimatedExtent: 50)
+      reference.viewportSize = layout.viewportSize
+      reference.userScroll(to: CGPoint(x: 0, y: 5000))
+      if pinned {
+        layout.pinnedViews = .sectionHeaders
+        reference.pinnedViews = .sectionHeaders
+      }
+      var saved: LayoutSnapshot<Int>?
+      _ = try layout.performBatch { l in
+        try l.insert([2000, 2001], at: 0)
+        if pinned { _ = l.setRole(.sectionHeader, for: 60) }
+        XCTAssertEqual(l.contentOffset.y, 5000, "not stabilized yet")
+        saved = l.snapshot()
+      }
+      var referenceSaved: LayoutSnapshot<Int>?
+      _ = try reference.performBatch { l in
+        try l.insert([2000, 2001], at: 0)
+        if pinned { _ = l.setRole(.sectionHeader, for: 60) }
+        referenceSaved = l.snapshot()
+      }
+      XCTAssertEqual(saved, referenceSaved)
+      XCTAssertEqual(saved, layout.snapshot(), "the same place as after the batch")
+      XCTAssertEqual(layout.contentOffset.y, 5100)
+      var fresh = try LazyStackLayout(ids: layout.ids, estimatedExtent: 50)
+      fresh.viewportSize = layout.viewportSize
+      if pinned {
+        fresh.pinnedViews = .sectionHeaders
+        _ = fresh.setRole(.sectionHeader, for: 60)
+      }
+      fresh.restore(try XCTUnwrap(saved))
+      XCTAssertEqual(fresh.contentOffset, layout.contentOffset, "pinned: \(pinned)")
+    }
+  }
+
   /// SPEC U1: pinned rows are reported where they are drawn.
   func testU1_pinnedRowsAreReportedWhereTheyAreDrawn() throws {
     var layout = try make()

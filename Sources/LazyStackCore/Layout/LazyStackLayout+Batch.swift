@@ -183,6 +183,11 @@ extension LazyStackLayout {
     return _endBatch()
   }
 
+  /// Whether a batch is in progress (`_beginBatch` without its end yet).
+  /// - Complexity: O(1).
+  @inlinable
+  package var _inBatch: Bool { _batch != nil }
+
   /// Starts a batch: reads the rows on screen and keeps the layout's state.
   /// - Complexity: O(v (log n + B)).
   @inlinable

@@ -24,13 +24,22 @@ extension LazyStackLayout {
   /// point), the distance from its start to that point, and the anchor.
   /// While a restore waits for its row (C3), the snapshot holds the place
   /// it waits to land, and its entries for ids that are not rows yet.
+  /// Inside a batch the snapshot is the layout's as the batch's changes so
+  /// far settle (U1): the offset a batch has not stabilized yet is one no
+  /// reader sees, and a restore lands where `endBatch` would.
   ///
   ///     let data = layout.snapshot().encoded()   // save on quit
   ///
   /// - Complexity: O(n/B + m B + w) for m entries and w masonry rows (only
-  ///   blocks holding a measured row or a kind are read).
+  ///   blocks holding a measured row or a kind are read); inside a batch,
+  ///   plus one stabilization of a copy (with lanes, O(n) for the copy).
   @inlinable
   public func snapshot() -> LayoutSnapshot<ID> {
+    if _slowPath(_batch != nil) {
+      var settled = self
+      _ = settled._suspendBatch()
+      return settled.snapshot()
+    }
     var s = LayoutSnapshot<ID>()
     let hasKinds = _tree._kinds != nil
     for handle in _tree._order {
