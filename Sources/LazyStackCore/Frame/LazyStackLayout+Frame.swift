@@ -28,13 +28,6 @@ extension LazyStackLayout {
     return axis == .vertical ? CGSize(width: cross, height: .infinity) : CGSize(width: .infinity, height: cross)
   }
 
-  /// The cross-axis extent of row `index`'s frame (F1).
-  @inlinable @inline(__always)
-  internal func _proposedCross(at index: Int) -> CGFloat {
-    if _slowPath(_laneBox != nil), let cross = _laneBox.unsafelyUnwrapped.value.cross(of: index) { return cross.width }
-    return _listCrossLength
-  }
-
   /// Measures every unmeasured row of `rowsToDraw` (SPEC F1, F2: the
   /// visible rows with overscan, the pinned rows and the kept rows), with
   /// the size proposed to each, and repeats while measuring brings
@@ -441,34 +434,8 @@ extension LazyStackLayout {
   /// of `contentOffset` (alignment shift and leading inset included).
   @inlinable
   internal func _mainSpan(at index: Int) -> (start: Int64, extent: Int64) {
-    let base = _alignmentShift &+ _leadingInset
-    if _slowPath(_laneBox != nil) {
-      return (base &+ _laneBox.unsafelyUnwrapped.value.start(of: index, in: _tree), _tree.extent(at: index))
-    }
-    let span = _tree.span(index)
-    return (base &+ span.start, span.extent)
-  }
-
-  /// The rows that meet the window `[low, high)` of content units (the
-  /// coordinates of `contentOffset`), in index order (G5's intersection),
-  /// each with its main-axis start (in the same coordinates) and extent.
-  /// - Complexity: O(log n + B + r) in a list, O(k (log n + B) + r) with lanes.
-  @inlinable
-  internal func _spansMeeting(_ low: Int64, _ high: Int64) -> [(row: Int, start: Int64, extent: Int64)] {
-    guard count > 0, high > low else { return [] }
-    let base = _alignmentShift &+ _leadingInset
-    if let lanes = _laneBox?.value {
-      return lanes.spans(meeting: low &- base, high &- base, in: _tree).map { ($0.row, $0.start &+ base, $0.extent) }
-    }
-    let rows = _rows(intersecting: low &- _alignmentShift, high &- _alignmentShift)
-    var spans: [(row: Int, start: Int64, extent: Int64)] = []
-    spans.reserveCapacity(rows.count)
-    var i = rows.lowerBound
-    _tree.forEachRow(in: rows) { _, start, extent in
-      spans.append((i, start &+ base, extent))
-      i &+= 1
-    }
-    return spans
+    let span = _span(index)
+    return (_alignmentShift &+ _leadingInset &+ span.start, span.extent)
   }
 
   // MARK: Keeping the triggers and the indicator (end of each call)

@@ -1,8 +1,9 @@
 import Foundation
 
 // SPEC L3–L5 in the layout: where a row is once its section has lanes
-// (`_placed`, `_span`, `_sectionEnd`), the rows meeting the viewport
-// (`visibleRows`) and hit testing (`index(at:)`).
+// (`_placed`, `_sectionEnd`, a frame, the content's extent), the rows
+// meeting the viewport (`visibleRows`), hit testing (`index(at:)`) and the
+// starts snapping aligns to (L7). The placement (+Placement) asks these.
 
 extension LazyStackLayout {
   /// Exactly the rows that intersect the viewport, overscan included, in
@@ -102,15 +103,6 @@ extension LazyStackLayout {
     return placed
   }
 
-  /// Row `i`'s start (where lanes put it) and extent, in the tree's
-  /// coordinates.
-  /// - Complexity: O(log n + B); with lanes O(log n + k + B).
-  @inlinable @inline(__always)
-  internal func _span(_ i: Int) -> (start: Int64, extent: Int64) {
-    guard let lanes = _laneBox?.value else { return _tree.span(i) }
-    return (lanes.start(of: i, in: _tree), _tree.extent(at: i))
-  }
-
   /// Where the rows of `section` end, in the tree's coordinates: its last
   /// row's end in a list; the longest lane's (or line's) end when it ends
   /// with a lane body (SPEC L4, H4).
@@ -143,5 +135,53 @@ extension LazyStackLayout {
     return lanes.sections[p].masonry.unsafelyUnwrapped
       .rows(meeting: window.low &- _leadingInset &- g, window.high &- _leadingInset &- g, walkLimit: walkLimit)
       .map { first &+ $0 }
+  }
+
+  /// `frame(at:)` with lanes: the row's start and its lane's cross-axis
+  /// start and width (SPEC L2–L4).
+  @inlinable @inline(never)
+  internal func _laneFrame(at index: Int) -> CGRect {
+    let lanes = _laneBox.unsafelyUnwrapped.value
+    // A row on screen: its start, extent and masonry lane as this frame's
+    // walk found them (the rows a UI draws, asked for every frame).
+    let span = _cachedSpan(of: index)
+    let rect = span.map { _rect(start: $0.start, extent: $0.extent) }
+      ?? _rect(start: lanes.start(of: index, in: _tree), extent: _tree.extent(at: index))
+    guard let cross = lanes.cross(of: index, lane: span.map { Int($0.lane) } ?? -1) else { return rect }
+    return axis == .vertical
+      ? CGRect(x: cross.start, y: rect.minY, width: cross.width, height: rect.height)
+      : CGRect(x: rect.minX, y: cross.start, width: rect.width, height: cross.width)
+  }
+
+  /// `_rows(intersecting:_:)` with lanes: the smallest range holding every
+  /// row that meets the window (SPEC L5), else an empty range where the
+  /// first visible row would be.
+  @inlinable @inline(never)
+  internal func _laneRows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
+    let lanes = _laneBox.unsafelyUnwrapped.value
+    let meeting = lanes.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
+    if let first = meeting.first, let last = meeting.last { return first ..< last &+ 1 }
+    let first = lanes.firstRow(from: low &- _leadingInset, in: _tree)
+    return first ..< first
+  }
+
+  /// `_contentUnits` with lanes (SPEC L3, L4): the corrections added.
+  @inlinable @inline(never)
+  internal var _laneContentUnits: Int64 {
+    guard count > 0, let lanes = _laneBox?.value else { return _leadingInset &+ _trailingInset }
+    return _leadingInset &+ lanes.totalPitch(in: _tree) &- _tree.spacing &+ _trailingInset
+  }
+
+  /// The distinct starts view-aligned snapping aligns to with lanes
+  /// (SPEC L7), in content units.
+  /// - Complexity: O(n log n).
+  @inlinable @inline(never)
+  internal func _laneSnapGeometry() -> _LaneSnapGeometry {
+    guard let lanes = _laneBox?.value else { return _LaneSnapGeometry(starts: []) }
+    let sorted = lanes.snapStarts(in: _tree).map { _leadingInset &+ $0 }.sorted()
+    var distinct: [Int64] = []
+    distinct.reserveCapacity(sorted.count)
+    for s in sorted where distinct.last != s { distinct.append(s) }
+    return _LaneSnapGeometry(starts: distinct)
   }
 }

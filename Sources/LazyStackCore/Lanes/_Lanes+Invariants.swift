@@ -88,3 +88,27 @@ extension _LaneLayout {
     }
   }
 }
+
+extension LazyStackLayout {
+  /// Traps unless the lane sections as edits left them in place equal the
+  /// ones laid out afresh, and the rows kept meeting the last window are
+  /// the rows that meet it (nothing without lanes).
+  /// - Complexity: O(n).
+  internal func _checkLaneInvariants() {
+    guard var lanes = _laneBox?.value else { return }
+    // The sections as edits left them in place equal the ones laid out
+    // afresh (masonry rows keeping their lanes).
+    lanes.pendingKeep = .sameRows
+    let fresh = _LaneLayout(tree: _tree, defaultLayout: lanes.defaultLayout, layoutByHeader: lanes.layoutByHeader,
+                            crossExtent: _laneCross.extent, crossLead: _laneCross.lead, keeping: lanes)
+    lanes._checkInvariants(equals: fresh)
+    // The rows the last frame found meeting its window, while they count
+    // as current (the stamp), are exactly the rows that meet it now: what
+    // `visibleRows` and the kept row's start (`_placedInLanes`) read.
+    if let cache = _meetingCache, cache.stamp == _stamp {
+      let spans = fresh.spans(meeting: cache.low, cache.high, in: _tree)
+      precondition(cache.spans == spans,
+                   "rows kept meeting \(cache.low)..<\(cache.high): \(cache.spans.map(\.row)), found \(spans.map(\.row))")
+    }
+  }
+}

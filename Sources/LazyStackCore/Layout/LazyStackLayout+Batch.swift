@@ -225,7 +225,7 @@ extension LazyStackLayout {
     let origin = contentOffset
     var pinned: [Int: CGRect] = [:]
     for row in pinnedRows { pinned[row.index] = row.frame }
-    var indices = _laneBox == nil ? Array(visibleIndices) : visibleRows  // L5: with lanes, the rows on screen
+    var indices = visibleRows  // L5: with lanes, the rows on screen
     for index in pinned.keys where !indices.contains(index) { indices.append(index) }
     indices.sort()
     return indices.map { index in
@@ -511,7 +511,7 @@ extension LazyStackLayout {
   @inlinable
   @inline(never)
   internal mutating func _deferSettle(cause: ScrollCorrection.Cause) -> ScrollCorrection {
-    if _slowPath(_laneBox != nil) { _rebuildLanes() }  // SPEC §13: rows, extents or roles changed
+    _placementCatchesUp()  // SPEC §13: rows, extents or roles changed
     _offset = _clamp(_offset)
     if cause != .none { _batchLog().cause = cause }
     _checkInvariants()

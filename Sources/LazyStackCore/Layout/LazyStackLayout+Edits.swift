@@ -25,7 +25,7 @@ extension LazyStackLayout {
     if _slowPath(_frame.notesEdits) { for id in ids { _frameNoteInserted(id) } }  // F3
     if _slowPath(_batch != nil) { _logInsertion(at: index, count: count &- oldCount) }
     _refreshEstimate()
-    if _slowPath(_laneBox != nil) { _lanesDidInsert(count: count &- oldCount, at: index, estimate: estimate) }
+    _placementDidInsert(count: count &- oldCount, at: index, estimate: estimate)
     let correction = _settle(from: before, cause: .edit)
     if _slowPath(_pendingRestore != nil) { return _resumeRestore(after: correction) }  // C3
     return correction
@@ -98,14 +98,10 @@ extension LazyStackLayout {
     _replaceRemovedAnchor(removing: indices, reinserted: [])
     if _slowPath(_frame.notesEdits) { for i in indices { _frameNoteRemoved(_tree.id(at: i)) } }  // F3
     if _slowPath(_batch != nil) { _logRemoval(indices) }
-    var plain = true
-    if _slowPath(_laneBox != nil) {
-      for i in indices where _tree.role(at: i) != ExtentTree<ID>._plainRole { plain = false }
-    }
-    let laneBefore = _laneEstimates
+    let placement = _placementWillRemove(indices)
     _tree.remove(sortedIndices: indices)
     _refreshEstimate()
-    if _slowPath(_laneBox != nil) { _lanesDidRemove(Array(indices), plain: plain, before: laneBefore) }
+    _placementDidRemove(indices, placement)
     return _settle(from: before, cause: .edit)
   }
 
@@ -208,10 +204,8 @@ extension LazyStackLayout {
     }
     let target = destination &- _lowerBound(offsets, destination)
     if _slowPath(_batch != nil) { _logRemoval(offsets) }
-    var keptLanes: [_KeptLane?]?  // L4: moved rows keep their lanes
-    if _slowPath(_laneBox != nil) {
-      keptLanes = _lanesWillMove(offsets, plain: !roles.contains { $0 != ExtentTree<ID>._plainRole }, to: target)
-    }
+    // L4: moved rows keep their lanes
+    let keptLanes = _placementWillMove(offsets, plain: !roles.contains { $0 != ExtentTree<ID>._plainRole }, to: target)
     _tree.remove(sortedIndices: offsets)
     do {
       try _tree.insert(ids, extents: extents, roles: roles, extras: extras.isEmpty ? nil : extras, at: target,
@@ -236,10 +230,7 @@ extension LazyStackLayout {
     let extra = _tree._kinds == nil ? 0 : _tree._extra(at: location)  // K1, K2: so do kinds
     let target = source < destination ? destination &- 1 : destination
     if _slowPath(_batch != nil) { _logRemoval(CollectionOfOne(source)) }
-    var keptLanes: [_KeptLane?]?  // L4: moved rows keep their lanes
-    if _slowPath(_laneBox != nil) {
-      keptLanes = _lanesWillMove([source], plain: role == ExtentTree<ID>._plainRole, to: target)
-    }
+    let keptLanes = _placementWillMove([source], plain: role == ExtentTree<ID>._plainRole, to: target)  // L4
     _tree._remove(at: location)
     let stored: [Int32]? = row.stored == ExtentTree<ID>._estimated ? nil : [row.stored]
     do {
@@ -305,7 +296,7 @@ extension LazyStackLayout {
       for id in inserted where !removedIDs.contains(id) { _frameNoteInserted(id) }
     }
     if _slowPath(_batch != nil) { _logRemoval(removedIndices) }
-    if _slowPath(_laneBox != nil) { _keepLanesByID() }  // L4: moved rows keep their lanes
+    _placementKeepsLanesByID()  // L4: moved rows keep their lanes
     _tree.remove(sortedIndices: removedIndices)
     for change in difference.insertions {
       guard case .insert(let offset, let id, _) = change else { continue }

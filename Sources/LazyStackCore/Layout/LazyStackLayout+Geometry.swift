@@ -49,7 +49,12 @@ extension LazyStackLayout {
   @inlinable
   public func frame(at index: Int) -> CGRect {
     precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
-    if _slowPath(_laneBox != nil) { return _laneFrame(at: index) }
+    return _placedFrame(at: index)
+  }
+
+  /// `frame(at:)` in a list (the placement's question, Lanes/+Placement).
+  @inlinable @inline(__always)
+  internal func _listFrame(at index: Int) -> CGRect {
     if _slowPath(_tree._kinds != nil) { return _kindedFrame(at: index) }
     // No call into the tree on this path: each would copy it first (the
     // tree is a large struct, see HowItWorks' "Calls into the tree").
@@ -62,22 +67,6 @@ extension LazyStackLayout {
   internal func _kindedFrame(at index: Int) -> CGRect {
     let span = _tree.span(index)
     return _rect(start: span.start, extent: span.extent)
-  }
-
-  /// `frame(at:)` with lanes: the row's start and its lane's cross-axis
-  /// start and width (SPEC L2–L4).
-  @inlinable @inline(never)
-  internal func _laneFrame(at index: Int) -> CGRect {
-    let lanes = _laneBox.unsafelyUnwrapped.value
-    // A row on screen: its start, extent and masonry lane as this frame's
-    // walk found them (the rows a UI draws, asked for every frame).
-    let span = _cachedSpan(of: index)
-    let rect = span.map { _rect(start: $0.start, extent: $0.extent) }
-      ?? _rect(start: lanes.start(of: index, in: _tree), extent: _tree.extent(at: index))
-    guard let cross = lanes.cross(of: index, lane: span.map { Int($0.lane) } ?? -1) else { return rect }
-    return axis == .vertical
-      ? CGRect(x: cross.start, y: rect.minY, width: cross.width, height: rect.height)
-      : CGRect(x: rect.minX, y: cross.start, width: rect.width, height: cross.width)
   }
 
   /// The frame of the row with the given id, or `nil` if there is none.
@@ -125,10 +114,9 @@ extension LazyStackLayout {
     return _row(atUnits: y)
   }
 
-  /// `index(atOffset:)` in units, in unshifted content coordinates.
-  @inlinable
-  internal func _row(atUnits y: Int64) -> Int {
-    if _slowPath(_laneBox != nil) { return _laneBox.unsafelyUnwrapped.value.index(atPitch: y &- _leadingInset, in: _tree) }
+  /// `_row(atUnits:)` in a list (the placement's question, Lanes/+Placement).
+  @inlinable @inline(__always)
+  internal func _listRow(atUnits y: Int64) -> Int {
     let nonEmpty = _tree.nonEmptyCount
     if nonEmpty == 0 {
       return Swift.min(_firstStart(atOrAfter: y), count &- 1)
@@ -184,25 +172,11 @@ extension LazyStackLayout {
   @inlinable
   internal var _emptyVisibleRange: Range<Int> {
     guard count > 0 else { return 0 ..< 0 }
-    if _slowPath(_laneBox != nil) {
-      // With lanes a row that spans the empty viewport's edge comes first
-      // (in a list it is the first row that ends after it anyway).
-      let low = _offset &- _alignmentShift &- _leadingInset
-      let lanes = _laneBox.unsafelyUnwrapped.value
-      if let spanning = lanes.rows(meeting: low, low &+ 1, in: _tree).first(where: { lanes.start(of: $0, in: _tree) < low }) {
-        return spanning ..< spanning
-      }
-    }
+    // With lanes a row that spans the empty viewport's edge comes first
+    // (in a list it is the first row that ends after it anyway).
+    if let spanning = _rowSpanning(_offset &- _alignmentShift) { return spanning ..< spanning }
     let first = _firstVisible(from: _offset &- _alignmentShift)
     return first ..< first
-  }
-
-  /// The first row that is visible from `low` down, by the rule of
-  /// `visibleIndices`, or `count`.
-  @inlinable
-  internal func _firstVisible(from low: Int64) -> Int {
-    if _slowPath(_laneBox != nil) { return _laneBox.unsafelyUnwrapped.value.firstRow(from: low &- _leadingInset, in: _tree) }
-    return _firstVisibleSpan(from: low)?.first ?? count
   }
 
   /// `_firstVisible`, with the row the search found (the first row that
@@ -238,10 +212,10 @@ extension LazyStackLayout {
     return -1
   }
 
-  /// The rows visible in `[low, high)` (unshifted content units).
-  @inlinable
-  internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
-    if _slowPath(_laneBox != nil) { return _laneRows(intersecting: low, high) }
+  /// `_rows(intersecting:_:)` in a list (the placement's question,
+  /// Lanes/+Placement).
+  @inlinable @inline(__always)
+  internal func _listRows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
     if _slowPath(_tree._kinds != nil) { return _kindedRows(intersecting: low, high) }
     // No call here takes the tree: the compiler copied it (256 bytes) at
     // the top of this function for one, every frame. The first row is
@@ -270,15 +244,4 @@ extension LazyStackLayout {
     _tree.rowsStarting(before: limit)
   }
 
-  /// `_rows(intersecting:_:)` with lanes: the smallest range holding every
-  /// row that meets the window (SPEC L5), else an empty range where the
-  /// first visible row would be.
-  @inlinable @inline(never)
-  internal func _laneRows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
-    let lanes = _laneBox.unsafelyUnwrapped.value
-    let meeting = lanes.rows(meeting: low &- _leadingInset, high &- _leadingInset, in: _tree)
-    if let first = meeting.first, let last = meeting.last { return first ..< last &+ 1 }
-    let first = lanes.firstRow(from: low &- _leadingInset, in: _tree)
-    return first ..< first
-  }
 }

@@ -28,21 +28,6 @@ extension LazyStackLayout {
     }
     precondition(_motion.phase._isMoving || _motion.phase == .idle || _motion.phase == .interacting,
                  "phase \(_motion.phase) is never entered")
-    if var lanes = _laneBox?.value, _tree.count <= 20_000 {
-      // The sections as edits left them in place equal the ones laid out
-      // afresh (masonry rows keeping their lanes).
-      lanes.pendingKeep = .sameRows
-      let fresh = _LaneLayout(tree: _tree, defaultLayout: lanes.defaultLayout, layoutByHeader: lanes.layoutByHeader,
-                              crossExtent: _laneCross.extent, crossLead: _laneCross.lead, keeping: lanes)
-      lanes._checkInvariants(equals: fresh)
-      // The rows the last frame found meeting its window, while they count
-      // as current (the stamp), are exactly the rows that meet it now: what
-      // `visibleRows` and the kept row's start (`_placedInLanes`) read.
-      if let cache = _meetingCache, cache.stamp == _stamp {
-        let spans = fresh.spans(meeting: cache.low, cache.high, in: _tree)
-        precondition(cache.spans == spans,
-                     "rows kept meeting \(cache.low)..<\(cache.high): \(cache.spans.map(\.row)), found \(spans.map(\.row))")
-      }
-    }
+    if _tree.count <= 20_000 { _checkLaneInvariants() }
   }
 }

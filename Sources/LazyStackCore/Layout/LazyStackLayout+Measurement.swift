@@ -30,16 +30,13 @@ extension LazyStackLayout {
     let stored = Int32(truncatingIfNeeded: units)
     if _tree._storedExtent(at: location) == stored { return .unchanged }
     let before = _capture()
-    let laneOld = _slowPath(_laneBox != nil) ? _tree._extent(ofStored: _tree._storedExtent(at: location), at: location) : 0
+    let laneOld = _placementOldExtent(at: location)
     let laneBefore = _laneEstimates
     let stamp = _stamp
     _tree._setStored(stored, at: location)
     _refreshEstimate()
-    guard _slowPath(_laneBox != nil) else { return .applied(correction: _settleNow(from: before, cause: .measurement)) }
-    _lanesDidMeasure(location.before.count &+ location.slot, from: laneOld, before: laneBefore, stamp: stamp)
-    let correction = _settleNow(from: before, cause: .measurement)
-    _followMeetingCache()
-    return .applied(correction: correction)
+    return .applied(correction: _placementSettlesMeasurement(location.before.count &+ location.slot, from: laneOld,
+                                                            before: laneBefore, stamp: stamp, settling: before))
   }
 
   /// `setMeasuredExtent` inside a batch: logged, stabilized when the batch ends.

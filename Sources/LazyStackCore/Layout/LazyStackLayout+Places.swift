@@ -73,18 +73,7 @@ extension LazyStackLayout {
           kind: kind, estimate: estimatedExtent(forKind: kind), policy: estimatePolicy(forKind: kind)))
       }
     }
-    if let lanes = _laneBox?.value {
-      for section in lanes.sections {
-        guard let m = section.masonry else { continue }
-        let all = m.blocks.allLanes
-        let countLessOne = UInt8(truncatingIfNeeded: m.k &- 1)
-        var r = 0
-        _tree.forEachRow(in: section.body) { id, _, _ in
-          s._appendLane(of: id, lane: UInt8(truncatingIfNeeded: all[r]), countLessOne: countLessOne)
-          r &+= 1
-        }
-      }
-    }
+    _placementAppendLanes(to: &s)
     s.place = _readingPlace
     if let waiting = _pendingRestore?.snapshot { s._addWaiting(waiting) { _tree.contains($0) } }
     return s
@@ -124,7 +113,7 @@ extension LazyStackLayout {
       byPoint = true
     }
     let y = _offset &+ _FixedPoint.scale(_viewportUnits, by: fraction)
-    let start = _leadingInset &+ (_laneBox == nil ? _tree.pitchPrefix(index) : _span(index).start)
+    let start = _leadingInset &+ _placedStart(index)
     var distance = y &- start
     if !_pinnedViews.isEmpty {
       // A restore lands the row in the viewport less the pinned rows (C2
@@ -168,17 +157,6 @@ extension LazyStackLayout {
       return _FixedPoint.scale(row.extent, by: fraction) &- (line &- _offset)
     }
     return nil
-  }
-
-  /// The row whose pitch holds the content point `y` (units, leading inset
-  /// included): the first row before the content, the last after it.
-  /// - Complexity: O(log n + B).
-  @inlinable
-  internal func _placeRow(atUnits y: Int64) -> Int {
-    if let lanes = _laneBox?.value {
-      return Swift.min(lanes.firstRow(from: y &- _leadingInset, byPitch: true, in: _tree), count &- 1)
-    }
-    return _tree.firstRow(withPitchPrefixAfterAbove: y &- _leadingInset) ?? (count &- 1)
   }
 
   /// Lands the row with `id` so that the viewport's anchor point lies
@@ -251,7 +229,7 @@ extension LazyStackLayout {
     let before = _capture()
     if _slowPath(_batch != nil) { _logCheckpoint() }
     _applyEntries(of: snapshot)
-    if !snapshot._laneIDs.isEmpty && _laneBox != nil { _restoreLanes(from: snapshot) }
+    _placementRestoresLanes(from: snapshot)
     _refreshEstimate()
     _settle(from: before, cause: .snapshot)
     guard let place = snapshot.place else { return }

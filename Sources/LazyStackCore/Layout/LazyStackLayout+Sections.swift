@@ -97,7 +97,7 @@ extension LazyStackLayout {
     _frameEnter()
     defer { _frameExit(.still) }
     guard let location = _tree._locate(id: id) else { return false }
-    if _slowPath(_laneBox != nil), _laneBox.unsafelyUnwrapped.value.hasLanes { return _setRoleInLanes(role, at: location) }
+    if let done = _placementSetsRole(role, at: location) { return done }
     let old = _tree.setRole(role._code, at: location)
     if _slowPath(_batch != nil) && old != role._code { _log(.role(index: location.before.count &+ location.slot, old: old)) }
     _motion.resolved = false  // an animation's target under its pinned header (H6, M4)
@@ -145,7 +145,7 @@ extension LazyStackLayout {
     let visible = _rows(intersecting: low, low &+ viewport)
     guard !visible.isEmpty else { return [] }
     // Frames in unshifted units (relative to the content's start), shifted on output.
-    func start(_ i: Int) -> Int64 { _leadingInset &+ (_laneBox?.value.start(of: i, in: _tree) ?? _tree.pitchPrefix(i)) }
+    func start(_ i: Int) -> Int64 { _leadingInset &+ _placedStart(i) }
     var result: [PinnedRow] = []
     if _pinnedViews.contains(.sectionHeaders) {
       let section = _tree.section(containing: visible.lowerBound)

@@ -37,7 +37,7 @@ extension LazyStackLayout {
       for id in _tree.ids where !newTree.contains(id) { _frameNoteRemoved(id) }
     }
     if _slowPath(_batch != nil) { _logCheckpoint() }
-    if _slowPath(_laneBox != nil) { _keepLanesByID() }  // L4: rows keep their lanes by id
+    _placementKeepsLanesByID()  // L4: rows keep their lanes by id
     _tree = newTree
     if case .removed(let survivor) = anchorFate { _replaceAnchorRow(with: survivor) }
     _refreshEstimate()

@@ -139,7 +139,7 @@ extension LazyStackLayout {
   @inlinable
   @discardableResult
   internal mutating func _settleNow(from before: _Before, cause: ScrollCorrection.Cause) -> ScrollCorrection {
-    if _slowPath(_laneBox != nil) { _rebuildLanes() }  // SPEC §13: rows, extents or roles changed
+    _placementCatchesUp()  // SPEC §13: rows, extents or roles changed
     let sizeFraction = _sizeChangesFraction
     // SPEC D4: a `.bottom` size-changes anchor pins to the end while it is visible.
     let pinned = sizeFraction >= 1 && _hasLaidOut && _endWasVisible(before)
@@ -216,7 +216,7 @@ extension LazyStackLayout {
     let old = _viewport
     _viewport = CGSize(width: clean(size.width), height: clean(size.height))
     if _viewport != old { _frameNoteReset() }  // F6 (e)
-    if _slowPath(_laneBox != nil) { _lanesFollowViewport() }  // L2: an adaptive lane count follows the width
+    _placementFollowsViewport()  // L2: an adaptive lane count follows the width
     if !_hasLaidOut && _viewportUnits > 0 {
       // SPEC S7, D2: the very first layout.
       _hasLaidOut = true
@@ -233,7 +233,7 @@ extension LazyStackLayout {
         return
       }
     }
-    if _slowPath(_laneBox != nil) { _writableLanes().value.current = true }  // laid out above
+    _placementLaidOut()  // laid out above
     _settle(from: before, cause: .viewportResize)
   }
 

@@ -286,20 +286,6 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
     axis == .vertical ? _viewport.width : _viewport.height
   }
 
-  /// The main-axis content extent in units: insets, extents and spacing (G2).
-  @inlinable @inline(__always)
-  internal var _contentUnits: Int64 {
-    if _slowPath(_laneBox != nil) { return _laneContentUnits }
-    return _leadingInset &+ _tree.totalExtent &+ _trailingInset
-  }
-
-  /// `_contentUnits` with lanes (SPEC L3, L4): the corrections added.
-  @inlinable @inline(never)
-  internal var _laneContentUnits: Int64 {
-    guard count > 0, let lanes = _laneBox?.value else { return _leadingInset &+ _trailingInset }
-    return _leadingInset &+ lanes.totalPitch(in: _tree) &- _tree.spacing &+ _trailingInset
-  }
-
   /// The largest main-axis offset in units (G3).
   @inlinable @inline(__always)
   internal var _maxOffset: Int64 {

@@ -305,8 +305,7 @@ extension LazyStackLayout {
     case .rowStart(let id):
       // A removed row hands the target back to its last offset (`_motionDidSettle`).
       guard let index = _tree.index(of: id) else { return _clamp(_motion.targetOffset) }
-      if let lanes = _laneBox?.value, lanes.hasLanes { return _clamp(_leadingInset &+ lanes.snapStart(of: index, in: _tree)) }  // L7
-      return _clamp(_rowStartUnits(at: index))
+      return _clamp(_snapStart(of: index))  // L7: a grid row snaps to its line
     }
   }
 

@@ -124,16 +124,4 @@ extension LazyStackLayout {
 }
 
 extension LazyStackLayout {
-  /// The distinct starts view-aligned snapping aligns to with lanes
-  /// (SPEC L7), in content units.
-  /// - Complexity: O(n log n).
-  @inlinable @inline(never)
-  internal func _laneSnapGeometry() -> _LaneSnapGeometry {
-    guard let lanes = _laneBox?.value else { return _LaneSnapGeometry(starts: []) }
-    let sorted = lanes.snapStarts(in: _tree).map { _leadingInset &+ $0 }.sorted()
-    var distinct: [Int64] = []
-    distinct.reserveCapacity(sorted.count)
-    for s in sorted where distinct.last != s { distinct.append(s) }
-    return _LaneSnapGeometry(starts: distinct)
-  }
 }

@@ -1,0 +1,299 @@
+import Foundation
+
+// The placement: the one seam between the layout and where its rows go.
+//
+// A list places its rows end to end in index order; lane sections (grids
+// and masonry, SPEC §13, `_laneBox`) place them in lanes. The layout asks
+// the placement every geometry question and tells it every change through
+// the names in this file, and through no others: each is one test of
+// `_laneBox`, inlined, with the list's case answered where it is asked
+// (the tree's own search, as fast as with no lanes at all) and the lanes'
+// case a call into the rest of Lanes/.
+//
+// | the layout asks                    | here                       |
+// |------------------------------------|----------------------------|
+// | a row's start, and its extent      | `_placedStart`, `_span`    |
+// | a row's cross-axis place (F1)      | `_proposedCross`           |
+// | the total extent (G2)              | `_contentUnits`            |
+// | the row at a point, by pitch       | `_placeRow(atUnits:)`      |
+// | a row's frame (G2, L3)             | `_placedFrame(at:)`        |
+// | the row at an offset (G4)          | `_row(atUnits:)`           |
+// | the first row shown from a point   | `_firstVisible(from:)`     |
+// | the rows meeting a window (G5, L5) | `_rows(intersecting:_:)`, `_spansMeeting` |
+// | a row spanning an empty viewport   | `_rowSpanning(_:)`         |
+// | a row's snapping start (L7)        | `_snapStart(of:)`          |
+//
+// | the layout tells                    | here                                     |
+// |-------------------------------------|------------------------------------------|
+// | rows inserted                       | `_placementDidInsert`                    |
+// | rows removed                        | `_placementWillRemove`, `_placementDidRemove` |
+// | rows moved                          | `_placementWillMove` (then `_lanesDidMove`) |
+// | rows changed otherwise (`apply`, `update(ids:)`, a restore) | `_placementKeepsLanesByID` |
+// | a row measured                      | `_placementOldExtent`, `_placementSettlesMeasurement` |
+// | a row's role                        | `_placementSetsRole`                     |
+// | estimates and kinds changed         | `_lanesBeforeExtents`, `_lanesFollow` (LaneEdits) |
+// | a snapshot taken, restored          | `_placementAppendLanes`, `_placementRestoresLanes` |
+// | a settle: catch up, the viewport, done | `_placementCatchesUp`, `_placementFollowsViewport`, `_placementLaidOut` |
+//
+// What stays outside, eight tests in four files: where a list answers a
+// whole question by a path of its own rather than through the questions
+// above. Tracking the row a user scroll keeps (Tracking, two: a list
+// searches one block), the rows to measure in a frame (Frame: a list with
+// no pinned or kept rows measures a range), the rows after the viewport
+// (Frame: a list's starts grow with the index), the rows seen past a
+// threshold and the row a view-aligned target starts at (Motion), and a
+// batch's saved state (Batch, two: with lanes it keeps the whole layout
+// from its start, a list the log).
+
+extension LazyStackLayout {
+  // MARK: Questions
+
+  /// The frame of the row at `index` (G2, L3, L4), in content coordinates.
+  /// - Complexity: O(log n + B); with lanes O(log n + k + B).
+  @inlinable @inline(__always)
+  internal func _placedFrame(at index: Int) -> CGRect {
+    if _slowPath(_laneBox != nil) { return _laneFrame(at: index) }
+    return _listFrame(at: index)
+  }
+
+  /// Row `i`'s start (where lanes put it) and extent, in the tree's
+  /// coordinates.
+  /// - Complexity: O(log n + B); with lanes O(log n + k + B).
+  @inlinable @inline(__always)
+  internal func _span(_ i: Int) -> (start: Int64, extent: Int64) {
+    guard let lanes = _laneBox?.value else { return _tree.span(i) }
+    return (lanes.start(of: i, in: _tree), _tree.extent(at: i))
+  }
+
+  /// Row `i`'s start, in the tree's coordinates.
+  /// - Complexity: O(log n + B); with lanes O(log n + k + B).
+  @inlinable @inline(__always)
+  internal func _placedStart(_ i: Int) -> Int64 {
+    guard let lanes = _laneBox?.value else { return _tree.pitchPrefix(i) }
+    return lanes.start(of: i, in: _tree)
+  }
+
+  /// The cross-axis extent of row `index`'s frame (F1): its lane's, or the
+  /// list's.
+  /// - Complexity: O(1) in a list; with lanes O(log n + B).
+  @inlinable @inline(__always)
+  internal func _proposedCross(at index: Int) -> CGFloat {
+    if _slowPath(_laneBox != nil), let cross = _laneBox.unsafelyUnwrapped.value.cross(of: index) { return cross.width }
+    return _listCrossLength
+  }
+
+  /// The main-axis content extent in units: insets, extents and spacing (G2).
+  /// - Complexity: O(1); with lanes O(s) for s lane sections.
+  @inlinable @inline(__always)
+  internal var _contentUnits: Int64 {
+    if _slowPath(_laneBox != nil) { return _laneContentUnits }
+    return _leadingInset &+ _tree.totalExtent &+ _trailingInset
+  }
+
+  /// The row whose pitch holds the content point `y` (units, leading inset
+  /// included): the first row before the content, the last after it.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _placeRow(atUnits y: Int64) -> Int {
+    if let lanes = _laneBox?.value {
+      return Swift.min(lanes.firstRow(from: y &- _leadingInset, byPitch: true, in: _tree), count &- 1)
+    }
+    return _tree.firstRow(withPitchPrefixAfterAbove: y &- _leadingInset) ?? (count &- 1)
+  }
+
+  /// `index(atOffset:)` in units, in unshifted content coordinates.
+  /// - Complexity: O(log n + B).
+  @inlinable @inline(__always)
+  internal func _row(atUnits y: Int64) -> Int {
+    if _slowPath(_laneBox != nil) { return _laneBox.unsafelyUnwrapped.value.index(atPitch: y &- _leadingInset, in: _tree) }
+    return _listRow(atUnits: y)
+  }
+
+  /// The first row that is visible from `low` down, by the rule of
+  /// `visibleIndices`, or `count`.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _firstVisible(from low: Int64) -> Int {
+    if _slowPath(_laneBox != nil) { return _laneBox.unsafelyUnwrapped.value.firstRow(from: low &- _leadingInset, in: _tree) }
+    return _firstVisibleSpan(from: low)?.first ?? count
+  }
+
+  /// With lanes, a row that spans the point `low` (unshifted content
+  /// units) though it starts before it, the first such: an empty viewport
+  /// there shows it first (L5). In a list, nil: the first row that ends
+  /// after the point is that row anyway.
+  /// - Complexity: O(1) in a list; with lanes O(k (log n + B)).
+  @inlinable
+  internal func _rowSpanning(_ low: Int64) -> Int? {
+    guard let lanes = _laneBox?.value else { return nil }
+    let y = low &- _leadingInset
+    return lanes.rows(meeting: y, y &+ 1, in: _tree).first { lanes.start(of: $0, in: _tree) < y }
+  }
+
+  /// The rows visible in `[low, high)` (unshifted content units): with
+  /// lanes the smallest range holding them (L5).
+  /// - Complexity: O(log n + B); with lanes O(k (log n + B) + r).
+  @inlinable @inline(__always)
+  internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
+    if _slowPath(_laneBox != nil) { return _laneRows(intersecting: low, high) }
+    return _listRows(intersecting: low, high)
+  }
+
+  /// The rows that meet the window `[low, high)` of content units (the
+  /// coordinates of `contentOffset`), in index order (G5's intersection),
+  /// each with its main-axis start (in the same coordinates) and extent.
+  /// - Complexity: O(log n + B + r) in a list, O(k (log n + B) + r) with lanes.
+  @inlinable
+  internal func _spansMeeting(_ low: Int64, _ high: Int64) -> [(row: Int, start: Int64, extent: Int64)] {
+    guard count > 0, high > low else { return [] }
+    let base = _alignmentShift &+ _leadingInset
+    if let lanes = _laneBox?.value {
+      return lanes.spans(meeting: low &- base, high &- base, in: _tree).map { ($0.row, $0.start &+ base, $0.extent) }
+    }
+    let rows = _rows(intersecting: low &- _alignmentShift, high &- _alignmentShift)
+    var spans: [(row: Int, start: Int64, extent: Int64)] = []
+    spans.reserveCapacity(rows.count)
+    var i = rows.lowerBound
+    _tree.forEachRow(in: rows) { _, start, extent in
+      spans.append((i, start &+ base, extent))
+      i &+= 1
+    }
+    return spans
+  }
+
+  /// Where row `index` snaps (L7): its line's start in a grid, its own
+  /// start elsewhere; units, leading inset included.
+  /// - Complexity: O(log n + B); with lanes O(log n + k + B).
+  @inlinable
+  internal func _snapStart(of index: Int) -> Int64 {
+    if let lanes = _laneBox?.value, lanes.hasLanes { return _leadingInset &+ lanes.snapStart(of: index, in: _tree) }
+    return _rowStartUnits(at: index)
+  }
+
+  // MARK: Changes
+
+  /// After `count` rows were inserted at `index` into the tree (kind 0's
+  /// estimate `estimate` before): the lanes take them in place (L8).
+  /// - Complexity: O(1) in a list; with lanes see `_lanesDidInsert`.
+  @inlinable @inline(__always)
+  internal mutating func _placementDidInsert(count: Int, at index: Int, estimate: Int64) {
+    if _slowPath(_laneBox != nil) { _lanesDidInsert(count: count, at: index, estimate: estimate) }
+  }
+
+  /// Before the rows at the sorted `indices` are removed from the tree:
+  /// whether they are all plain rows, and the estimates then; nil in a list.
+  /// - Complexity: O(1) in a list; with lanes O(k (log n + B)).
+  @inlinable @inline(__always)
+  internal func _placementWillRemove(_ indices: some Collection<Int>) -> (plain: Bool, before: _LaneEstimates)? {
+    guard _slowPath(_laneBox != nil) else { return nil }
+    let plain = !indices.contains { _tree.role(at: $0) != ExtentTree<ID>._plainRole }
+    return (plain, _laneEstimates)
+  }
+
+  /// After the rows at the sorted `indices` were removed (`note` from
+  /// `_placementWillRemove`): the lanes drop them in place (L8).
+  /// - Complexity: O(1) in a list; with lanes see `_lanesDidRemove`.
+  @inlinable @inline(__always)
+  internal mutating func _placementDidRemove(_ indices: some Collection<Int>,
+                                             _ note: (plain: Bool, before: _LaneEstimates)?) {
+    if let note { _lanesDidRemove(Array(indices), plain: note.plain, before: note.before) }
+  }
+
+  /// Before the rows at the sorted `indices` move to `target` (`plain`:
+  /// all of the plain role): the lanes they keep (L4), for `_lanesDidMove`;
+  /// nil in a list, or when the lanes will be laid out again.
+  /// - Complexity: O(1) in a list; with lanes see `_lanesWillMove`.
+  @inlinable @inline(__always)
+  internal mutating func _placementWillMove(_ indices: [Int], plain: Bool, to target: Int) -> [_KeptLane?]? {
+    guard _slowPath(_laneBox != nil) else { return nil }
+    return _lanesWillMove(indices, plain: plain, to: target)
+  }
+
+  /// Before an edit that changes the rows otherwise than by an insert, a
+  /// removal or a move in place (`apply`, `update(ids:)`, a move the lanes
+  /// do not follow): masonry rows keep their lanes by id (L4).
+  /// - Complexity: O(1) in a list; with lanes see `_keepLanesByID`.
+  @inlinable @inline(__always)
+  internal mutating func _placementKeepsLanesByID() {
+    if _slowPath(_laneBox != nil) { _keepLanesByID() }
+  }
+
+  /// The extent of the row at `location` before a measurement, for the
+  /// lanes to follow it; 0 in a list (not read).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  internal func _placementOldExtent(at location: ExtentTree<ID>._Location) -> Int64 {
+    guard _slowPath(_laneBox != nil) else { return 0 }
+    return _tree._extent(ofStored: _tree._storedExtent(at: location), at: location)
+  }
+
+  /// After row `index` was measured (from extent `old`, the estimates
+  /// `before` and the stamp `stamp` as they were): the lanes follow it in
+  /// place (L8), and the layout settles (S1–S6).
+  /// - Complexity: O(log n + B); with lanes see `_lanesDidMeasure`.
+  @inlinable @inline(__always)
+  internal mutating func _placementSettlesMeasurement(_ index: Int, from old: Int64, before lanes: _LaneEstimates,
+                                                      stamp: UInt64, settling before: _Before) -> ScrollCorrection {
+    guard _slowPath(_laneBox != nil) else { return _settleNow(from: before, cause: .measurement) }
+    _lanesDidMeasure(index, from: old, before: lanes, stamp: stamp)
+    let correction = _settleNow(from: before, cause: .measurement)
+    _followMeetingCache()
+    return correction
+  }
+
+  /// Sets the role of the row at `location` where lane sections exist
+  /// (H1, L8), or nil in a list (the caller sets it).
+  /// - Complexity: O(1) in a list; with lanes see `_setRoleInLanes`.
+  @inlinable @inline(__always)
+  internal mutating func _placementSetsRole(_ role: RowRole, at location: ExtentTree<ID>._Location) -> Bool? {
+    guard _slowPath(_laneBox != nil), _laneBox.unsafelyUnwrapped.value.hasLanes else { return nil }
+    return _setRoleInLanes(role, at: location)
+  }
+
+  /// Adds every masonry row's lane to `snapshot` (C1).
+  /// - Complexity: O(1) in a list; O(w) for w masonry rows.
+  @inlinable
+  internal func _placementAppendLanes(to snapshot: inout LayoutSnapshot<ID>) {
+    guard let lanes = _laneBox?.value else { return }
+    for section in lanes.sections {
+      guard let m = section.masonry else { continue }
+      let all = m.blocks.allLanes
+      let countLessOne = UInt8(truncatingIfNeeded: m.k &- 1)
+      var r = 0
+      _tree.forEachRow(in: section.body) { id, _, _ in
+        snapshot._appendLane(of: id, lane: UInt8(truncatingIfNeeded: all[r]), countLessOne: countLessOne)
+        r &+= 1
+      }
+    }
+  }
+
+  /// Gives masonry rows the lanes `snapshot` holds (C2).
+  /// - Complexity: O(1) in a list or for a snapshot with no lanes; else
+  ///   see `_restoreLanes`.
+  @inlinable @inline(__always)
+  internal mutating func _placementRestoresLanes(from snapshot: LayoutSnapshot<ID>) {
+    if !snapshot._laneIDs.isEmpty && _laneBox != nil { _restoreLanes(from: snapshot) }
+  }
+
+  /// At a settle: lays the lane sections out again if an edit left them
+  /// stale (SPEC §13: rows, extents or roles changed).
+  /// - Complexity: O(1) in a list or when the lanes are current; else O(n).
+  @inlinable @inline(__always)
+  internal mutating func _placementCatchesUp() {
+    if _slowPath(_laneBox != nil) { _rebuildLanes() }
+  }
+
+  /// At a settle: an adaptive lane count follows the viewport's width (L2).
+  /// - Complexity: O(1) in a list; a re-flow when the count changes.
+  @inlinable @inline(__always)
+  internal mutating func _placementFollowsViewport() {
+    if _slowPath(_laneBox != nil) { _lanesFollowViewport() }
+  }
+
+  /// At the end of a settle: the lane sections are current.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  internal mutating func _placementLaidOut() {
+    if _slowPath(_laneBox != nil) { _writableLanes().value.current = true }
+  }
+}
