@@ -317,9 +317,15 @@ func tree(of ref: String, in root: String) -> String {
 
 /// The git tree of the working tree as it is (tracked files, uncommitted
 /// changes included: `git stash create` records them without touching
-/// anything).
+/// anything). It refreshes the index under git's lock, so the paired
+/// gate's two comparisons, started together, can meet there: a failed
+/// attempt is tried again, five times in all, 0.2–1 s apart.
 func workingTree(in root: String) -> String {
-  let stash = shell(["git", "stash", "create"], in: root)
+  var stash = shell(["git", "stash", "create"], in: root)
+  for attempt in 1 ..< 5 where stash.status != 0 {
+    Thread.sleep(forTimeInterval: 0.2 * Double(attempt))
+    stash = shell(["git", "stash", "create"], in: root)
+  }
   guard stash.status == 0 else { compareFail("git stash create failed: \(stash.output)") }
   let commit = stash.output.trimmingCharacters(in: .whitespacesAndNewlines)
   return tree(of: commit.isEmpty ? "HEAD" : commit, in: root)

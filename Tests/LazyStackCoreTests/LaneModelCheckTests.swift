@@ -173,7 +173,8 @@ final class LaneModelCheckTests: CheckedTestCase {
 
   /// Moves of plain rows change the lane sections in place (SPEC L4, L8):
   /// drags within a grid or masonry body, across sections of the same
-  /// flow and of another, into and out of list sections, multi-row moves;
+  /// flow and of another, into and out of list sections, multi-row moves,
+  /// differences applied (removals, moves and inserts in one `apply`);
   /// between them measurements, inserts, removals, role changes and
   /// kinds' estimates; compared with the reference (which lays every lane
   /// out from scratch) after every step.
@@ -223,7 +224,7 @@ final class LaneModelCheckTests: CheckedTestCase {
         let ids = pair.reference.ids
         let count = ids.count
         let op: LayoutOperation
-        switch Int.random(in: 0 ..< 16, using: &rng) {
+        switch Int.random(in: 0 ..< 18, using: &rng) {
         case 0 ..< 7 where count > 0:
           let from = Int.random(in: 0 ..< count, using: &rng)
           op = .move(IndexSet(integer: from), to: Int.random(in: 0 ... count, using: &rng))
@@ -243,6 +244,20 @@ final class LaneModelCheckTests: CheckedTestCase {
           op = .kindEstimate(UInt8(Int.random(in: 0 ... 1, using: &rng)), CGFloat(Int.random(in: 5 ... 90, using: &rng)))
         case 14 where count > 0:
           op = .setKind(ids[Int.random(in: 0 ..< count, using: &rng)], UInt8(Int.random(in: 0 ... 2, using: &rng)))
+        case 15 ... 16 where count > 4:
+          // `apply(_:)` of a difference: rows removed, moved (removed and
+          // inserted again: they keep their lanes, L4) and new.
+          var list = ids
+          for _ in 0 ..< Int.random(in: 0 ... 2, using: &rng) { list.remove(at: Int.random(in: 0 ..< list.count, using: &rng)) }
+          for _ in 0 ..< Int.random(in: 0 ... 3, using: &rng) {
+            let id = list.remove(at: Int.random(in: 0 ..< list.count, using: &rng))
+            list.insert(id, at: Int.random(in: 0 ... list.count, using: &rng))
+          }
+          for _ in 0 ..< Int.random(in: 0 ... 2, using: &rng) {
+            list.insert(nextID, at: Int.random(in: 0 ... list.count, using: &rng))
+            nextID += 1
+          }
+          op = .difference(list)
         default:
           op = .userScroll(CGFloat(Int.random(in: 0 ... 1500, using: &rng)))
         }

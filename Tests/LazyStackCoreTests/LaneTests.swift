@@ -235,6 +235,39 @@ final class LaneTests: CheckedTestCase {
     XCTAssertEqual((0 ..< 8).map { m.lane(at: $0) }, [0, 1, 1, 0, 0, 0, 0, 0])
   }
 
+  /// SPEC L4 through `apply(_:)`: a difference that removes rows, moves
+  /// some (removed and inserted again) and inserts new ones, followed by
+  /// the lane sections in place (L8): a moved row keeps its lane, a new
+  /// one takes the rule's. Three layouts: one masonry of every row, a
+  /// masonry section after a header in a list, and a masonry whose first
+  /// row is a header, where an insert before it starts a section (the
+  /// sections are laid out again, and the moved rows still keep their
+  /// lanes). Against the reference after each step.
+  func testL4_applyKeepsMovedRowsLanesAndPlacesNewOnesByTheRule() throws {
+    let masonry4 = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(4)))
+    for setup in 0 ..< 3 {
+      var pair = try ModelPair(ids: Array(0 ..< 40), estimate: 30, blockCapacity: 4)
+      var ops: [LayoutOperation] = [.laneViewport(CGSize(width: 400, height: 300))]
+      switch setup {
+      case 0: ops.append(.sectionLayout(masonry4))
+      case 1: ops += [.sectionLayout(.list), .setRole(0, .sectionHeader), .headerLayout(0, masonry4)]
+      default: ops += [.sectionLayout(masonry4), .setRole(0, .sectionHeader)]
+      }
+      for id in 1 ..< 40 { ops.append(.measure(id, CGFloat(20 + (id * 37) % 90))) }
+      for op in ops { XCTAssertNil(pair.step(op) ?? pair.difference(probes: []), "setup \(setup) \(op)") }
+      let lane = pair.core.lane(at: 20)
+      var list = pair.reference.ids
+      list.remove(at: 30)  // removed
+      list.remove(at: 20)
+      list.insert(20, at: 5)  // moved up
+      list.insert(100, at: 12)  // new
+      if setup == 2 { list.insert(101, at: 0) }  // before the first header: starts a section
+      XCTAssertNil(pair.step(.difference(list)) ?? pair.difference(probes: [0, 400]), "setup \(setup)")
+      XCTAssertEqual(pair.core.lane(at: setup == 2 ? 6 : 5), lane, "setup \(setup): the moved row keeps its lane")
+      XCTAssertEqual(pair.core.count, 40 + (setup == 2 ? 1 : 0))
+    }
+  }
+
   // MARK: L5
 
   /// SPEC L5: `visibleRows` lists exactly the rows that meet the viewport;

@@ -151,14 +151,80 @@ extension LazyStackLayout {
     _lanesFollowExtents(of: EmptyCollection(), since: before)
   }
 
+  /// Before `apply(_:)` removes the rows at sorted `indices` (those whose
+  /// ids are in `reinserted` come back: a move, L4): when the lane
+  /// sections can follow its removals in place, the lanes the returning
+  /// masonry rows keep and the estimates now. They can when the sections
+  /// are current with the rows, every removed row is plain and the removal
+  /// keeps every headerless section. Else every masonry row's lane is kept
+  /// by id for the re-layout, and nil.
+  /// - Complexity: O(r (log n + B)) for r removed rows; O(m) expected for
+  ///   m masonry rows when the sections cannot follow.
+  @inlinable @inline(never)
+  internal mutating func _lanesWillApply(_ indices: [Int], reinserted: Set<ID>) -> _LaneApply<ID>? {
+    let lanes = _laneBox.unsafelyUnwrapped.value
+    guard lanes.pendingKeep.isSameRows,
+          !indices.contains(where: { _tree.role(at: $0) != ExtentTree<ID>._plainRole }),
+          lanes._removalKeepsSections(indices) else {
+      _keepLanesByID()
+      return nil
+    }
+    var kept: [ID: _KeptLane] = [:]
+    for i in indices {
+      let id = _tree.id(at: i)
+      guard reinserted.contains(id), let p = lanes.section(holding: i), let m = lanes.sections[p].masonry else { continue }
+      kept[id] = _KeptLane(lane: m.lane(at: i &- lanes.sections[p].bodyStart), layout: lanes.sections[p].layout,
+                           lanes: m.k)
+    }
+    return _LaneApply(kept: kept, before: _laneEstimates)
+  }
+
+  /// `apply(_:)`'s removals, just made in the tree (`_lanesWillApply`
+  /// said the sections follow them).
+  /// - Complexity: O(r (log s + log m) + k (B + log m) a section touched + s).
+  @inlinable @inline(never)
+  internal mutating func _lanesDidApplyRemovals(_ indices: [Int]) {
+    guard !indices.isEmpty else { return }
+    let removed = _writableLanes().value.remove(sortedIndices: indices, spacing: _tree.spacing)
+    precondition(removed, "LazyStackLayout.apply: the lane sections did not follow a removal they could")
+  }
+
+  /// Before one of `apply(_:)`'s insertions at `index`, with the lane
+  /// sections following it in place so far (`lanes`): whether they take
+  /// this one too. When they do not (its row would start a section), the
+  /// lanes are kept by id from here (with the lanes the rows still to come
+  /// back hold) for the re-layout, and `lanes` becomes nil.
+  /// - Complexity: O(log s); O(m) expected for m masonry rows when the
+  ///   sections cannot take it.
+  @inlinable @inline(never)
+  internal mutating func _lanesWillApplyInsert(at index: Int, _ lanes: inout _LaneApply<ID>?) {
+    guard let following = lanes, !_laneBox.unsafelyUnwrapped.value.takesInsert(at: index) else { return }
+    _keepLanesByID(adding: following.kept)
+    lanes = nil
+  }
+
+  /// One of `apply(_:)`'s insertions, the row `id` just inserted at
+  /// `index`: it keeps the lane `kept` holds for it (L4), else takes one
+  /// by L4's rule.
+  /// - Complexity: O(log n + k (B + log m) + s).
+  @inlinable @inline(never)
+  internal mutating func _lanesDidApplyInsert(at index: Int, id: ID, kept: [ID: _KeptLane]) {
+    let lane = kept[id]
+    let inserted = _writableLanes().value.insert([_tree.extent(at: index)], kept: lane.map { [$0] },
+                                                 spacing: _tree.spacing, at: index)
+    precondition(inserted, "LazyStackLayout.apply: the lane sections did not take an insert they could")
+  }
+
   /// Keeps every masonry row's lane by id before an edit that changes the
   /// rows otherwise than by an insert or a removal (a move, `apply`,
   /// `update(ids:)`): the re-layout after it reads them (L4).
   /// - Complexity: O(m) expected for m masonry rows; O(1) without lanes.
+  /// `adding`: lanes of rows that are not in the sections now (rows of an
+  /// `apply` still to come back), kept as well.
   @inlinable @inline(never)
-  internal mutating func _keepLanesByID() {
+  internal mutating func _keepLanesByID(adding extra: [ID: _KeptLane] = [:]) {
     guard let lanes = _laneBox?.value else { return }
-    var kept: [ID: _KeptLane] = [:]
+    var kept = extra
     for section in lanes.sections {
       guard let m = section.masonry else { continue }
       let all = m.blocks.allLanes
@@ -236,6 +302,21 @@ extension LazyStackLayout {
     let box = _writableLanes()
     box.value.sections = sections
     box.value.current = false  // laid out again by the settle that follows
+  }
+}
+
+/// What `apply(_:)` carries through its edits when the lane sections
+/// follow it in place: the lanes of the masonry rows that come back (L4),
+/// and the estimates before it.
+@usableFromInline
+internal struct _LaneApply<ID: Hashable & Sendable> {
+  @usableFromInline let kept: [ID: _KeptLane]
+  @usableFromInline let before: _LaneEstimates
+
+  @inlinable
+  init(kept: [ID: _KeptLane], before: _LaneEstimates) {
+    self.kept = kept
+    self.before = before
   }
 }
 

@@ -28,7 +28,8 @@ import Foundation
 // | rows inserted                       | `_placementDidInsert`                    |
 // | rows removed                        | `_placementWillRemove`, `_placementDidRemove` |
 // | rows moved                          | `_placementWillMove` (then `_lanesDidMove`) |
-// | rows changed otherwise (`apply`, `update(ids:)`, a restore) | `_placementKeepsLanesByID` |
+// | a difference applied (`apply`)      | `_placementWillApply`, `…DidApplyRemovals`, `…WillApplyInsert`, `…DidApplyInsert`, `…DidApply` |
+// | rows changed otherwise (`update(ids:)`, a restore) | `_placementKeepsLanesByID` |
 // | a row measured                      | `_placementOldExtent`, `_placementSettlesMeasurement` |
 // | a row's role                        | `_placementSetsRole`                     |
 // | estimates and kinds changed         | `_lanesBeforeExtents`, `_lanesFollow` (LaneEdits) |
@@ -209,9 +210,52 @@ extension LazyStackLayout {
     return _lanesWillMove(indices, plain: plain, to: target)
   }
 
+  /// Before `apply(_:)` removes the rows at sorted `indices` (`reinserted`:
+  /// the ids that come back): what the lanes carry through it in place, or
+  /// nil (in a list; with lanes that cannot follow it, they keep their
+  /// lanes by id for the re-layout).
+  /// - Complexity: O(1) in a list; with lanes see `_lanesWillApply`.
+  @inlinable @inline(__always)
+  internal mutating func _placementWillApply(_ indices: [Int], reinserted: Set<ID>) -> _LaneApply<ID>? {
+    guard _slowPath(_laneBox != nil) else { return nil }
+    return _lanesWillApply(indices, reinserted: reinserted)
+  }
+
+  /// After `apply(_:)`'s removals (`lanes` from `_placementWillApply`).
+  /// - Complexity: O(1) in a list; with lanes see `_lanesDidApplyRemovals`.
+  @inlinable @inline(__always)
+  internal mutating func _placementDidApplyRemovals(_ indices: [Int], _ lanes: _LaneApply<ID>?) {
+    if lanes != nil { _lanesDidApplyRemovals(indices) }
+  }
+
+  /// Before one of `apply(_:)`'s insertions at `index`: `lanes` becomes
+  /// nil when the lane sections cannot take it in place (they keep their
+  /// lanes by id for the re-layout instead).
+  /// - Complexity: O(1) in a list; with lanes see `_lanesWillApplyInsert`.
+  @inlinable @inline(__always)
+  internal mutating func _placementWillApplyInsert(at index: Int, _ lanes: inout _LaneApply<ID>?) {
+    if lanes != nil { _lanesWillApplyInsert(at: index, &lanes) }
+  }
+
+  /// After one of `apply(_:)`'s insertions, of `id` at `index`.
+  /// - Complexity: O(1) in a list; with lanes see `_lanesDidApplyInsert`.
+  @inlinable @inline(__always)
+  internal mutating func _placementDidApplyInsert(at index: Int, id: ID, _ lanes: _LaneApply<ID>?) {
+    if let lanes { _lanesDidApplyInsert(at: index, id: id, kept: lanes.kept) }
+  }
+
+  /// At the end of `apply(_:)`, after the estimates were refreshed: the
+  /// lanes follow the estimated rows whose kind's estimate moved (K3), and
+  /// are current.
+  /// - Complexity: O(1) in a list; with lanes see `_lanesFollowExtents`.
+  @inlinable @inline(__always)
+  internal mutating func _placementDidApply(_ lanes: _LaneApply<ID>?) {
+    if let lanes { _lanesFollowExtents(of: EmptyCollection(), since: lanes.before) }
+  }
+
   /// Before an edit that changes the rows otherwise than by an insert, a
-  /// removal or a move in place (`apply`, `update(ids:)`, a move the lanes
-  /// do not follow): masonry rows keep their lanes by id (L4).
+  /// removal or a move in place (`update(ids:)`, an `apply` or a move the
+  /// lanes do not follow): masonry rows keep their lanes by id (L4).
   /// - Complexity: O(1) in a list; with lanes see `_keepLanesByID`.
   @inlinable @inline(__always)
   internal mutating func _placementKeepsLanesByID() {

@@ -83,6 +83,17 @@ extension _LaneLayout {
     return true
   }
 
+  /// Whether `insert(_:kept:spacing:at:)` at `i` changes the sections in
+  /// place: a lane body takes the rows, or rows outside every body are list
+  /// rows (`defaultLayout` is `.list`: they start no section).
+  /// - Complexity: O(log s).
+  @inlinable
+  package func takesInsert(at i: Int) -> Bool {
+    if defaultLayout == .list { return true }
+    let q = _sections(startingAtOrBefore: i)
+    return q > 0 && i <= sections[q &- 1].body.upperBound
+  }
+
   /// Whether removing the plain rows at `indices` (sorted, unique) keeps
   /// every headerless section (`remove(sortedIndices:spacing:)` would
   /// change the sections in place).

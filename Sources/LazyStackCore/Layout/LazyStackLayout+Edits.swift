@@ -254,7 +254,10 @@ extension LazyStackLayout {
   ///   at its offset; `LazyStackError.duplicateID` if an insertion's id is
   ///   already a row (and not removed) or repeats. The layout is unchanged.
   /// - Precondition: the offsets fit the list (like `Array.applying(_:)`).
-  /// - Complexity: O(k (log n + B)) for k changes, plus O(n/B) on splits or merges.
+  /// - Complexity: O(k (log n + B)) for k changes, plus O(n/B) on splits or
+  ///   merges; with lane sections, O(k (log n + B + l)) more for l lanes
+  ///   (L8), or O(n) when a header or footer is removed, or an inserted
+  ///   row would start a section (the sections are laid out again).
   @inlinable
   @discardableResult
   public mutating func apply(_ difference: CollectionDifference<ID>) throws(LazyStackError) -> ScrollCorrection {
@@ -296,10 +299,12 @@ extension LazyStackLayout {
       for id in inserted where !removedIDs.contains(id) { _frameNoteInserted(id) }
     }
     if _slowPath(_batch != nil) { _logRemoval(removedIndices) }
-    _placementKeepsLanesByID()  // L4: moved rows keep their lanes
+    var lanes = _placementWillApply(removedIndices, reinserted: inserted)  // L4: moved rows keep their lanes
     _tree.remove(sortedIndices: removedIndices)
+    _placementDidApplyRemovals(removedIndices, lanes)
     for change in difference.insertions {
       guard case .insert(let offset, let id, _) = change else { continue }
+      _placementWillApplyInsert(at: offset, &lanes)
       do {
         let kept = carried[id]
         let extra = kept?.extra ?? 0
@@ -309,8 +314,10 @@ extension LazyStackLayout {
         preconditionFailure("LazyStackLayout.apply: validated insertion failed: \(error)")
       }
       if _slowPath(_batch != nil) { _logInsertion(at: offset, count: 1, stored: [carried[id]?.stored ?? -1]) }
+      _placementDidApplyInsert(at: offset, id: id, lanes)
     }
     _refreshEstimate()
+    _placementDidApply(lanes)
     let correction = _settle(from: before, cause: .edit)
     if _slowPath(_pendingRestore != nil) { return _resumeRestore(after: correction) }  // C3
     return correction
