@@ -17,7 +17,7 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   case "build", "build_indexed", "build_range", "build_shuffled": return prepareBuild(S.self, n, name, &rng)
   case "memory", "memory_ordered": return prepareMemory(S.self, n, name, &rng)
   case "grid_measure", "grid_measure_visible", "grid_insert", "grid_move", "grid_kind_estimate_change", "grid_scroll",
-       "masonry_measure", "masonry_measure_visible", "masonry_insert", "masonry_move", "masonry_scroll":
+       "masonry_measure", "masonry_measure_visible", "masonry_insert", "masonry_move", "masonry_apply", "masonry_scroll":
     return prepareLanes(S.self, n, name, &rng)
   case "reflow": return prepareReflow(S.self, n, name, &rng)
   case "masonry_snapshot_restore": return prepareMasonryRestore(S.self, n, name, &rng)
@@ -443,7 +443,8 @@ func lanePrepared<S: BenchSubject>(_: S.Type, _ n: Int, _ layout: SectionLayout,
 /// new row at a random index (in a grid every later cell moves to the next
 /// lane), then the same reads; `move` one row from a random index to
 /// another (in a grid the cells between move a lane; in masonry the row
-/// keeps its lane, L4), then the same reads; `kind_estimate_change` a new
+/// keeps its lane, L4), then the same reads; `apply` a difference of a
+/// removal, a move and an insert, then the same reads; `kind_estimate_change` a new
 /// estimate for the kind of 16 estimated rows spread over the grid (each
 /// taller than any measured row, so their lines grow or shrink), then the
 /// same reads; `scroll` a small user scroll, then visibleRows and the
@@ -496,6 +497,40 @@ func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: i
         let id = layout.id(at: from)
         blackHole(layout.move(fromOffsets: IndexSet(integer: from), toOffset: to))
         tally.record(changed: layout.id(at: from < to ? to - 1 : to) == id)
+        blackHole(layout.contentSize)
+        blackHole(layout.visibleRows)
+      }
+    }, tally: tally)
+  }
+  if name.hasSuffix("_apply") {
+    // Old offsets: a row removed, a row moved (removed and inserted again:
+    // it keeps its lane, L4); new offsets: where the moved row and a new
+    // one land. Every call changes the rows (the tally checks the move).
+    let edits = table { () -> (removed: Int, from: Int, to: Int, new: Int) in
+      let removed = Int.random(in: 0 ..< n, using: &rng)
+      var from = removed
+      while from == removed { from = Int.random(in: 0 ..< n, using: &rng) }
+      let to = Int.random(in: 0 ..< n, using: &rng)
+      var new = to
+      while new == to { new = Int.random(in: 0 ..< n, using: &rng) }
+      return (removed, from, to, new)
+    }
+    let next = Box(2 * n)
+    let cursor = Cursor()
+    return Prepared(operation: {
+      let e = edits[cursor.next()]
+      next.value &+= 1
+      let newID = next.value
+      box.with { layout in
+        let moved = layout.id(at: e.from)
+        let difference = CollectionDifference<Int>([
+          .remove(offset: e.removed, element: layout.id(at: e.removed), associatedWith: nil),
+          .remove(offset: e.from, element: moved, associatedWith: nil),
+          .insert(offset: e.to, element: moved, associatedWith: nil),
+          .insert(offset: e.new, element: newID, associatedWith: nil),
+        ])!
+        blackHole(try! layout.apply(difference))
+        tally.record(changed: layout.id(at: e.to) == moved && layout.id(at: e.new) == newID)
         blackHole(layout.contentSize)
         blackHole(layout.visibleRows)
       }

@@ -243,6 +243,7 @@ nonisolated(unsafe) let scenarios: [Scenario] = [
   ("masonry_measure_visible", .logarithmic, "setMeasuredExtent of a random row on screen in a 4-lane masonry (10 % measured) with a new extent, stabilized, then contentSize and visibleRows (L4)"),
   ("masonry_insert", .logarithmic, "insert one row at a random index of a 4-lane masonry (placed by L4), stabilized, then contentSize and visibleRows"),
   ("masonry_move", .logarithmic, "move one row from a random index to another in a 4-lane masonry (10 % measured; it keeps its lane), stabilized, then contentSize and visibleRows (L4, L8)"),
+  ("masonry_apply", .logarithmic, "apply(_:) of a difference that removes a random row, moves another (it keeps its lane) and inserts a new one in a 4-lane masonry (10 % measured), stabilized, then contentSize and visibleRows (L4, L8)"),
   ("masonry_snapshot_restore", .linear, "restore the snapshot of a 4-lane masonry of n rows (set up estimated, then 10 % measured: never re-flowed) with its place into a fresh masonry layout of the same ids (C2, L4)"),
   ("masonry_scroll", .logarithmic, "userScroll by a small delta in a 4-lane masonry + visibleRows + tracked id"),
   ("frame", .logarithmic, "one UI frame (F8): userScroll forward by 1-40 pt, the rows that came into view measured at their proposals, rowsToDraw with every frame, takeEdgeEvents, scrollIndicator, prefetchRows of one viewport ahead (10 % measured)"),

@@ -35,6 +35,7 @@ protocol BenchSubject {
   mutating func insert(_ ids: [Int], at index: Int) throws -> ScrollCorrection
   mutating func remove(atOffsets offsets: IndexSet) -> ScrollCorrection
   mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ScrollCorrection
+  mutating func apply(_ difference: CollectionDifference<Int>) throws -> ScrollCorrection
   mutating func scrollTo(id: Int, anchor: UnitPoint)
   func pagingTarget(release: CGFloat, velocity: CGFloat) -> CGFloat
   func viewAlignedTarget(release: CGFloat, velocity: CGFloat) -> CGFloat
