@@ -208,6 +208,17 @@ extension ExtentTree {
   /// The first row whose pitch prefix *after* it exceeds `threshold`:
   /// the smallest `i` with `pitchPrefix(i + 1) > threshold`, or `nil` if
   /// `threshold >= totalPitch`.
+  ///
+  /// This is the tree's one offset search; its five names are one descent
+  /// at five call costs, not five searches:
+  /// - `firstRow(withPitchPrefixAfterAbove:)`: the row index alone;
+  /// - `_firstRowSpan`: with the row's start, extent and place (a call);
+  /// - `_firstRowSpanInline`: the same, inlined into a hot caller (no copy
+  ///   of the tree's 256 bytes to pass it to a call);
+  /// - `_plainFirstRowSpan`: its body for a tree without kinds, with no
+  ///   call in it at all (the scroll frame's, `_rows(intersecting:_:)`);
+  /// - `_kindedFirstRowSpan` (+Kinds): its body with kinds (a search that
+  ///   adds each kind's estimated rows a level).
   /// - Complexity: O(log(n/B) + B).
   @inlinable
   package func firstRow(withPitchPrefixAfterAbove threshold: Int64) -> Int? {
@@ -359,7 +370,7 @@ extension ExtentTree {
   }
 
   /// `_firstRowSpan`, inlined into its caller: the scroll frame's search,
-  /// which would otherwise copy the whole tree (176 bytes) to the stack to
+  /// which would otherwise copy the whole tree (256 bytes) to the stack to
   /// pass it to the call.
   /// - Complexity: O(log(n/B) + B).
   @inlinable @inline(__always)
