@@ -319,7 +319,7 @@ func tree(of ref: String, in root: String) -> String {
 /// changes included: `git stash create` records them without touching
 /// anything). It refreshes the index under git's lock, so the paired
 /// gate's two comparisons, started together, can meet there: a failed
-/// attempt is tried again, five times in all, 0.2–1 s apart.
+/// attempt is tried again, five times in all, 0.2–0.8 s apart.
 func workingTree(in root: String) -> String {
   var stash = shell(["git", "stash", "create"], in: root)
   for attempt in 1 ..< 5 where stash.status != 0 {

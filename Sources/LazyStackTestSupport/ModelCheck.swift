@@ -780,7 +780,11 @@ public struct ModelPair: Sendable {
         // changes so far settle (C1, U1): it is compared with a copy whose
         // batch ends here.
         var shown = core
-        if shown._inBatch { _ = shown._endBatch() }
+        if shown._inBatch {
+          _ = shown._endBatch()
+          let after = shown.snapshot()
+          if after != a { return "the snapshot inside the batch differs from the one after it:\n\(a)\n\(after)" }
+        }
         let decoded = try LayoutSnapshot<Int>(encoded: a.encoded())
         if decoded != a { return "snapshot changed through encoded(): \(decoded) vs \(a)" }
         let json = try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: JSONEncoder().encode(a))

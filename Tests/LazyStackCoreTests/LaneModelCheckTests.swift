@@ -209,7 +209,11 @@ final class LaneModelCheckTests: CheckedTestCase {
       if seed % 3 == 0 {
         for id in 0 ..< n where Int.random(in: 0 ..< 5, using: &rng) == 0 { ops.append(.setKind(id, 1)) }
         ops.append(.kindEstimate(1, CGFloat(Int.random(in: 5 ... 90, using: &rng))))
+        if seed % 2 == 0 { ops.append(.kindPolicy(1, .meanOfMeasured)) }
       }
+      // Estimates that follow the measured mean (X2, K3): a removal of a
+      // measured row moves them, and every estimated row with them.
+      if seed % 4 == 1 { ops.append(.policy(.meanOfMeasured)) }
       for id in 0 ..< n where Int.random(in: 0 ..< 3, using: &rng) == 0 {
         ops.append(.measure(id, CGFloat(Int.random(in: 0 ... 150, using: &rng))))
       }

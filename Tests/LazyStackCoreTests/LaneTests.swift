@@ -268,6 +268,34 @@ final class LaneTests: CheckedTestCase {
     }
   }
 
+  /// SPEC L4 and X2 through `apply(_:)`: a measured row removed under
+  /// `.meanOfMeasured` moves the estimate, and the new row takes its lane by
+  /// the rule from the lane ends under the estimate after the edit, as the
+  /// reference places it (the lanes are laid out again, keeping the others
+  /// by id). 150 random 3-lane masonries, each with a third of its rows
+  /// measured; against the reference.
+  func testL4_applyUnderMeanOfMeasuredPlacesNewRowsUnderTheNewEstimate() throws {
+    var rng = SeededRNG(seed: 5)
+    for trial in 0 ..< 150 {
+      let n = 16
+      var pair = try ModelPair(ids: Array(0 ..< n), estimate: 30, blockCapacity: 4)
+      var ops: [LayoutOperation] = [.laneViewport(CGSize(width: 400, height: 3000)),
+                                    .sectionLayout(.masonry(try MasonryLayout(lanes: .fixed(3)))),
+                                    .policy(.meanOfMeasured)]
+      for id in 0 ..< n where Int.random(in: 0 ..< 3, using: &rng) == 0 {
+        ops.append(.measure(id, CGFloat(Int.random(in: 5 ... 300, using: &rng))))
+      }
+      for op in ops { XCTAssertNil(pair.step(op) ?? pair.difference(probes: []), "trial \(trial) \(op)") }
+      guard let removed = (0 ..< n).filter({ pair.core.measuredExtent(for: $0) != nil }).randomElement(using: &rng) else {
+        continue
+      }
+      var list = pair.reference.ids
+      list.removeAll { $0 == removed }
+      list.insert(100, at: Int.random(in: 0 ... list.count, using: &rng))
+      XCTAssertNil(pair.step(.difference(list)) ?? pair.difference(probes: [0, 300]), "trial \(trial)")
+    }
+  }
+
   // MARK: L5
 
   /// SPEC L5: `visibleRows` lists exactly the rows that meet the viewport;

@@ -155,16 +155,25 @@ extension LazyStackLayout {
   /// ids are in `reinserted` come back: a move, L4): when the lane
   /// sections can follow its removals in place, the lanes the returning
   /// masonry rows keep and the estimates now. They can when the sections
-  /// are current with the rows, every removed row is plain and the removal
-  /// keeps every headerless section. Else every masonry row's lane is kept
-  /// by id for the re-layout, and nil.
+  /// are current with the rows, every removed row is plain, the removal
+  /// keeps every headerless section, and no estimate will move (a measured
+  /// row removed for good under `.meanOfMeasured` moves its kind's mean,
+  /// and the new rows take their lanes by the rule under the estimates
+  /// after the edit, K3, L4). Else every masonry row's lane is kept by id
+  /// for the re-layout, and nil.
   /// - Complexity: O(r (log n + B)) for r removed rows; O(m) expected for
   ///   m masonry rows when the sections cannot follow.
   @inlinable @inline(never)
   internal mutating func _lanesWillApply(_ indices: [Int], reinserted: Set<ID>) -> _LaneApply<ID>? {
     let lanes = _laneBox.unsafelyUnwrapped.value
+    func movesAMean(_ i: Int) -> Bool {
+      let location = _tree._locate(i)
+      guard _tree._storedExtent(at: location) >= 0, !reinserted.contains(_tree.id(at: i)) else { return false }
+      let kind = _tree._kinds == nil ? 0 : ExtentTree<ID>._kind(ofExtra: _tree._extra(at: location))
+      return estimatePolicy(forKind: kind) == .meanOfMeasured
+    }
     guard lanes.pendingKeep.isSameRows,
-          !indices.contains(where: { _tree.role(at: $0) != ExtentTree<ID>._plainRole }),
+          !indices.contains(where: { _tree.role(at: $0) != ExtentTree<ID>._plainRole || movesAMean($0) }),
           lanes._removalKeepsSections(indices) else {
       _keepLanesByID()
       return nil
@@ -218,9 +227,9 @@ extension LazyStackLayout {
   /// Keeps every masonry row's lane by id before an edit that changes the
   /// rows otherwise than by an insert or a removal (a move, `apply`,
   /// `update(ids:)`): the re-layout after it reads them (L4).
-  /// - Complexity: O(m) expected for m masonry rows; O(1) without lanes.
   /// `adding`: lanes of rows that are not in the sections now (rows of an
   /// `apply` still to come back), kept as well.
+  /// - Complexity: O(m) expected for m masonry rows; O(1) without lanes.
   @inlinable @inline(never)
   internal mutating func _keepLanesByID(adding extra: [ID: _KeptLane] = [:]) {
     guard let lanes = _laneBox?.value else { return }

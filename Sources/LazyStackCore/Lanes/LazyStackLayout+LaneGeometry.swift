@@ -139,6 +139,7 @@ extension LazyStackLayout {
 
   /// `frame(at:)` with lanes: the row's start and its lane's cross-axis
   /// start and width (SPEC L2–L4).
+  /// - Complexity: O(log v) for a row on screen (v rows); else O(k (log n + B)).
   @inlinable @inline(never)
   internal func _laneFrame(at index: Int) -> CGRect {
     let lanes = _laneBox.unsafelyUnwrapped.value
@@ -156,6 +157,7 @@ extension LazyStackLayout {
   /// `_rows(intersecting:_:)` with lanes: the smallest range holding every
   /// row that meets the window (SPEC L5), else an empty range where the
   /// first visible row would be.
+  /// - Complexity: O(k (log n + B) + r) for r rows met.
   @inlinable @inline(never)
   internal func _laneRows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
     let lanes = _laneBox.unsafelyUnwrapped.value
@@ -166,6 +168,7 @@ extension LazyStackLayout {
   }
 
   /// `_contentUnits` with lanes (SPEC L3, L4): the corrections added.
+  /// - Complexity: O(log s) for s lane sections.
   @inlinable @inline(never)
   internal var _laneContentUnits: Int64 {
     guard count > 0, let lanes = _laneBox?.value else { return _leadingInset &+ _trailingInset }

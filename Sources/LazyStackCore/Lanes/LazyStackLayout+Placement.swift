@@ -5,7 +5,8 @@ import Foundation
 // A list places its rows end to end in index order; lane sections (grids
 // and masonry, SPEC §13, `_laneBox`) place them in lanes. The layout asks
 // the placement every geometry question and tells it every change through
-// the names in this file, and through no others: each is one test of
+// the names in this file (and snapping's two, `_lanesInForce` and
+// `_laneSnapGeometry`, L7), and through no others: each is one test of
 // `_laneBox`, inlined, with the list's case answered where it is asked
 // (the tree's own search, as fast as with no lanes at all) and the lanes'
 // case a call into the rest of Lanes/.
@@ -84,7 +85,7 @@ extension LazyStackLayout {
   }
 
   /// The main-axis content extent in units: insets, extents and spacing (G2).
-  /// - Complexity: O(1); with lanes O(s) for s lane sections.
+  /// - Complexity: O(1); with lanes O(log s) for s lane sections.
   @inlinable @inline(__always)
   internal var _contentUnits: Int64 {
     if _slowPath(_laneBox != nil) { return _laneContentUnits }
@@ -93,7 +94,7 @@ extension LazyStackLayout {
 
   /// The row whose pitch holds the content point `y` (units, leading inset
   /// included): the first row before the content, the last after it.
-  /// - Complexity: O(log n + B).
+  /// - Complexity: O(log n + B); with k lanes O(k (log n + B)).
   @inlinable
   internal func _placeRow(atUnits y: Int64) -> Int {
     if let lanes = _laneBox?.value {
@@ -103,8 +104,10 @@ extension LazyStackLayout {
   }
 
   /// `index(atOffset:)` in units, in unshifted content coordinates.
-  /// - Complexity: O(log n + B).
-  @inlinable @inline(__always)
+  /// (Not always inlined: the list's body holds calls that take the tree,
+  /// and a caller that inlined them would copy it, HowItWorks.)
+  /// - Complexity: O(log n + B); with k lanes O(k (log n + B)).
+  @inlinable
   internal func _row(atUnits y: Int64) -> Int {
     if _slowPath(_laneBox != nil) { return _laneBox.unsafelyUnwrapped.value.index(atPitch: y &- _leadingInset, in: _tree) }
     return _listRow(atUnits: y)
@@ -112,7 +115,7 @@ extension LazyStackLayout {
 
   /// The first row that is visible from `low` down, by the rule of
   /// `visibleIndices`, or `count`.
-  /// - Complexity: O(log n + B).
+  /// - Complexity: O(log n + B); with k lanes O(k (log n + B)).
   @inlinable
   internal func _firstVisible(from low: Int64) -> Int {
     if _slowPath(_laneBox != nil) { return _laneBox.unsafelyUnwrapped.value.firstRow(from: low &- _leadingInset, in: _tree) }
@@ -134,7 +137,7 @@ extension LazyStackLayout {
   /// The rows visible in `[low, high)` (unshifted content units): with
   /// lanes the smallest range holding them (L5).
   /// - Complexity: O(log n + B); with lanes O(k (log n + B) + r).
-  @inlinable @inline(__always)
+  @inlinable
   internal func _rows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
     if _slowPath(_laneBox != nil) { return _laneRows(intersecting: low, high) }
     return _listRows(intersecting: low, high)

@@ -53,6 +53,7 @@ extension LazyStackLayout {
   }
 
   /// `frame(at:)` in a list (the placement's question, Lanes/+Placement).
+  /// - Complexity: O(log n + B).
   @inlinable @inline(__always)
   internal func _listFrame(at index: Int) -> CGRect {
     if _slowPath(_tree._kinds != nil) { return _kindedFrame(at: index) }
@@ -115,6 +116,7 @@ extension LazyStackLayout {
   }
 
   /// `_row(atUnits:)` in a list (the placement's question, Lanes/+Placement).
+  /// - Complexity: O(log n + B).
   @inlinable @inline(__always)
   internal func _listRow(atUnits y: Int64) -> Int {
     let nonEmpty = _tree.nonEmptyCount
@@ -214,6 +216,7 @@ extension LazyStackLayout {
 
   /// `_rows(intersecting:_:)` in a list (the placement's question,
   /// Lanes/+Placement).
+  /// - Complexity: O(log n + B).
   @inlinable @inline(__always)
   internal func _listRows(intersecting low: Int64, _ high: Int64) -> Range<Int> {
     if _slowPath(_tree._kinds != nil) { return _kindedRows(intersecting: low, high) }

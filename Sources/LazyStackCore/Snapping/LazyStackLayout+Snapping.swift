@@ -122,6 +122,3 @@ extension LazyStackLayout {
     targetContentOffset(forReleaseAt: contentOffset, velocity: CGVector(dx: 0, dy: 0), behavior: behavior)
   }
 }
-
-extension LazyStackLayout {
-}
