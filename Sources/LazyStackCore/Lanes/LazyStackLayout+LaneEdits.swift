@@ -168,7 +168,7 @@ extension LazyStackLayout {
     let lanes = _laneBox.unsafelyUnwrapped.value
     func movesAMean(_ i: Int) -> Bool {
       let location = _tree._locate(i)
-      guard _tree._storedExtent(at: location) >= 0, !reinserted.contains(_tree.id(at: i)) else { return false }
+      guard _tree._storedExtent(at: location) >= 0, !reinserted.contains(_tree._row(at: location).id) else { return false }
       let kind = _tree._kinds == nil ? 0 : ExtentTree<ID>._kind(ofExtra: _tree._extra(at: location))
       return estimatePolicy(forKind: kind) == .meanOfMeasured
     }
@@ -181,9 +181,8 @@ extension LazyStackLayout {
     var kept: [ID: _KeptLane] = [:]
     for i in indices {
       let id = _tree.id(at: i)
-      guard reinserted.contains(id), let p = lanes.section(holding: i), let m = lanes.sections[p].masonry else { continue }
-      kept[id] = _KeptLane(lane: m.lane(at: i &- lanes.sections[p].bodyStart), layout: lanes.sections[p].layout,
-                           lanes: m.k)
+      guard reinserted.contains(id), let lane = lanes.keptLane(at: i) else { continue }
+      kept[id] = lane
     }
     return _LaneApply(kept: kept, before: _laneEstimates)
   }

@@ -139,10 +139,16 @@ extension _LaneLayout {
     }
     let upper = low > 0 ? sections[low &- 1].body.upperBound : 0
     guard (low > 0 && target <= upper &- gone(before: upper)) || defaultLayout == .list else { return nil }
-    return indices.map { i -> _KeptLane? in
-      guard let p = section(holding: i), let m = sections[p].masonry else { return nil }
-      return _KeptLane(lane: m.lane(at: i &- sections[p].bodyStart), layout: sections[p].layout, lanes: m.k)
-    }
+    return indices.map(keptLane(at:))
+  }
+
+  /// The lane row `i` keeps when it moves (L4): its masonry lane with its
+  /// section's flow; nil for a row of a grid or a list.
+  /// - Complexity: O(log s + log m).
+  @inlinable
+  package func keptLane(at i: Int) -> _KeptLane? {
+    guard let p = section(holding: i), let m = sections[p].masonry else { return nil }
+    return _KeptLane(lane: m.lane(at: i &- sections[p].bodyStart), layout: sections[p].layout, lanes: m.k)
   }
 
   /// The plain rows at `indices` (sorted, unique; none a header or a
