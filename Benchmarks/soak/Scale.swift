@@ -568,6 +568,19 @@ func lanesAtScale(
   check((0 ..< 10_000).allSatisfy { layout.lane(at: middle - 5_000 + $0) == (middle - 5_000 + $0) % 4 },
         "masonry: a measurement moved a row to another lane")
   layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: middle).minY))
+  // Never re-flowed: its snapshot holds the section and no lane (C1), and
+  // encodes to the list's bytes for the same measured rows plus 21.
+  var roundRobin = LayoutSnapshot<Int>()
+  let roundRobinTime = try microseconds { roundRobin = layout.snapshot() }
+  check(roundRobin.masonryLanes.isEmpty && roundRobin.masonrySections.count == 1,
+        "masonry: a snapshot never re-flowed holds \(roundRobin.masonryLanes.count) lanes, \(roundRobin.masonrySections.count) sections")
+  var listOnly = roundRobin
+  (listOnly._roundRobinIDs, listOnly._roundRobinCounts, listOnly._roundRobinLanesLessOne) = ([], [], [])
+  let (masonryBytes, listBytes) = (roundRobin.encoded().count, listOnly.encoded().count)
+  check(masonryBytes == listBytes + 21, "masonry: encoded \(masonryBytes) bytes, the list's \(listBytes)")
+  print("scale: masonry: snapshot never re-flowed, \(roundRobin.entryCount) entries "
+        + String(format: "%.1f ms, encoded %d bytes (the list's %d, %.4fx)", roundRobinTime / 1e3, masonryBytes, listBytes,
+                 Double(masonryBytes) / Double(listBytes)))
   // Single edits and jumps, each timed alone.
   var times: [String: [EditTime]] = [:]
   func timed(_ label: String, _ body: () throws -> Void) throws {
@@ -640,7 +653,9 @@ func lanesAtScale(
   layout.sectionLayout = four
   var saved = LayoutSnapshot<Int>()
   let snapshotTime = try microseconds { saved = layout.snapshot() }
-  check(saved.masonryLanes.count == layout.count, "masonry: the snapshot holds \(saved.masonryLanes.count) lanes")
+  let outOfRoundRobin = layout._rowsOutOfRoundRobin
+  check(saved.masonryLanes.count == outOfRoundRobin && saved.masonrySections.count == 1,
+        "masonry: the snapshot lists \(saved.masonryLanes.count) lanes, \(outOfRoundRobin) rows out of the round robin")
   var restored = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 44, spacing: 2)
   restored.viewportSize = CGSize(width: 390, height: 844)
   restored.sectionLayout = four

@@ -37,8 +37,10 @@ extension LazyStackReference {
     if hasLanes {
       let lanes = laneGeometry().lanes
       for plan in sectionPlans() {
-        guard case .masonry = plan.layout else { continue }
-        for i in plan.body {
+        // The section, and its rows out of the round robin (row j in lane j mod k).
+        guard case .masonry = plan.layout, !plan.body.isEmpty else { continue }
+        s._appendRoundRobin(first: ids[plan.body.lowerBound], count: plan.body.count, lanesLessOne: UInt8(plan.lanes - 1))
+        for i in plan.body where lanes[i] != (i - plan.body.lowerBound) % plan.lanes {
           s._appendLane(of: ids[i], lane: UInt8(lanes[i]), countLessOne: UInt8(plan.lanes - 1))
         }
       }
@@ -66,6 +68,9 @@ extension LazyStackReference {
         s._lanes.append(UInt8(e.lane))
         s._laneCountsLessOne.append(UInt8(e.laneCount - 1))
       }
+      for e in pendingRestore.masonrySections where !present.contains(e.firstID) {
+        s._appendRoundRobin(first: e.firstID, count: e.rowCount, lanesLessOne: UInt8(e.laneCount - 1))
+      }
     }
     return s
   }
@@ -92,6 +97,11 @@ extension LazyStackReference {
       w._laneIDs.append(e.id)
       w._lanes.append(UInt8(e.lane))
       w._laneCountsLessOne.append(UInt8(e.laneCount - 1))
+    }
+    // A section whose first row is here was restored (or changed): only
+    // one that has not arrived waits.
+    for e in snapshot.masonrySections where !present.contains(e.firstID) {
+      w._appendRoundRobin(first: e.firstID, count: e.rowCount, lanesLessOne: UInt8(e.laneCount - 1))
     }
     return w
   }
@@ -209,12 +219,22 @@ extension LazyStackReference {
       if k != 0 { usedKinds.insert(k) }
     }
     for (id, u) in zip(snapshot._ownIDs, snapshot._ownUnits) where present.contains(id) { ownByID[id] = Int64(u) }
-    // C1, C2: a masonry row takes its lane back in a masonry section of the lane count it had.
-    if !snapshot._laneIDs.isEmpty {
+    // C1, C2: a masonry section named unchanged (first row, row count,
+    // lane count) is in the round robin, row j in lane j mod k; then a
+    // listed row takes its lane back in a masonry section of the lane
+    // count it had.
+    if !snapshot._laneIDs.isEmpty || !snapshot._roundRobinIDs.isEmpty {
       var flowOf: [ID: Flow] = [:]
       for plan in sectionPlans() {
         guard case .masonry = plan.layout else { continue }
-        for i in plan.body { flowOf[ids[i]] = Flow(layout: plan.layout, lanes: plan.lanes) }
+        let flow = Flow(layout: plan.layout, lanes: plan.lanes)
+        for i in plan.body { flowOf[ids[i]] = flow }
+        let unchanged = !plan.body.isEmpty && snapshot.masonrySections.contains {
+          $0 == (ids[plan.body.lowerBound], plan.body.count, plan.lanes)
+        }
+        if unchanged {
+          for i in plan.body { laneByID[ids[i]] = ((i - plan.body.lowerBound) % plan.lanes, flow) }
+        }
       }
       for entry in snapshot.masonryLanes {
         guard let flow = flowOf[entry.id], flow.lanes == entry.laneCount else { continue }

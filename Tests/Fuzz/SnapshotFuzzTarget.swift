@@ -118,6 +118,9 @@ extension LayoutSnapshot {
     s._laneIDs = _laneIDs.map(f)
     s._lanes = _lanes
     s._laneCountsLessOne = _laneCountsLessOne
+    s._roundRobinIDs = _roundRobinIDs.map(f)
+    s._roundRobinCounts = _roundRobinCounts
+    s._roundRobinLanesLessOne = _roundRobinLanesLessOne
     s.kindSettings = kindSettings.map { .init(kind: $0.kind, estimate: $0.estimate, policy: $0.policy) }
     s.place = place.map { .init(id: f($0.id), distance: $0.distance, anchor: $0.anchor) }
     return s
@@ -129,7 +132,8 @@ extension LayoutSnapshot {
 struct _UncheckedSnapshot: Decodable {
   var snapshot = LayoutSnapshot<Int>()
   private enum Keys: String, CodingKey {
-    case measuredIDs, measuredUnits, ownIDs, ownUnits, kindIDs, kinds, laneIDs, lanes, laneCounts, kindSettings, place
+    case measuredIDs, measuredUnits, ownIDs, ownUnits, kindIDs, kinds, laneIDs, lanes, laneCounts
+    case roundRobinIDs, roundRobinCounts, roundRobinLaneCounts, kindSettings, place
   }
   private struct Settings: Decodable { var kind: UInt8; var estimateUnits: Int32?; var mean: Bool }
   private struct Place: Decodable { var id: Int; var distance: Double; var anchorX: Double; var anchorY: Double }
@@ -144,6 +148,10 @@ struct _UncheckedSnapshot: Decodable {
     snapshot._laneIDs = try c.decodeIfPresent([Int].self, forKey: .laneIDs) ?? []
     snapshot._lanes = (try c.decodeIfPresent([Int].self, forKey: .lanes) ?? []).map { UInt8(truncatingIfNeeded: $0) }
     snapshot._laneCountsLessOne = (try c.decodeIfPresent([Int].self, forKey: .laneCounts) ?? [])
+      .map { UInt8(truncatingIfNeeded: $0 - 1) }
+    snapshot._roundRobinIDs = try c.decodeIfPresent([Int].self, forKey: .roundRobinIDs) ?? []
+    snapshot._roundRobinCounts = try c.decodeIfPresent([Int].self, forKey: .roundRobinCounts) ?? []
+    snapshot._roundRobinLanesLessOne = (try c.decodeIfPresent([Int].self, forKey: .roundRobinLaneCounts) ?? [])
       .map { UInt8(truncatingIfNeeded: $0 - 1) }
     snapshot.kindSettings = try c.decode([Settings].self, forKey: .kindSettings).map {
       .init(kind: $0.kind, estimate: $0.estimateUnits.map { CGFloat($0) / 256 }, policy: $0.mean ? .meanOfMeasured : .fixed)
@@ -165,6 +173,10 @@ struct _UncheckedSnapshot: Decodable {
     snapshot._laneIDs.removeLast(snapshot._laneIDs.count - l)
     snapshot._lanes.removeLast(snapshot._lanes.count - l)
     snapshot._laneCountsLessOne.removeLast(snapshot._laneCountsLessOne.count - l)
+    let r = min(snapshot._roundRobinIDs.count, snapshot._roundRobinCounts.count, snapshot._roundRobinLanesLessOne.count)
+    snapshot._roundRobinIDs.removeLast(snapshot._roundRobinIDs.count - r)
+    snapshot._roundRobinCounts.removeLast(snapshot._roundRobinCounts.count - r)
+    snapshot._roundRobinLanesLessOne.removeLast(snapshot._roundRobinLanesLessOne.count - r)
   }
 }
 
@@ -248,11 +260,18 @@ struct _UncheckedReader {
       s._kindIDs.append(try id(&self))
       s._kinds.append(try byte())
     }
-    if version == 2 {
+    if version == 2 || version == 5 {
       for _ in 0 ..< (try count()) {
         s._laneIDs.append(try id(&self))
         s._lanes.append(try byte())
         s._laneCountsLessOne.append(try byte())
+      }
+    }
+    if version == 5 {
+      for _ in 0 ..< (try count()) {
+        s._roundRobinIDs.append(try id(&self))
+        s._roundRobinCounts.append(Int(try int(UInt32.self)))
+        s._roundRobinLanesLessOne.append(try byte())
       }
     }
     return s
@@ -273,7 +292,7 @@ struct Mix {
 /// place (each list's ids, a value no snapshot holds among them).
 func mutate(_ s: inout LayoutSnapshot<Int>, _ m: inout Mix) {
   func someID(_ s: LayoutSnapshot<Int>) -> Int {
-    let all = s._measuredIDs + s._ownIDs + s._kindIDs + s._laneIDs
+    let all = s._measuredIDs + s._ownIDs + s._kindIDs + s._laneIDs + s._roundRobinIDs
     switch m.below(4) {
     case 0: return m.below(70) - 5  // rows of the setups, and unknown ones
     case 1: return [Int.min, Int.max, -1, 1 << 40][m.below(4)]
@@ -281,12 +300,12 @@ func mutate(_ s: inout LayoutSnapshot<Int>, _ m: inout Mix) {
     }
   }
   func list(_ k: Int) -> WritableKeyPath<LayoutSnapshot<Int>, [Int]> {
-    [\._measuredIDs, \._ownIDs, \._kindIDs, \._laneIDs][k]
+    [\._measuredIDs, \._ownIDs, \._kindIDs, \._laneIDs, \._roundRobinIDs][k]
   }
-  switch m.below(14) {
+  switch m.below(15) {
   case 0, 1, 2:
     // An id of a list set to another id (of that list: a row named twice).
-    let l = list(m.below(4))
+    let l = list(m.below(5))
     guard !s[keyPath: l].isEmpty else { return }
     let i = m.below(s[keyPath: l].count)
     let j = m.below(s[keyPath: l].count)
@@ -353,20 +372,37 @@ func mutate(_ s: inout LayoutSnapshot<Int>, _ m: inout Mix) {
     }
   case 10:
     // Two entries of a list swapped (order other than the rows').
-    let l = list(m.below(4))
+    let l = list(m.below(5))
     guard s[keyPath: l].count > 1 else { return }
     s[keyPath: l].swapAt(m.below(s[keyPath: l].count), m.below(s[keyPath: l].count))
   case 11:
-    // A list emptied (lanes: the format drops to 1).
-    switch m.below(4) {
+    // A list emptied (lanes and sections: the format drops to 2, or 1).
+    switch m.below(5) {
     case 0: s._measuredIDs = []; s._measuredUnits = []
     case 1: s._ownIDs = []; s._ownUnits = []
     case 2: s._kindIDs = []; s._kinds = []
-    default: s._laneIDs = []; s._lanes = []; s._laneCountsLessOne = []
+    case 3: s._laneIDs = []; s._lanes = []; s._laneCountsLessOne = []
+    default: s._roundRobinIDs = []; s._roundRobinCounts = []; s._roundRobinLanesLessOne = []
+    }
+  case 14:
+    // A masonry section: added (a setup's first body row, or any id),
+    // removed, its row count or its lane count changed (0 rows included).
+    switch m.below(4) {
+    case 0:
+      s._appendRoundRobin(first: m.below(2) == 0 ? [0, 11, 25, 20][m.below(4)] : someID(s),
+                          count: [1, 14, 30, 40, 0][m.below(5)], lanesLessOne: UInt8([1, 2, 0, 255][m.below(4)]))
+    case 1 where !s._roundRobinIDs.isEmpty:
+      let i = m.below(s._roundRobinIDs.count)
+      s._roundRobinIDs.remove(at: i); s._roundRobinCounts.remove(at: i); s._roundRobinLanesLessOne.remove(at: i)
+    case 2 where !s._roundRobinCounts.isEmpty:
+      s._roundRobinCounts[m.below(s._roundRobinCounts.count)] = [0, 1, 13, 14, 15, 40, 1 << 31][m.below(7)]
+    default:
+      guard !s._roundRobinLanesLessOne.isEmpty else { return }
+      s._roundRobinLanesLessOne[m.below(s._roundRobinLanesLessOne.count)] = UInt8([0, 1, 2, 3, 255][m.below(5)])
     }
   default:
     // Every id of a list moved by the same amount (another layout's rows).
-    let l = list(m.below(4))
+    let l = list(m.below(5))
     let by = m.below(41) - 20
     s[keyPath: l] = s[keyPath: l].map { $0 &+ by }
   }

@@ -440,10 +440,11 @@ final class KindSnapshotTests: CheckedTestCase {
   }
 
   /// SPEC C1, C2 with lanes: a snapshot holds every masonry row's lane
-  /// and its section's lane count, and a restore gives each row its lane
-  /// back, so the reader sees the same arrangement after a relaunch. Here
-  /// the lanes came from a re-flow of measured rows (not the round robin
-  /// that estimates alone give, which a new layout has).
+  /// (as its section, and the rows out of the round robin) and a restore
+  /// gives each row its lane back, so the reader sees the same
+  /// arrangement after a relaunch. Here the lanes came from a re-flow of
+  /// measured rows (not the round robin that estimates alone give, which
+  /// a new layout has).
   func testC1_snapshotHoldsMasonryLanesAndARestoreGivesThemBack() throws {
     let three = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(3)))
     var original = try make(rows: 300, kinds: false)
@@ -451,13 +452,15 @@ final class KindSnapshotTests: CheckedTestCase {
     original.sectionLayout = three  // a re-flow: each row to the lane that ends first
     original.userScroll(to: CGPoint(x: 0, y: 2000))
     let saved = original.snapshot()
-    XCTAssertEqual(saved.masonryLanes.count, 300)
-    for (i, entry) in saved.masonryLanes.enumerated() {
-      XCTAssertEqual(entry.id, i)
-      XCTAssertEqual(entry.lane, original.lane(at: i), "row \(i)")
+    XCTAssertEqual(saved.masonrySections.map { [$0.firstID, $0.rowCount, $0.laneCount] }, [[0, 300, 3]])
+    let outOfRoundRobin = (0 ..< 300).filter { original.lane(at: $0) != $0 % 3 }
+    XCTAssertFalse(outOfRoundRobin.isEmpty)
+    XCTAssertEqual(saved.masonryLanes.map(\.id), outOfRoundRobin)
+    for entry in saved.masonryLanes {
+      XCTAssertEqual(entry.lane, original.lane(at: entry.id), "row \(entry.id)")
       XCTAssertEqual(entry.laneCount, 3)
     }
-    XCTAssertEqual(saved.entryCount, 600)  // 300 measured, 300 lanes
+    XCTAssertEqual(saved.entryCount, 300 + outOfRoundRobin.count + 1)  // measured, listed lanes, the section
 
     func fresh(_ layout: SectionLayout) throws -> LazyStackLayout<Int> {
       var l = try LazyStackLayout(ids: Array(0 ..< 300), estimatedExtent: 50)
@@ -465,26 +468,43 @@ final class KindSnapshotTests: CheckedTestCase {
       l.sectionLayout = layout
       return l
     }
+    func expectSameLanesAndFrames(_ restored: LazyStackLayout<Int>, _ what: String, line: UInt = #line) {
+      for i in 0 ..< 300 {
+        XCTAssertEqual(restored.lane(at: i), original.lane(at: i), "\(what): lane of row \(i)", line: line)
+        XCTAssertEqual(restored.frame(at: i), original.frame(at: i), "\(what): frame of row \(i)", line: line)
+      }
+      XCTAssertEqual(restored.contentOffset, original.contentOffset, what, line: line)
+      XCTAssertEqual(restored.visibleRows, original.visibleRows, what, line: line)
+    }
     var restored = try fresh(three)
     XCTAssertTrue((0 ..< 300).contains { restored.lane(at: $0) != original.lane(at: $0) },
                   "a new layout's lanes (round robin) differ from the saved ones, so the restore has work to do")
     restored.restore(saved)
-    for i in 0 ..< 300 {
-      XCTAssertEqual(restored.lane(at: i), original.lane(at: i), "lane of row \(i)")
-      XCTAssertEqual(restored.frame(at: i), original.frame(at: i), "frame of row \(i)")
-    }
-    XCTAssertEqual(restored.contentOffset, original.contentOffset)
-    XCTAssertEqual(restored.visibleRows, original.visibleRows)
+    expectSameLanesAndFrames(restored, "into a new layout")
 
-    // Other ids (row 5 deleted since, and the rest in reverse order): each
-    // present row still gets its own lane back, found by id.
+    // The same ids laid out otherwise (measured at other extents and
+    // re-flowed): the section is the one saved, so its unlisted rows go
+    // back to the round robin as well.
+    var reflowed = try fresh(.masonry(try MasonryLayout(lanes: .fixed(4))))
+    for id in 0 ..< 300 { reflowed.setMeasuredExtent(CGFloat(20 + (id * 37) % 90), for: id) }
+    reflowed.sectionLayout = three
+    XCTAssertTrue(outOfRoundRobin.count < 300 && (0 ..< 300).contains { !outOfRoundRobin.contains($0) && reflowed.lane(at: $0) != $0 % 3 },
+                  "some unlisted row is out of the round robin here")
+    reflowed.restore(saved)
+    expectSameLanesAndFrames(reflowed, "into a re-flowed layout of the same ids")
+
+    // Other ids (row 5 deleted since, and the rest in reverse order): the
+    // section changed, so each listed row gets its own lane back, found by
+    // id, and the others keep the lanes they have here.
     var others = try LazyStackLayout(ids: Array((0 ..< 300).filter { $0 != 5 }.reversed()), estimatedExtent: 50)
     others.viewportSize = CGSize(width: 300, height: 500)
     others.sectionLayout = three
+    let othersBefore = (0 ..< others.count).map { others.lane(at: $0) }
     others.restore(saved)
+    let listed = Set(outOfRoundRobin)
     for i in 0 ..< others.count {
       let id = others.ids[i]
-      XCTAssertEqual(others.lane(at: i), original.lane(at: id), "lane of id \(id) among other ids")
+      XCTAssertEqual(others.lane(at: i), listed.contains(id) ? original.lane(at: id) : othersBefore[i], "lane of id \(id) among other ids")
     }
     // Four lanes here: the saved lanes were for three, so every row keeps its own.
     var four = try fresh(.masonry(try MasonryLayout(lanes: .fixed(4))))
@@ -497,6 +517,44 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertEqual(list.frame(at: 299).maxY, original.ids.map(truth).reduce(0, +))
   }
 
+  /// SPEC C1: a masonry that never re-flowed (its rows took their lanes
+  /// while estimated, then were measured) holds its sections and no lane:
+  /// its binary form is the list's plus the id and 5 bytes a section, and
+  /// a restore into a new layout of the same ids gives back every lane.
+  func testC1_aMasonryThatNeverReflowedHoldsItsSectionsAndNoLane() throws {
+    let four = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(4)))
+    var masonry = try make(rows: 2000, kinds: false)
+    masonry.setRole(.sectionHeader, for: 1000)
+    masonry.sectionLayout = four
+    for id in stride(from: 0, to: 2000, by: 10) { masonry.setMeasuredExtent(truth(id), for: id) }
+    masonry.userScroll(to: CGPoint(x: 0, y: 3000))
+    let saved = masonry.snapshot()
+    XCTAssertEqual(saved.masonryLanes.count, 0)
+    XCTAssertEqual(saved.masonrySections.map { [$0.firstID, $0.rowCount, $0.laneCount] }, [[0, 1000, 4], [1001, 999, 4]])
+    var list = masonry
+    list.sectionLayout = .list
+    let listBytes = list.snapshot().encoded().count
+    let bytes = saved.encoded()
+    XCTAssertEqual(bytes.count, listBytes + 4 + 4 + 2 * (8 + 5))  // no lanes (a count), two sections (a count, each)
+    XCTAssertEqual([UInt8](bytes)[4], 5)
+    XCTAssertEqual(try LayoutSnapshot<Int>(encoded: bytes), saved)
+
+    var restored = try LazyStackLayout(ids: Array(0 ..< 2000), estimatedExtent: 50)
+    restored.viewportSize = CGSize(width: 300, height: 500)
+    restored.setRole(.sectionHeader, for: 1000)
+    restored.sectionLayout = .masonry(try MasonryLayout(lanes: .fixed(3)))
+    restored.sectionLayout = four  // re-flowed: lanes by the rule, all estimated (the round robin again)
+    for id in stride(from: 5, to: 2000, by: 10) { restored.setMeasuredExtent(200, for: id) }
+    restored.sectionLayout = .masonry(try MasonryLayout(lanes: .fixed(3)))
+    restored.sectionLayout = four  // re-flowed over measured rows: out of the round robin
+    XCTAssertTrue((0 ..< 2000).contains { restored.lane(at: $0) != masonry.lane(at: $0) })
+    restored.restore(saved)
+    for i in 0 ..< 2000 {
+      XCTAssertEqual(restored.lane(at: i), masonry.lane(at: i), "lane of row \(i)")
+    }
+    XCTAssertEqual(restored.contentOffset, masonry.contentOffset)
+  }
+
   /// SPEC C1: lanes in both encodings. The binary form with lanes is
   /// format 2 (the id plus 2 bytes a lane); without lanes it stays format
   /// 1; a lane not below its count, or any truncation, is a typed error.
@@ -504,11 +562,13 @@ final class KindSnapshotTests: CheckedTestCase {
     var layout = try make(rows: 60, kinds: false)
     layout.setMeasuredExtent(90, for: 4)
     XCTAssertEqual([UInt8](layout.snapshot().encoded())[4], 1)
-    layout.sectionLayout = .masonry(try MasonryLayout(lanes: .fixed(4)))
+    layout.sectionLayout = .masonry(try MasonryLayout(lanes: .fixed(4)))  // re-flowed around row 4's 90 pt
     let s = layout.snapshot()
-    XCTAssertEqual(s.masonryLanes.count, 60)
+    XCTAssertEqual(s.masonryLanes.map(\.id), (0 ..< 60).filter { layout.lane(at: $0) != $0 % 4 })
+    XCTAssertFalse(s.masonryLanes.isEmpty)
+    XCTAssertEqual(s.masonrySections.count, 1)
     let bytes = [UInt8](s.encoded())
-    XCTAssertEqual(bytes[4], 2)
+    XCTAssertEqual(bytes[4], 5)
     XCTAssertEqual(try LayoutSnapshot<Int>(encoded: Data(bytes)), s)
     XCTAssertEqual(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: JSONEncoder().encode(s)), s)
     for n in 0 ..< bytes.count {
@@ -526,11 +586,28 @@ final class KindSnapshotTests: CheckedTestCase {
       guard case .corrupt(let what, offset: bad.count - 2)? = error as? LayoutSnapshotError else { return XCTFail("\(error)") }
       XCTAssertEqual(what, "lane 3 of 3")
     }
+    XCTAssertEqual([UInt8](one.encoded())[4], 2)  // lanes without sections: format 2, as before sections
     let json = #"{"measuredIDs":[],"measuredUnits":[],"ownIDs":[],"ownUnits":[],"kindIDs":[],"kinds":[],"#
       + #""laneIDs":[7],"lanes":[3],"laneCounts":[3],"kindSettings":[]}"#
     XCTAssertThrowsError(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: Data(json.utf8))) { error in
       guard case .dataCorrupted(let context)? = error as? DecodingError else { return XCTFail("\(error)") }
       XCTAssertEqual(context.codingPath.map(\.stringValue), ["lanes"])
+    }
+    // A section of no rows, in either form, is corrupt.
+    var section = LayoutSnapshot<Int>()
+    section._appendRoundRobin(first: 7, count: 1, lanesLessOne: 3)
+    var empty = [UInt8](section.encoded())
+    XCTAssertEqual(empty[4], 5)
+    empty[empty.count - 5] = 0  // the row count's low byte: 1 -> 0
+    XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(empty))) { error in
+      guard case .corrupt(let what, offset: empty.count - 5)? = error as? LayoutSnapshotError else { return XCTFail("\(error)") }
+      XCTAssertEqual(what, "a masonry section of no rows")
+    }
+    let emptyJSON = #"{"measuredIDs":[],"measuredUnits":[],"ownIDs":[],"ownUnits":[],"kindIDs":[],"kinds":[],"#
+      + #""roundRobinIDs":[7],"roundRobinCounts":[0],"roundRobinLaneCounts":[4],"kindSettings":[]}"#
+    XCTAssertThrowsError(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: Data(emptyJSON.utf8))) { error in
+      guard case .dataCorrupted(let context)? = error as? DecodingError else { return XCTFail("\(error)") }
+      XCTAssertEqual(context.codingPath.map(\.stringValue), ["roundRobinCounts"])
     }
   }
 

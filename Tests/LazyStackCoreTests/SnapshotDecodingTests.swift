@@ -9,13 +9,17 @@ import LazyStackTestSupport
 /// and whatever decodes, the layout and the reference restore alike.
 final class SnapshotDecodingTests: CheckedTestCase {
   /// A pair of 40 masonry rows in 2 lanes, measured and kinded, with own
-  /// estimates, scrolled: its snapshot has entries in every list.
+  /// estimates, re-flowed over the measured rows (out of the round robin)
+  /// and scrolled: its snapshot has entries in every list.
   func masonryPair() throws -> ModelPair {
     var pair = try ModelPair(ids: Array(0 ..< 40), estimate: 30)
     let steps: [LayoutOperation] = [.laneViewport(CGSize(width: 200, height: 120)),
                                     .sectionLayout(.masonry(try MasonryLayout(lanes: .fixed(2), laneSpacing: 4))),
                                     .setKind(3, 2), .setKind(9, 1), .ownEstimate(5, 70), .ownEstimate(6, 12),
-                                    .measureVisible(7), .userScroll(200), .measureVisible(8), .userScroll(150)]
+                                    .measureVisible(7), .userScroll(200), .measureVisible(8),
+                                    .sectionLayout(.masonry(try MasonryLayout(lanes: .fixed(3)))),
+                                    .sectionLayout(.masonry(try MasonryLayout(lanes: .fixed(2), laneSpacing: 4))),
+                                    .userScroll(150)]
     for op in steps { XCTAssertNil(pair.step(op), "\(op)") }
     return pair
   }
@@ -40,7 +44,8 @@ final class SnapshotDecodingTests: CheckedTestCase {
     XCTAssertGreaterThan(s._measuredIDs.count, 2)
     XCTAssertEqual(s._ownIDs.count, 2)
     XCTAssertEqual(s._kindIDs.count, 2)
-    XCTAssertEqual(s._laneIDs.count, 40)
+    XCTAssertGreaterThan(s._laneIDs.count, 2)
+    XCTAssertEqual(s._roundRobinIDs, [0])
     let lists: [(String, WritableKeyPath<LayoutSnapshot<Int>, [Int]>, String)] = [
       ("measured rows", \._measuredIDs, "measuredIDs"), ("own estimates", \._ownIDs, "ownIDs"),
       ("kinds", \._kindIDs, "kindIDs"), ("masonry lanes", \._laneIDs, "laneIDs")]
@@ -60,10 +65,21 @@ final class SnapshotDecodingTests: CheckedTestCase {
         XCTAssertEqual(context.debugDescription, "a row named twice", what)
       }
     }
+    // A row that starts two masonry sections.
+    var twoSections = s
+    twoSections._appendRoundRobin(first: 0, count: 3, lanesLessOne: 1)
+    let sectionBytes = [UInt8](twoSections.encoded())
+    XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(sectionBytes)),
+                         LayoutSnapshotError.corrupt("a row repeated among the masonry sections", offset: sectionBytes.count - 13))
+    XCTAssertThrowsError(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: JSONEncoder().encode(twoSections))) { error in
+      guard case .dataCorrupted(let context)? = error as? DecodingError else { return XCTFail("sections: \(error)") }
+      XCTAssertEqual(context.codingPath.map(\.stringValue), ["roundRobinIDs"])
+      XCTAssertEqual(context.debugDescription, "a row starts two sections")
+    }
     // The reproduction: one lane entry's id overwritten with the
     // one before it (8 bytes here; one byte of a small id).
     var bytes = [UInt8](s.encoded())
-    let laneStart = bytes.count - 40 * 10
+    let laneStart = bytes.count - s._laneIDs.count * 10 - 4 - 13
     let second = offset(of: s._laneIDs[1], in: bytes, after: laneStart)
     let first = offset(of: s._laneIDs[0], in: bytes, after: laneStart)
     bytes.replaceSubrange(second ..< second + 8, with: bytes[first ..< first + 8])

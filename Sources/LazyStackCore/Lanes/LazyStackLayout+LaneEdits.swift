@@ -245,38 +245,103 @@ extension LazyStackLayout {
     _writableLanes().value.pendingKeep = kept.isEmpty ? .sameRows : .byID(kept)
   }
 
-  /// Gives each masonry row the lane `snapshot` holds for it, where its
-  /// section is a masonry of the lane count it had there (SPEC C1, C2):
-  /// the sections' lanes are rewritten, and the settle that follows lays
-  /// the sections out from them (the rows are the same: L4 reads each
-  /// row's lane by its index). The snapshot's entries are matched in row
-  /// order, each just after the one before (a layout of the same ids);
-  /// from the first that is not, by a dictionary of the rest.
-  /// - Complexity: O(m + w) for m masonry rows and w lane entries; O(w)
-  ///   expected more for entries in another order.
+  /// Gives masonry rows the lanes `snapshot` holds (SPEC C1, C2): a
+  /// section the snapshot names unchanged (the same first row, row count
+  /// and lane count) is in the round robin but for the rows it lists; a
+  /// listed row of another section gets its lane where its section is a
+  /// masonry of the lane count it had there, and the other rows keep
+  /// theirs. A section whose lanes change is rebuilt from them, and the
+  /// settle that follows lays the sections out (the rows are the same: L4
+  /// reads each row's lane by its index).
+  /// - Complexity: O(w) for w rows of the masonry sections the snapshot
+  ///   names or lists rows of (a pass over their lanes, none over their
+  ///   ids), plus O(e (log n + B)) for e listed rows, or O(w) when they are
+  ///   more than one in 32 (one walk of the ids, matching the entries in
+  ///   row order, by a dictionary from the first out of order).
   @inlinable @inline(never)
   internal mutating func _restoreLanes(from snapshot: LayoutSnapshot<ID>) {
-    guard var sections = _laneBox?.value.sections else { return }
-    let ids = snapshot._laneIDs
-    var next = 0
-    var byID: [ID: Int]?  // entry by id, from the first row found out of order
+    guard let layout = _laneBox?.value else { return }
+    var sections = layout.sections
+    var roundRobin = [Bool](repeating: false, count: sections.count)
+    if !snapshot._roundRobinIDs.isEmpty {
+      var named: [ID: Int] = [:]
+      for (r, id) in snapshot._roundRobinIDs.enumerated() { named[id] = r }
+      for p in sections.indices {
+        guard let m = sections[p].masonry, m.count > 0, let r = named[_tree.id(at: sections[p].bodyStart)] else { continue }
+        roundRobin[p] = snapshot._roundRobinCounts[r] == m.count && Int(snapshot._roundRobinLanesLessOne[r]) &+ 1 == m.k
+      }
+    }
+    let listed = _listedLanes(of: snapshot, in: layout)
     var changed = false
     for p in sections.indices {
-      guard let m = sections[p].masonry else { continue }
+      guard let m = sections[p].masonry, roundRobin[p] || !listed[p].isEmpty else { continue }
       let k = m.k
-      // The lanes as they are, read block by block until one differs (a
-      // relaunch into the same masonry usually finds none); then as one
-      // array, to build the body from.
-      var lanes: [Int] = []
-      var (block, slot) = (0, 0)
-      var r = 0
-      var moved = false
-      _tree.forEachRow(in: sections[p].body) { id, _, _ in
-        defer { r &+= 1 }
-        if !moved {
-          while m.blocks.lanes[block].count == slot { (block, slot) = (block &+ 1, 0) }  // spares are empty
-          slot &+= 1
+      let rows = listed[p]
+      // The lanes as they are, compared with the restored ones (a relaunch
+      // into the same masonry usually finds them equal).
+      var same = true
+      var (r, phase, next) = (0, 0, 0)
+      compare: for block in m.blocks.lanes {
+        for lane in block {
+          var wanted = roundRobin[p] ? phase : Int(lane)
+          if next < rows.count && rows[next].row == r {
+            wanted = rows[next].lane
+            next &+= 1
+          }
+          if wanted != Int(lane) {
+            same = false
+            break compare
+          }
+          r &+= 1
+          phase = phase &+ 1 == k ? 0 : phase &+ 1
         }
+      }
+      if same { continue }
+      var lanes = roundRobin[p] ? (0 ..< m.count).map { $0 % k } : m.blocks.allLanes
+      for entry in rows { lanes[entry.row] = entry.lane }
+      sections[p].masonry = _MasonryLanes(extents: m.blocks.allExtents, lanes: lanes, lanes: k, spacing: m.spacing,
+                                          blockCapacity: m.blocks.capacity)
+      changed = true
+    }
+    guard changed else { return }
+    let box = _writableLanes()
+    box.value.sections = sections
+    box.value.current = false  // laid out again by the settle that follows
+  }
+
+  /// The rows `snapshot` lists with a lane that apply here, section by
+  /// section of `layout`: each a row of a masonry section of the lane
+  /// count it had, as its place in the body and its lane, in row order.
+  /// - Complexity: O(e (log n + B)) for e entries; O(w + e) expected for
+  ///   w masonry rows when e is more than one in 32 of them.
+  @inlinable
+  internal func _listedLanes(of snapshot: LayoutSnapshot<ID>, in layout: _LaneLayout<ID>) -> [[(row: Int, lane: Int)]] {
+    var listed = [[(row: Int, lane: Int)]](repeating: [], count: layout.sections.count)
+    let ids = snapshot._laneIDs
+    guard !ids.isEmpty else { return listed }
+    func fits(_ e: Int, _ m: _MasonryLanes) -> Bool {
+      Int(snapshot._laneCountsLessOne[e]) &+ 1 == m.k && Int(snapshot._lanes[e]) < m.k
+    }
+    let masonryRows = layout.sections.reduce(0) { $0 &+ ($1.masonry?.count ?? 0) }
+    if ids.count &* 32 <= masonryRows {
+      for e in ids.indices {
+        guard let i = _tree.index(of: ids[e]), let p = layout.section(holding: i),
+              let m = layout.sections[p].masonry, fits(e, m) else { continue }
+        listed[p].append((i &- layout.sections[p].bodyStart, Int(snapshot._lanes[e])))
+      }
+      for p in listed.indices where !listed[p].isEmpty { listed[p].sort { $0.row < $1.row } }
+      return listed
+    }
+    // Many entries: the ids walked once, the entries matched in row order,
+    // each just after the one before (a layout of the same ids); from the
+    // first that is not, by a dictionary of the rest.
+    var next = 0
+    var byID: [ID: Int]?
+    for p in layout.sections.indices {
+      guard let m = layout.sections[p].masonry else { continue }
+      var r = 0
+      _tree.forEachRow(in: layout.sections[p].body) { id, _, _ in
+        defer { r &+= 1 }
         var entry = -1
         if byID == nil && next < ids.count && ids[next] == id {
           entry = next
@@ -290,26 +355,10 @@ extension LazyStackLayout {
           }
           entry = byID.unsafelyUnwrapped[id] ?? -1
         }
-        guard entry >= 0, Int(snapshot._laneCountsLessOne[entry]) &+ 1 == k else { return }
-        let lane = Int(snapshot._lanes[entry])
-        if moved {
-          lanes[r] = lane
-        } else if Int(m.blocks.lanes[block][slot &- 1]) != lane {
-          lanes = m.blocks.allLanes
-          lanes[r] = lane
-          moved = true
-        }
-      }
-      if moved {
-        sections[p].masonry = _MasonryLanes(extents: m.blocks.allExtents, lanes: lanes, lanes: k, spacing: m.spacing,
-                                            blockCapacity: m.blocks.capacity)
-        changed = true
+        if entry >= 0 && fits(entry, m) { listed[p].append((r, Int(snapshot._lanes[entry]))) }
       }
     }
-    guard changed else { return }
-    let box = _writableLanes()
-    box.value.sections = sections
-    box.value.current = false  // laid out again by the settle that follows
+    return listed
   }
 }
 

@@ -40,4 +40,12 @@ extension LazyStackLayout {
     guard let lanes = _laneBox?.value else { return 0 }
     return lanes.sections.reduce(0) { $0 &+ ($1.grid?.blocks.filledBlockCount ?? $1.masonry?.blocks.filledBlockCount ?? 0) }
   }
+
+  /// The number of masonry rows not in their section's round robin (row j
+  /// in lane j mod k): the lanes a snapshot lists (SPEC C1).
+  /// - Complexity: O(w) for w masonry rows.
+  package var _rowsOutOfRoundRobin: Int {
+    guard let lanes = _laneBox?.value else { return 0 }
+    return lanes.sections.reduce(0) { $0 &+ ($1.masonry.map { $0.blocks.rowsOutOfRoundRobin(lanes: $0.k).count } ?? 0) }
+  }
 }

@@ -297,19 +297,39 @@ extension LazyStackLayout {
     return _setRoleInLanes(role, at: location)
   }
 
-  /// Adds every masonry row's lane to `snapshot` (C1).
-  /// - Complexity: O(1) in a list; O(w) for w masonry rows.
+  /// Adds each masonry section to `snapshot`, with the lanes of its rows
+  /// that are not in the round robin (C1): a masonry that never re-flowed
+  /// adds one entry a section.
+  /// - Complexity: O(1) in a list; O(w) for w masonry rows (a pass over
+  ///   their lanes), plus O(e (log n + B)) for e rows out of the round
+  ///   robin, or O(w) when they are more than one in 16.
   @inlinable
   internal func _placementAppendLanes(to snapshot: inout LayoutSnapshot<ID>) {
     guard let lanes = _laneBox?.value else { return }
     for section in lanes.sections {
-      guard let m = section.masonry else { continue }
-      let all = m.blocks.allLanes
+      guard let m = section.masonry, m.count > 0 else { continue }
+      let body = section.body
       let countLessOne = UInt8(truncatingIfNeeded: m.k &- 1)
-      var r = 0
-      _tree.forEachRow(in: section.body) { id, _, _ in
-        snapshot._appendLane(of: id, lane: UInt8(truncatingIfNeeded: all[r]), countLessOne: countLessOne)
-        r &+= 1
+      snapshot._appendRoundRobin(first: _tree.id(at: body.lowerBound), count: body.count, lanesLessOne: countLessOne)
+      let out = m.blocks.rowsOutOfRoundRobin(lanes: m.k)
+      guard !out.isEmpty else { continue }
+      if out.count &* 16 <= body.count {
+        for r in out {
+          snapshot._appendLane(of: _tree.id(at: body.lowerBound &+ r), lane: UInt8(truncatingIfNeeded: m.blocks.lane(at: r)),
+                               countLessOne: countLessOne)
+        }
+      } else {
+        // Most rows are listed (a masonry re-flowed by the rule): one walk
+        // of the ids rather than a search for each.
+        let all = m.blocks.allLanes
+        var (r, phase) = (0, 0)
+        _tree.forEachRow(in: body) { id, _, _ in
+          if all[r] != phase {
+            snapshot._appendLane(of: id, lane: UInt8(truncatingIfNeeded: all[r]), countLessOne: countLessOne)
+          }
+          r &+= 1
+          phase = phase &+ 1 == m.k ? 0 : phase &+ 1
+        }
       }
     }
   }
@@ -319,7 +339,7 @@ extension LazyStackLayout {
   ///   see `_restoreLanes`.
   @inlinable @inline(__always)
   internal mutating func _placementRestoresLanes(from snapshot: LayoutSnapshot<ID>) {
-    if !snapshot._laneIDs.isEmpty && _laneBox != nil { _restoreLanes(from: snapshot) }
+    if (!snapshot._laneIDs.isEmpty || !snapshot._roundRobinIDs.isEmpty) && _laneBox != nil { _restoreLanes(from: snapshot) }
   }
 
   /// At a settle: lays the lane sections out again if an edit left them

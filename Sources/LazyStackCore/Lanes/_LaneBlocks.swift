@@ -214,6 +214,23 @@ package struct _LaneBlocks: Sendable, Equatable {
     return result
   }
 
+  /// The rows (from 0) not in the round robin of `k` lanes, row j in lane
+  /// j mod k (SPEC C1: what a masonry snapshot lists), in order.
+  /// - Complexity: O(m).
+  @inlinable
+  package func rowsOutOfRoundRobin(lanes k: Int) -> [Int] {
+    var result: [Int] = []
+    var (r, phase) = (0, 0)
+    for b in lanes {
+      for j in b {
+        if Int(j) != phase { result.append(r) }
+        r &+= 1
+        phase = phase &+ 1 == k ? 0 : phase &+ 1
+      }
+    }
+    return result
+  }
+
   /// How an insert changed the blocks' shape.
   @usableFromInline
   package enum _Split: Equatable, Sendable {

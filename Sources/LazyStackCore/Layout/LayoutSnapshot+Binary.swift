@@ -17,7 +17,7 @@ public enum LayoutSnapshotError: Error, Hashable, Sendable, CustomStringConverti
     switch self {
     case .truncated(let offset): "snapshot truncated: more bytes needed at offset \(offset)"
     case .notASnapshot: "not a layout snapshot (no LZSS mark)"
-    case .unsupportedVersion(let v): "layout snapshot format version \(v) is not supported (this build reads 1 to 4)"
+    case .unsupportedVersion(let v): "layout snapshot format version \(v) is not supported (this build reads 1 to 6)"
     case .corrupt(let what, let offset): "corrupt layout snapshot at offset \(offset): \(what)"
     }
   }
@@ -122,10 +122,13 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
   /// The snapshot's compact binary form (SPEC C1): per entry the id's
   /// bytes plus 4 (a measured extent or an own estimate, in 1/256 pt) or
   /// plus 1 (a kind) or plus 2 (a masonry row's lane and its section's
-  /// lane count), after a header of the kinds' settings and the place.
+  /// lane count) or plus 5 (a masonry section: its row count and lane
+  /// count), after a header of the kinds' settings and the place.
   /// 100k measured `Int` ids take 1.2 MB. A snapshot without masonry lanes
   /// is written in format 1, which builds from before lanes read too;
-  /// with lanes, in format 2 (format 1 and a section of lanes at the end).
+  /// with masonry sections in format 5 (format 1, a part of lanes, and one
+  /// of sections at the end); with lanes only (a snapshot of format 2 read
+  /// and written again), in format 2.
   /// - Complexity: O(m) for m entries.
   @inlinable
   public func encoded() -> Data {
@@ -157,9 +160,10 @@ extension LayoutSnapshot {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(64 + entryCount * (MemoryLayout<ID>.size + 5))
     bytes.append(contentsOf: Array("LZSS".utf8))
-    // The format: 1 (2 with lanes) for ids in their own bytes, 3 (4) for
-    // ids in their `Codable` form.
-    bytes.append(Coder.formatBase &+ (_laneIDs.isEmpty ? 1 : 2))
+    // The format: 1 (2 with lanes, 5 with masonry sections) for ids in
+    // their own bytes, 3 (4, 6) for ids in their `Codable` form.
+    let sections = !_roundRobinIDs.isEmpty
+    bytes.append(sections ? Coder.sectionsFormat : Coder.formatBase &+ (_laneIDs.isEmpty ? 1 : 2))
     UInt16(kindSettings.count).appendSnapshotBytes(to: &bytes)
     for s in kindSettings {
       bytes.append(s.kind)
@@ -191,12 +195,20 @@ extension LayoutSnapshot {
       coder.append(id, to: &bytes)
       bytes.append(kind)
     }
-    if !_laneIDs.isEmpty {
+    if sections || !_laneIDs.isEmpty {
       UInt32(_laneIDs.count).appendSnapshotBytes(to: &bytes)
       for r in 0 ..< _laneIDs.count {
         coder.append(_laneIDs[r], to: &bytes)
         bytes.append(_lanes[r])
         bytes.append(_laneCountsLessOne[r])
+      }
+    }
+    if sections {
+      UInt32(_roundRobinIDs.count).appendSnapshotBytes(to: &bytes)
+      for r in 0 ..< _roundRobinIDs.count {
+        coder.append(_roundRobinIDs[r], to: &bytes)
+        UInt32(_roundRobinCounts[r]).appendSnapshotBytes(to: &bytes)
+        bytes.append(_roundRobinLanesLessOne[r])
       }
     }
     return Data(bytes)
@@ -225,8 +237,9 @@ extension LayoutSnapshot {
       guard b.count >= 5 else { throw "LZSS".utf8.starts(with: b) ? .truncated(offset: b.count) : .notASnapshot }
       guard Array(b[0 ..< 4]) == Array("LZSS".utf8) else { throw .notASnapshot }
       let version = b[4]
-      guard version >= 1 && version <= 4 else { throw .unsupportedVersion(version) }
-      guard version > Coder.formatBase && version <= Coder.formatBase &+ 2 else {
+      guard version >= 1 && version <= 6 else { throw .unsupportedVersion(version) }
+      let sections = version >= 5
+      guard sections ? version == Coder.sectionsFormat : version > Coder.formatBase && version <= Coder.formatBase &+ 2 else {
         // (Unreachable for an id type that is both: its reader takes either form.)
         throw .corrupt(Coder.formatBase == 0 ? "ids written in their Codable form, read as LayoutSnapshotIDs"
                                              : "ids written as LayoutSnapshotIDs, read in their Codable form", offset: 4)
@@ -309,7 +322,7 @@ extension LayoutSnapshot {
         guard kind != 0 else { throw .corrupt("a kind entry of kind 0 (kind 0 is every other row's)", offset: at) }
         result._kinds.append(kind)
       }
-      if version == Coder.formatBase &+ 2 {
+      if sections || version == Coder.formatBase &+ 2 {
         let laned = try count(entrySize: 3)
         seen.removeAll(keepingCapacity: true)
         seen.reserveCapacity(laned)
@@ -320,6 +333,17 @@ extension LayoutSnapshot {
           let countLessOne = try byte()
           guard lane <= countLessOne else { throw .corrupt("lane \(lane) of \(Int(countLessOne) + 1)", offset: at) }
           result._appendLane(of: id, lane: lane, countLessOne: countLessOne)
+        }
+      }
+      if sections {
+        let records = try count(entrySize: 6)
+        seen.removeAll(keepingCapacity: true)
+        for _ in 0 ..< records {
+          let id = try entryID("masonry sections")
+          let at = offset
+          let rows = try UInt32(snapshotBytes: b, offset: &offset)
+          guard rows >= 1 else { throw .corrupt("a masonry section of no rows", offset: at) }
+          result._appendRoundRobin(first: id, count: Int(rows), lanesLessOne: try byte())
         }
       }
       guard offset == b.count else { throw .corrupt("\(b.count - offset) bytes after the end", offset: offset) }
@@ -360,6 +384,9 @@ internal protocol _SnapshotIDCoder {
   /// The format number less 1 for a snapshot without lanes: 0 for ids in
   /// their own bytes (formats 1 and 2), 2 in their `Codable` form (3 and 4).
   static var formatBase: UInt8 { get }
+  /// The format with masonry sections: 5 for ids in their own bytes, 6 in
+  /// their `Codable` form.
+  static var sectionsFormat: UInt8 { get }
   /// Appends `id`'s bytes.
   func append(_ id: ID, to bytes: inout [UInt8])
   /// Reads an id at `offset` and moves `offset` past it.
@@ -371,6 +398,7 @@ internal protocol _SnapshotIDCoder {
 internal struct _NativeIDCoder<ID: LayoutSnapshotID>: _SnapshotIDCoder {
   @inlinable init() {}
   @inlinable static var formatBase: UInt8 { 0 }
+  @inlinable static var sectionsFormat: UInt8 { 5 }
   @inlinable @inline(__always)
   func append(_ id: ID, to bytes: inout [UInt8]) { id.appendSnapshotBytes(to: &bytes) }
   @inlinable @inline(__always)

@@ -47,7 +47,9 @@ extension LayoutSnapshot where ID: LayoutSnapshotID & Codable {
   ///   LayoutSnapshotID`). Never traps on any bytes.
   /// - Complexity: O(m s) for m entries of ids of s values.
   public init(encoded data: Data) throws(LayoutSnapshotError) {
-    if data.count > 4, data[data.startIndex + 4] > _NativeIDCoder<ID>.formatBase &+ 2 {
+    let codable = _CodableIDCoder<ID>.formatBase
+    if data.count > 4, case let v = data[data.startIndex + 4],
+       v == codable &+ 1 || v == codable &+ 2 || v == _CodableIDCoder<ID>.sectionsFormat {
       try self.init(_encoded: data, using: _CodableIDCoder<ID>())
     } else {
       try self.init(_encoded: data, using: _NativeIDCoder())
@@ -58,6 +60,7 @@ extension LayoutSnapshot where ID: LayoutSnapshotID & Codable {
 /// Ids written by their `Codable` form, as `_BinaryValue`s.
 internal struct _CodableIDCoder<ID: Codable>: _SnapshotIDCoder {
   static var formatBase: UInt8 { 2 }
+  static var sectionsFormat: UInt8 { 6 }
 
   func append(_ id: ID, to bytes: inout [UInt8]) {
     let encoder = _BinaryValueEncoder()

@@ -6,7 +6,11 @@ import Foundation
 /// row's lane (with its section's lane count), and the reading place: the
 /// kept row's id, the distance from its start to the viewport's anchor
 /// point, and that anchor. Nothing else: a snapshot of 1M list rows with
-/// 100k measured holds about 100k entries (a masonry adds one entry a row).
+/// 100k measured holds about 100k entries. A masonry section adds one
+/// entry (its first row, its row count and lane count) and one a row that
+/// is not in the round robin (the j-th row in lane j mod k, the lane L4's
+/// rule gives at one estimate): a masonry that never re-flowed adds
+/// almost nothing.
 ///
 /// Take one with `LazyStackLayout.snapshot()`, keep it (it is `Codable`
 /// when the id is, and has a compact binary form, `encoded()` /
@@ -77,6 +81,12 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
   @usableFromInline package var _laneIDs: [ID]
   @usableFromInline package var _lanes: [UInt8]
   @usableFromInline package var _laneCountsLessOne: [UInt8]
+  /// The masonry sections whose rows not in `_laneIDs` are in the round
+  /// robin: each section's first row (header and footer aside), its number
+  /// of such rows, and its lane count less one.
+  @usableFromInline package var _roundRobinIDs: [ID]
+  @usableFromInline package var _roundRobinCounts: [Int]
+  @usableFromInline package var _roundRobinLanesLessOne: [UInt8]
   /// Every kind's settings, kind 0's first.
   public var kindSettings: [KindSettings]
   /// The reading place, or `nil` (a layout without rows).
@@ -96,6 +106,9 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     _laneIDs = []
     _lanes = []
     _laneCountsLessOne = []
+    _roundRobinIDs = []
+    _roundRobinCounts = []
+    _roundRobinLanesLessOne = []
     kindSettings = []
     place = nil
   }
@@ -121,27 +134,46 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     zip(_kindIDs, _kinds).map { ($0, $1) }
   }
 
-  /// Every masonry row's lane and the lane count of its section then, in
-  /// row order (SPEC C1, L4). A restore gives a row its lane back when its
-  /// section here is a masonry with the same lane count.
+  /// The masonry rows listed with their lanes and the lane count of their
+  /// section then, in row order (SPEC C1, L4): the rows of a section in
+  /// `masonrySections` that are not in its round robin, and every row of
+  /// a section that is not there. A restore gives a listed row its lane
+  /// back when its section here is a masonry with the same lane count.
   /// - Complexity: O(m).
   @inlinable
   public var masonryLanes: [(id: ID, lane: Int, laneCount: Int)] {
     (0 ..< _laneIDs.count).map { (_laneIDs[$0], Int(_lanes[$0]), Int(_laneCountsLessOne[$0]) + 1) }
   }
 
+  /// The masonry sections whose rows not in `masonryLanes` are in the
+  /// round robin, the j-th row (from 0, header and footer aside) in lane
+  /// j mod `laneCount`: each by its first such row and its number of them
+  /// (SPEC C1, L4). A restore into a masonry section with the same first
+  /// row, row count and lane count (the same data) puts every row of it
+  /// not in `masonryLanes` back in the round robin; a section that changed
+  /// keeps those rows' lanes as they are.
+  /// - Complexity: O(s) for s sections.
+  @inlinable
+  public var masonrySections: [(firstID: ID, rowCount: Int, laneCount: Int)] {
+    (0 ..< _roundRobinIDs.count).map { (_roundRobinIDs[$0], _roundRobinCounts[$0], Int(_roundRobinLanesLessOne[$0]) + 1) }
+  }
+
   /// The number of entries: measured rows, rows with a kind, rows with an
-  /// own estimate and masonry rows' lanes (a row may be in more than one).
+  /// own estimate, masonry rows' lanes and masonry sections (a row may be
+  /// in more than one).
   /// - Complexity: O(1).
   @inlinable
-  public var entryCount: Int { _measuredIDs.count + _ownIDs.count + _kindIDs.count + _laneIDs.count }
+  public var entryCount: Int {
+    _measuredIDs.count + _ownIDs.count + _kindIDs.count + _laneIDs.count + _roundRobinIDs.count
+  }
 
   /// A summary: entry counts and the place.
   /// - Complexity: O(1).
   public var description: String {
     let where_ = place.map { "\($0.id) +\($0.distance) pt at \($0.anchor.y)" } ?? "none"
     return "LayoutSnapshot(\(_measuredIDs.count) measured, \(_kindIDs.count) kinded, "
-      + "\(_ownIDs.count) own estimates, \(_laneIDs.count) masonry lanes, place \(where_))"
+      + "\(_ownIDs.count) own estimates, \(_laneIDs.count) masonry lanes, \(_roundRobinIDs.count) masonry sections, "
+      + "place \(where_))"
   }
 
   /// The entries whose ids `isPresent` does not accept (for a restore that
@@ -166,6 +198,11 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     }
     for r in 0 ..< _laneIDs.count where isKept(_laneIDs[r]) {
       result._appendLane(of: _laneIDs[r], lane: _lanes[r], countLessOne: _laneCountsLessOne[r])
+    }
+    // A section whose first row is here was restored (or changed): only
+    // one that has not arrived waits.
+    for r in 0 ..< _roundRobinIDs.count where isKept(_roundRobinIDs[r]) {
+      result._appendRoundRobin(first: _roundRobinIDs[r], count: _roundRobinCounts[r], lanesLessOne: _roundRobinLanesLessOne[r])
     }
     return result
   }
@@ -194,6 +231,10 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     for r in 0 ..< waiting._laneIDs.count where !isRow(waiting._laneIDs[r]) {
       _appendLane(of: waiting._laneIDs[r], lane: waiting._lanes[r], countLessOne: waiting._laneCountsLessOne[r])
     }
+    for r in 0 ..< waiting._roundRobinIDs.count where !isRow(waiting._roundRobinIDs[r]) {
+      _appendRoundRobin(first: waiting._roundRobinIDs[r], count: waiting._roundRobinCounts[r],
+                        lanesLessOne: waiting._roundRobinLanesLessOne[r])
+    }
   }
 
   /// Adds a masonry row's lane entry.
@@ -203,6 +244,15 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     _laneIDs.append(id)
     _lanes.append(lane)
     _laneCountsLessOne.append(countLessOne)
+  }
+
+  /// Adds a masonry section whose unlisted rows are in the round robin.
+  /// - Complexity: amortized O(1).
+  @inlinable
+  package mutating func _appendRoundRobin(first id: ID, count: Int, lanesLessOne: UInt8) {
+    _roundRobinIDs.append(id)
+    _roundRobinCounts.append(count)
+    _roundRobinLanesLessOne.append(lanesLessOne)
   }
 }
 
@@ -244,7 +294,8 @@ extension LayoutSnapshot.Place: Codable where ID: Codable {
 
 extension LayoutSnapshot: Codable where ID: Codable {
   private enum CodingKeys: String, CodingKey {
-    case measuredIDs, measuredUnits, ownIDs, ownUnits, kindIDs, kinds, laneIDs, lanes, laneCounts, kindSettings, place
+    case measuredIDs, measuredUnits, ownIDs, ownUnits, kindIDs, kinds, laneIDs, lanes, laneCounts
+    case roundRobinIDs, roundRobinCounts, roundRobinLaneCounts, kindSettings, place
   }
 
   private struct CodedSettings: Codable {
@@ -255,12 +306,14 @@ extension LayoutSnapshot: Codable where ID: Codable {
 
   /// Decodes a snapshot; extents are in 1/256 pt units, as `encode(to:)`
   /// writes them.
-  /// Masonry lanes are optional (a snapshot saved before they were kept
-  /// has none).
+  /// Masonry lanes and masonry sections are optional (a snapshot saved
+  /// before they were kept has none).
   /// - Throws: `DecodingError` for missing or mismatched fields, and
   ///   `.dataCorrupted` for a value no snapshot holds, as `init(encoded:)`
   ///   rejects it: arrays of different lengths, a negative extent or
   ///   estimate, a lane count outside 1...256, a lane not below its count,
+  ///   a masonry section of no rows or more than 2^32 - 1, a row that
+  ///   starts two masonry sections,
   ///   a row named twice in one list, a kind entry of kind 0, a kind's
   ///   settings given twice, a place whose distance is not finite or beyond
   ///   the layout's range, or whose anchor is not finite.
@@ -300,6 +353,19 @@ extension LayoutSnapshot: Codable where ID: Codable {
     }
     _lanes = lanes.map { UInt8($0) }
     _laneCountsLessOne = laneCounts.map { UInt8($0 - 1) }
+    _roundRobinIDs = try c.decodeIfPresent([ID].self, forKey: .roundRobinIDs) ?? []
+    guard !Self._hasRepeat(_roundRobinIDs) else {
+      throw DecodingError.dataCorruptedError(forKey: .roundRobinIDs, in: c, debugDescription: "a row starts two sections")
+    }
+    _roundRobinCounts = try c.decodeIfPresent([Int].self, forKey: .roundRobinCounts) ?? []
+    let sectionLanes = try c.decodeIfPresent([Int].self, forKey: .roundRobinLaneCounts) ?? []
+    guard _roundRobinCounts.count == _roundRobinIDs.count, sectionLanes.count == _roundRobinIDs.count,
+          _roundRobinCounts.allSatisfy({ $0 >= 1 && $0 <= Int(UInt32.max) }), sectionLanes.allSatisfy({ $0 >= 1 && $0 <= 256 })
+    else {
+      throw DecodingError.dataCorruptedError(forKey: .roundRobinCounts, in: c,
+                                             debugDescription: "masonry sections' fields differ in number, or a count is out of range")
+    }
+    _roundRobinLanesLessOne = sectionLanes.map { UInt8($0 - 1) }
     kindSettings = try c.decode([CodedSettings].self, forKey: .kindSettings).map { s in
       guard s.estimateUnits.map({ $0 >= 0 }) ?? true else {
         throw DecodingError.dataCorruptedError(forKey: .kindSettings, in: c, debugDescription: "a negative estimate")
@@ -322,8 +388,8 @@ extension LayoutSnapshot: Codable where ID: Codable {
   }
 
   /// Encodes the snapshot: parallel arrays of ids and values (extents in
-  /// 1/256 pt units; masonry lanes with their lane counts, when there are
-  /// any), the kinds' settings and the place.
+  /// 1/256 pt units; masonry lanes with their lane counts and masonry
+  /// sections, when there are any), the kinds' settings and the place.
   /// - Complexity: O(m).
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
@@ -337,6 +403,11 @@ extension LayoutSnapshot: Codable where ID: Codable {
       try c.encode(_laneIDs, forKey: .laneIDs)
       try c.encode(_lanes.map(Int.init), forKey: .lanes)
       try c.encode(_laneCountsLessOne.map { Int($0) + 1 }, forKey: .laneCounts)
+    }
+    if !_roundRobinIDs.isEmpty {
+      try c.encode(_roundRobinIDs, forKey: .roundRobinIDs)
+      try c.encode(_roundRobinCounts, forKey: .roundRobinCounts)
+      try c.encode(_roundRobinLanesLessOne.map { Int($0) + 1 }, forKey: .roundRobinLaneCounts)
     }
     try c.encode(kindSettings.map { s in
       CodedSettings(kind: s.kind, estimateUnits: s.estimate.map { Int32(truncatingIfNeeded: _FixedPoint.extentUnits($0) ?? 0) },

@@ -19,7 +19,8 @@ extension LazyStackLayout {
   /// What the layout knows that its ids do not say, and where the reader
   /// is (SPEC C1): every measured row's extent, the rows' kinds (other than
   /// 0) and own estimates, every kind's estimate and policy, every masonry
-  /// row's lane with its section's lane count, and the reading place: the
+  /// row's lane (each masonry section, and the rows out of its round robin
+  /// with their lanes), and the reading place: the
   /// kept row (the anchor row of §6, or the row at the viewport's anchor
   /// point), the distance from its start to that point, and the anchor.
   /// While a restore waits for its row (C3), the snapshot holds the place
@@ -31,7 +32,8 @@ extension LazyStackLayout {
   ///     let data = layout.snapshot().encoded()   // save on quit
   ///
   /// - Complexity: O(n/B + m B + w) for m entries and w masonry rows (only
-  ///   blocks holding a measured row or a kind are read); inside a batch,
+  ///   blocks holding a measured row or a kind are read; a masonry row's
+  ///   lane byte, and the id of one out of the round robin); inside a batch,
   ///   plus one stabilization of a copy (with lanes, O(n) for the copy).
   @inlinable
   public func snapshot() -> LayoutSnapshot<ID> {
@@ -204,9 +206,10 @@ extension LazyStackLayout {
   /// reading place, landed with `scrollTo(id:distance:anchor:)` as a
   /// pending programmatic target, so it stays exact however the rows
   /// around it are measured later (R6). A masonry row gets its lane back
-  /// when its section here is a masonry of the lane count it had (the
-  /// arrangement the reader saw); in a section of another lane count it
-  /// keeps the lane it has here.
+  /// (the arrangement the reader saw): every row of a section here that is
+  /// the one saved (the same first row, row count and lane count), and a
+  /// listed row (out of the round robin) where its section is a masonry of
+  /// the lane count it had; the other rows keep the lanes they have here.
   ///
   ///     var layout = try LazyStackLayout(ids: ids, estimatedExtent: 60)
   ///     layout.viewportSize = size
@@ -220,7 +223,10 @@ extension LazyStackLayout {
   /// - Complexity: O(m log n + k n/B) for m entries in the row order of a
   ///   layout with the same ids and k kinds; for entries in another order
   ///   O(m (log n + B) + k n/B), or O(n) for an m near n (one pass over the
-  ///   rows). With lanes O(n) (the sections are laid out again).
+  ///   rows). With lanes O(w) more for w lane rows: a pass over the
+  ///   masonry rows' lane bytes, and one over the lane sections' extents
+  ///   when entries change them; a section is laid out again only where
+  ///   its lanes change.
   @inlinable
   public mutating func restore(_ snapshot: LayoutSnapshot<ID>) {
     _frameEnter()
