@@ -239,9 +239,6 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     let last = rows.upperBound &- 1
     let hasFooter = tree.role(at: last) == ExtentTree<ID>._footerRole && (header == nil || last != rows.lowerBound)
     let body = (header == nil ? rows.lowerBound : rows.lowerBound &+ 1) ..< (hasFooter ? last : rows.upperBound)
-    var extents: [Int64] = []
-    extents.reserveCapacity(body.count)
-    var listPitch: Int64 = 0
     let k = laneCount(layout)
     if case .masonry = layout, var m = kept.sameBody(body, layout: layout, lanes: k) {
       // The same rows in the same body and flow (a measurement, an
@@ -250,6 +247,9 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
       let listPitch = m._refreshExtents(from: tree, rows: body)
       return _LaneSection(header: header, layout: layout, bodyStart: body.lowerBound, run: .masonry(m), listPitch: listPitch)
     }
+    var extents: [Int64] = []
+    extents.reserveCapacity(body.count)
+    var listPitch: Int64 = 0
     // Each masonry row's kept lane, or -1: placed by L4's rule.
     var given: [Int] = []
     if case .masonry = layout, kept.keepsAny(layout: layout, lanes: k) {

@@ -76,22 +76,50 @@ package struct _MasonryLanes: Sendable {
   }
 
   /// Reads every row's extent again from `tree`'s rows `rows` (the same
-  /// rows, in the same blocks and lanes), rebuilds the trees, and returns
-  /// the rows' pitch as a list (extents plus the tree's spacing).
+  /// rows, in the same blocks and lanes), rebuilds the pitch tree and the
+  /// totals (the counts stay: no row changed lanes), and returns the rows'
+  /// pitch as a list (extents plus the tree's spacing). One pass over the
+  /// rows: each block's pitch a lane is summed as its extents are written.
   /// - Complexity: O(m + k m/B).
   @inlinable
   package mutating func _refreshExtents<ID: Hashable & Sendable>(from tree: ExtentTree<ID>, rows: Range<Int>) -> Int64 {
     precondition(rows.count == count, "_MasonryLanes: \(rows.count) rows for a body of \(count)")
-    var (p, t) = (0, 0)
+    let k = self.k
+    let s = spacing
+    // The extents in one walk of the tree, then written block by block
+    // (a write through the blocks' nested arrays a row costs a uniqueness
+    // check of each).
+    var read = ContiguousArray<Int32>()
+    read.reserveCapacity(rows.count)
     var listPitch: Int64 = 0
-    let spacing = tree.spacing
+    let listSpacing = tree.spacing
     tree.forEachRow(in: rows) { _, _, extent in
-      while blocks.extents[p].count == t { (p, t) = (p &+ 1, 0) }  // spares are empty
-      blocks.extents[p][t] = Int32(truncatingIfNeeded: extent)
-      t &+= 1
-      listPitch &+= extent &+ spacing
+      read.append(Int32(truncatingIfNeeded: extent))
+      listPitch &+= extent &+ listSpacing
     }
-    _rebuildTree()
+    var leaves = ContiguousArray<Int64>(repeating: 0, count: (blocks.blockCount &+ 1) &* k)
+    var r = 0
+    read.withUnsafeBufferPointer { read in
+      leaves.withUnsafeMutableBufferPointer { leaves in
+        for p in 0 ..< blocks.blockCount {
+          let lanes = blocks.lanes[p]
+          guard !lanes.isEmpty else { continue }  // a spare
+          let node = (p &+ 1) &* k
+          blocks.extents[p].withUnsafeMutableBufferPointer { extents in
+            lanes.withUnsafeBufferPointer { lanes in
+              for t in 0 ..< extents.count {
+                let e = read[r &+ t]
+                extents[t] = e
+                leaves[node &+ Int(lanes[t])] &+= Int64(e) &+ s
+              }
+            }
+          }
+          r &+= lanes.count
+        }
+      }
+    }
+    laneTotals = Self._fold(&leaves, blocks: blocks.blockCount, lanes: k)
+    _pitches = leaves
     return listPitch
   }
 
@@ -102,35 +130,46 @@ package struct _MasonryLanes: Sendable {
     let n = blocks.blockCount
     let k = self.k
     let s = spacing
-    _pitches = ContiguousArray(repeating: 0, count: (n &+ 1) &* k)
-    _counts = ContiguousArray(repeating: 0, count: (n &+ 1) &* k)
-    // Room for an eighth more blocks (splits copy no tree).
-    _pitches.reserveCapacity(_withRoom(n &+ 1) &* k)
-    _counts.reserveCapacity(_withRoom(n &+ 1) &* k)
+    var pitches = ContiguousArray<Int64>(repeating: 0, count: (n &+ 1) &* k)
+    var counts = ContiguousArray<Int32>(repeating: 0, count: (n &+ 1) &* k)
     for p in 0 ..< n {
       let node = p &+ 1
       let e = blocks.extents[p]
       let l = blocks.lanes[p]
       for t in 0 ..< e.count {
-        _pitches[node &* k &+ Int(l[t])] &+= Int64(e[t]) &+ s
-        _counts[node &* k &+ Int(l[t])] &+= 1
+        pitches[node &* k &+ Int(l[t])] &+= Int64(e[t]) &+ s
+        counts[node &* k &+ Int(l[t])] &+= 1
       }
     }
+    _ = Self._fold(&counts, blocks: n, lanes: k)
+    laneTotals = Self._fold(&pitches, blocks: n, lanes: k)
+    _pitches = pitches
+    _counts = counts
+  }
+
+  /// Folds `tree`, the leaves of `n` blocks (`tree[(p + 1) k + j]`: block
+  /// p's value in lane j), into a Fenwick tree of k-vectors, with room for
+  /// an eighth more blocks (splits copy no tree), and returns the sum of
+  /// every block's vector.
+  /// - Complexity: O(k n).
+  @inlinable
+  internal static func _fold<Value: FixedWidthInteger>(
+    _ tree: inout ContiguousArray<Value>, blocks n: Int, lanes k: Int
+  ) -> ContiguousArray<Value> {
+    var totals = ContiguousArray<Value>(repeating: 0, count: k)
+    for node in 1 ..< n &+ 1 {
+      for j in 0 ..< k { totals[j] &+= tree[node &* k &+ j] }
+    }
+    tree.reserveCapacity(_withRoom(n &+ 1) &* k)
     var i = 1
     while i <= n {
       let parent = i &+ (i & -i)
       if parent <= n {
-        for j in 0 ..< k {
-          _pitches[parent &* k &+ j] &+= _pitches[i &* k &+ j]
-          _counts[parent &* k &+ j] &+= _counts[i &* k &+ j]
-        }
+        for j in 0 ..< k { tree[parent &* k &+ j] &+= tree[i &* k &+ j] }
       }
       i &+= 1
     }
-    laneTotals = ContiguousArray(repeating: 0, count: k)
-    for p in 0 ..< n {
-      for (e, j) in zip(blocks.extents[p], blocks.lanes[p]) { laneTotals[Int(j)] &+= Int64(e) &+ s }
-    }
+    return totals
   }
 
   /// Puts the leaves of the blocks now at `positions` in place of the
