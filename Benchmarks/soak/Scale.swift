@@ -568,16 +568,17 @@ func lanesAtScale(
   check((0 ..< 10_000).allSatisfy { layout.lane(at: middle - 5_000 + $0) == (middle - 5_000 + $0) % 4 },
         "masonry: a measurement moved a row to another lane")
   layout.userScroll(to: CGPoint(x: 0, y: layout.frame(at: middle).minY))
-  // Never re-flowed: its snapshot holds the section and no lane (C1), and
-  // encodes to the list's bytes for the same measured rows plus 21.
+  // Never re-flowed: its snapshot holds the section, one run and no lane
+  // (C1), and encodes to the list's bytes for the same measured rows plus
+  // 33 (no lanes: 4; one section: 4, 8 + 4 + 1 + 4, a run 4 + 4).
   var roundRobin = LayoutSnapshot<Int>()
   let roundRobinTime = try microseconds { roundRobin = layout.snapshot() }
-  check(roundRobin.masonryLanes.isEmpty && roundRobin.masonrySections.count == 1,
+  check(roundRobin.masonryLanes.isEmpty && roundRobin.masonrySections.map(\.runs.count) == [1],
         "masonry: a snapshot never re-flowed holds \(roundRobin.masonryLanes.count) lanes, \(roundRobin.masonrySections.count) sections")
   var listOnly = roundRobin
-  (listOnly._roundRobinIDs, listOnly._roundRobinCounts, listOnly._roundRobinLanesLessOne) = ([], [], [])
+  listOnly._masonrySections = []
   let (masonryBytes, listBytes) = (roundRobin.encoded().count, listOnly.encoded().count)
-  check(masonryBytes == listBytes + 21, "masonry: encoded \(masonryBytes) bytes, the list's \(listBytes)")
+  check(masonryBytes == listBytes + 33, "masonry: encoded \(masonryBytes) bytes, the list's \(listBytes)")
   print("scale: masonry: snapshot never re-flowed, \(roundRobin.entryCount) entries "
         + String(format: "%.1f ms, encoded %d bytes (the list's %d, %.4fx)", roundRobinTime / 1e3, masonryBytes, listBytes,
                  Double(masonryBytes) / Double(listBytes)))
@@ -653,9 +654,10 @@ func lanesAtScale(
   layout.sectionLayout = four
   var saved = LayoutSnapshot<Int>()
   let snapshotTime = try microseconds { saved = layout.snapshot() }
-  let outOfRoundRobin = layout._rowsOutOfRoundRobin
-  check(saved.masonryLanes.count == outOfRoundRobin && saved.masonrySections.count == 1,
-        "masonry: the snapshot lists \(saved.masonryLanes.count) lanes, \(outOfRoundRobin) rows out of the round robin")
+  let (runs, listed) = layout._masonryRunsAndListedRows
+  check(saved.masonryLanes.count == listed && saved.masonrySections.map(\.runs.count) == [runs],
+        "masonry: the snapshot lists \(saved.masonryLanes.count) lanes and \(saved.masonrySections.map(\.runs.count)) runs, "
+          + "\(listed) rows off their runs' lanes in \(runs) runs")
   var restored = try LazyStackLayout(ids: 0 ..< n, estimatedExtent: 44, spacing: 2)
   restored.viewportSize = CGSize(width: 390, height: 844)
   restored.sectionLayout = four
@@ -667,7 +669,8 @@ func lanesAtScale(
   }
   check(lanesOff == 0, "masonry: \(lanesOff) of 10,000 sampled rows restored to another lane or frame")
   check(restored.contentOffset == layout.contentOffset, "masonry: restored at \(restored.contentOffset), saved at \(layout.contentOffset)")
-  print("scale: masonry: snapshot of \(saved.entryCount) entries (\(saved.masonryLanes.count) lanes) "
+  print("scale: masonry: snapshot of \(saved.entryCount) entries (\(saved.masonryLanes.count) lanes, \(runs) runs, "
+        + "\(saved.encoded().count) bytes) "
         + String(format: "%.1f ms, restored into a new 4-lane layout of the same ids %.1f ms", snapshotTime / 1e3, restoreTime / 1e3))
 }
 

@@ -37,12 +37,21 @@ extension LazyStackReference {
     if hasLanes {
       let lanes = laneGeometry().lanes
       for plan in sectionPlans() {
-        // The section, and its rows out of the round robin (row j in lane j mod k).
+        // The section, its runs (lanes that repeat every k rows: from row
+        // 0, and from each row off its run's lanes where the 2k rows from
+        // it repeat), and the other rows off their run's lanes, listed.
         guard case .masonry = plan.layout, !plan.body.isEmpty else { continue }
-        s._appendRoundRobin(first: ids[plan.body.lowerBound], count: plan.body.count, lanesLessOne: UInt8(plan.lanes - 1))
-        for i in plan.body where lanes[i] != (i - plan.body.lowerBound) % plan.lanes {
-          s._appendLane(of: ids[i], lane: UInt8(lanes[i]), countLessOne: UInt8(plan.lanes - 1))
+        let k = plan.lanes
+        let own = plan.body.map { lanes[$0] }
+        var runs = [LayoutSnapshot<ID>.MasonrySection.Run(start: 0, lanes: (0 ..< k).map { $0 < own.count ? own[$0] : $0 })]
+        for j in own.indices where own[j] != runs.last!.lanes[(j - runs.last!.start) % k] {
+          if j + 2 * k <= own.count && (0 ..< k).allSatisfy({ own[j + $0] == own[j + k + $0] }) {
+            runs.append(.init(start: j, lanes: Array(own[j ..< j + k])))
+          } else {
+            s._appendLane(of: ids[plan.body.lowerBound + j], lane: UInt8(own[j]), countLessOne: UInt8(k - 1))
+          }
         }
+        s._masonrySections.append(.init(firstID: ids[plan.body.lowerBound], rowCount: own.count, laneCount: k, runs: runs))
       }
     }
     s.place = readingPlace
@@ -68,9 +77,7 @@ extension LazyStackReference {
         s._lanes.append(UInt8(e.lane))
         s._laneCountsLessOne.append(UInt8(e.laneCount - 1))
       }
-      for e in pendingRestore.masonrySections where !present.contains(e.firstID) {
-        s._appendRoundRobin(first: e.firstID, count: e.rowCount, lanesLessOne: UInt8(e.laneCount - 1))
-      }
+      s._masonrySections += pendingRestore.masonrySections.filter { !present.contains($0.firstID) }
     }
     return s
   }
@@ -100,9 +107,7 @@ extension LazyStackReference {
     }
     // A section whose first row is here was restored (or changed): only
     // one that has not arrived waits.
-    for e in snapshot.masonrySections where !present.contains(e.firstID) {
-      w._appendRoundRobin(first: e.firstID, count: e.rowCount, lanesLessOne: UInt8(e.laneCount - 1))
-    }
+    w._masonrySections = snapshot.masonrySections.filter { !present.contains($0.firstID) }
     return w
   }
 
@@ -220,20 +225,24 @@ extension LazyStackReference {
     }
     for (id, u) in zip(snapshot._ownIDs, snapshot._ownUnits) where present.contains(id) { ownByID[id] = Int64(u) }
     // C1, C2: a masonry section named unchanged (first row, row count,
-    // lane count) is in the round robin, row j in lane j mod k; then a
-    // listed row takes its lane back in a masonry section of the lane
-    // count it had.
-    if !snapshot._laneIDs.isEmpty || !snapshot._roundRobinIDs.isEmpty {
+    // lane count) takes its runs' lanes, row j of a run from row s in the
+    // run's lane (j - s) mod k; then a listed row takes its lane back in a
+    // masonry section of the lane count it had.
+    if !snapshot._laneIDs.isEmpty || !snapshot.masonrySections.isEmpty {
       var flowOf: [ID: Flow] = [:]
       for plan in sectionPlans() {
         guard case .masonry = plan.layout else { continue }
         let flow = Flow(layout: plan.layout, lanes: plan.lanes)
         for i in plan.body { flowOf[ids[i]] = flow }
-        let unchanged = !plan.body.isEmpty && snapshot.masonrySections.contains {
-          $0 == (ids[plan.body.lowerBound], plan.body.count, plan.lanes)
+        let saved = plan.body.isEmpty ? nil : snapshot.masonrySections.first {
+          $0.firstID == ids[plan.body.lowerBound] && $0.rowCount == plan.body.count && $0.laneCount == plan.lanes
         }
-        if unchanged {
-          for i in plan.body { laneByID[ids[i]] = ((i - plan.body.lowerBound) % plan.lanes, flow) }
+        if let saved {
+          for i in plan.body {
+            let j = i - plan.body.lowerBound
+            let run = saved.runs.last { $0.start <= j }!
+            laneByID[ids[i]] = (run.lanes[(j - run.start) % plan.lanes], flow)
+          }
         }
       }
       for entry in snapshot.masonryLanes {

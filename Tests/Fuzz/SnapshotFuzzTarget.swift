@@ -118,9 +118,10 @@ extension LayoutSnapshot {
     s._laneIDs = _laneIDs.map(f)
     s._lanes = _lanes
     s._laneCountsLessOne = _laneCountsLessOne
-    s._roundRobinIDs = _roundRobinIDs.map(f)
-    s._roundRobinCounts = _roundRobinCounts
-    s._roundRobinLanesLessOne = _roundRobinLanesLessOne
+    s._masonrySections = _masonrySections.map {
+      .init(firstID: f($0.firstID), rowCount: $0.rowCount, laneCount: $0.laneCount,
+            runs: $0.runs.map { .init(start: $0.start, lanes: $0.lanes) })
+    }
     s.kindSettings = kindSettings.map { .init(kind: $0.kind, estimate: $0.estimate, policy: $0.policy) }
     s.place = place.map { .init(id: f($0.id), distance: $0.distance, anchor: $0.anchor) }
     return s
@@ -133,8 +134,10 @@ struct _UncheckedSnapshot: Decodable {
   var snapshot = LayoutSnapshot<Int>()
   private enum Keys: String, CodingKey {
     case measuredIDs, measuredUnits, ownIDs, ownUnits, kindIDs, kinds, laneIDs, lanes, laneCounts
-    case roundRobinIDs, roundRobinCounts, roundRobinLaneCounts, kindSettings, place
+    case masonrySections, kindSettings, place
   }
+  private struct Run: Decodable { var start: Int; var lanes: [Int] }
+  private struct Section: Decodable { var firstID: Int; var rowCount: Int; var laneCount: Int; var runs: [Run] }
   private struct Settings: Decodable { var kind: UInt8; var estimateUnits: Int32?; var mean: Bool }
   private struct Place: Decodable { var id: Int; var distance: Double; var anchorX: Double; var anchorY: Double }
   init(from decoder: any Decoder) throws {
@@ -149,10 +152,10 @@ struct _UncheckedSnapshot: Decodable {
     snapshot._lanes = (try c.decodeIfPresent([Int].self, forKey: .lanes) ?? []).map { UInt8(truncatingIfNeeded: $0) }
     snapshot._laneCountsLessOne = (try c.decodeIfPresent([Int].self, forKey: .laneCounts) ?? [])
       .map { UInt8(truncatingIfNeeded: $0 - 1) }
-    snapshot._roundRobinIDs = try c.decodeIfPresent([Int].self, forKey: .roundRobinIDs) ?? []
-    snapshot._roundRobinCounts = try c.decodeIfPresent([Int].self, forKey: .roundRobinCounts) ?? []
-    snapshot._roundRobinLanesLessOne = (try c.decodeIfPresent([Int].self, forKey: .roundRobinLaneCounts) ?? [])
-      .map { UInt8(truncatingIfNeeded: $0 - 1) }
+    snapshot._masonrySections = (try c.decodeIfPresent([Section].self, forKey: .masonrySections) ?? []).map {
+      .init(firstID: $0.firstID, rowCount: $0.rowCount, laneCount: $0.laneCount,
+            runs: $0.runs.map { .init(start: $0.start, lanes: $0.lanes) })
+    }
     snapshot.kindSettings = try c.decode([Settings].self, forKey: .kindSettings).map {
       .init(kind: $0.kind, estimate: $0.estimateUnits.map { CGFloat($0) / 256 }, policy: $0.mean ? .meanOfMeasured : .fixed)
     }
@@ -173,10 +176,6 @@ struct _UncheckedSnapshot: Decodable {
     snapshot._laneIDs.removeLast(snapshot._laneIDs.count - l)
     snapshot._lanes.removeLast(snapshot._lanes.count - l)
     snapshot._laneCountsLessOne.removeLast(snapshot._laneCountsLessOne.count - l)
-    let r = min(snapshot._roundRobinIDs.count, snapshot._roundRobinCounts.count, snapshot._roundRobinLanesLessOne.count)
-    snapshot._roundRobinIDs.removeLast(snapshot._roundRobinIDs.count - r)
-    snapshot._roundRobinCounts.removeLast(snapshot._roundRobinCounts.count - r)
-    snapshot._roundRobinLanesLessOne.removeLast(snapshot._roundRobinLanesLessOne.count - r)
   }
 }
 
@@ -269,9 +268,15 @@ struct _UncheckedReader {
     }
     if version == 5 {
       for _ in 0 ..< (try count()) {
-        s._roundRobinIDs.append(try id(&self))
-        s._roundRobinCounts.append(Int(try int(UInt32.self)))
-        s._roundRobinLanesLessOne.append(try byte())
+        let first = try id(&self)
+        let rows = Int(try int(UInt32.self))
+        let k = Int(try byte()) + 1
+        var runs: [LayoutSnapshot<ID>.MasonrySection.Run] = []
+        for _ in 0 ..< (try count()) {
+          let start = Int(try int(UInt32.self))
+          runs.append(.init(start: start, lanes: try (0 ..< k).map { _ in Int(try byte()) }))
+        }
+        s._masonrySections.append(.init(firstID: first, rowCount: rows, laneCount: k, runs: runs))
       }
     }
     return s
@@ -292,7 +297,7 @@ struct Mix {
 /// place (each list's ids, a value no snapshot holds among them).
 func mutate(_ s: inout LayoutSnapshot<Int>, _ m: inout Mix) {
   func someID(_ s: LayoutSnapshot<Int>) -> Int {
-    let all = s._measuredIDs + s._ownIDs + s._kindIDs + s._laneIDs + s._roundRobinIDs
+    let all = s._measuredIDs + s._ownIDs + s._kindIDs + s._laneIDs + s._masonrySections.map(\.firstID)
     switch m.below(4) {
     case 0: return m.below(70) - 5  // rows of the setups, and unknown ones
     case 1: return [Int.min, Int.max, -1, 1 << 40][m.below(4)]
@@ -300,12 +305,12 @@ func mutate(_ s: inout LayoutSnapshot<Int>, _ m: inout Mix) {
     }
   }
   func list(_ k: Int) -> WritableKeyPath<LayoutSnapshot<Int>, [Int]> {
-    [\._measuredIDs, \._ownIDs, \._kindIDs, \._laneIDs, \._roundRobinIDs][k]
+    [\._measuredIDs, \._ownIDs, \._kindIDs, \._laneIDs][k]
   }
   switch m.below(15) {
   case 0, 1, 2:
     // An id of a list set to another id (of that list: a row named twice).
-    let l = list(m.below(5))
+    let l = list(m.below(4))
     guard !s[keyPath: l].isEmpty else { return }
     let i = m.below(s[keyPath: l].count)
     let j = m.below(s[keyPath: l].count)
@@ -372,7 +377,7 @@ func mutate(_ s: inout LayoutSnapshot<Int>, _ m: inout Mix) {
     }
   case 10:
     // Two entries of a list swapped (order other than the rows').
-    let l = list(m.below(5))
+    let l = list(m.below(4))
     guard s[keyPath: l].count > 1 else { return }
     s[keyPath: l].swapAt(m.below(s[keyPath: l].count), m.below(s[keyPath: l].count))
   case 11:
@@ -382,27 +387,49 @@ func mutate(_ s: inout LayoutSnapshot<Int>, _ m: inout Mix) {
     case 1: s._ownIDs = []; s._ownUnits = []
     case 2: s._kindIDs = []; s._kinds = []
     case 3: s._laneIDs = []; s._lanes = []; s._laneCountsLessOne = []
-    default: s._roundRobinIDs = []; s._roundRobinCounts = []; s._roundRobinLanesLessOne = []
+    default: s._masonrySections = []
     }
   case 14:
-    // A masonry section: added (a setup's first body row, or any id),
-    // removed, its row count or its lane count changed (0 rows included).
-    switch m.below(4) {
+    // A masonry section: added (at a setup's first body row, or any id),
+    // removed, its row or lane count changed (0 rows included), a run
+    // added, dropped or moved, or a run's lane changed.
+    let sections = s._masonrySections.count
+    switch m.below(6) {
     case 0:
-      s._appendRoundRobin(first: m.below(2) == 0 ? [0, 11, 25, 20][m.below(4)] : someID(s),
-                          count: [1, 14, 30, 40, 0][m.below(5)], lanesLessOne: UInt8([1, 2, 0, 255][m.below(4)]))
-    case 1 where !s._roundRobinIDs.isEmpty:
-      let i = m.below(s._roundRobinIDs.count)
-      s._roundRobinIDs.remove(at: i); s._roundRobinCounts.remove(at: i); s._roundRobinLanesLessOne.remove(at: i)
-    case 2 where !s._roundRobinCounts.isEmpty:
-      s._roundRobinCounts[m.below(s._roundRobinCounts.count)] = [0, 1, 13, 14, 15, 40, 1 << 31][m.below(7)]
+      let k = [2, 3, 4, 1, 256][m.below(5)]
+      s._masonrySections.append(.init(firstID: m.below(2) == 0 ? [0, 11, 25, 20][m.below(4)] : someID(s),
+                                      rowCount: [1, 14, 30, 40, 0][m.below(5)], laneCount: k,
+                                      runs: [.init(start: 0, lanes: (0 ..< k).map { m.below(4) == 0 ? m.below(k + 1) : $0 })]))
+    case 1 where sections > 0:
+      s._masonrySections.remove(at: m.below(sections))
+    case 2 where sections > 0:
+      let i = m.below(sections)
+      if m.below(2) == 0 {
+        s._masonrySections[i].rowCount = [0, 1, 13, 14, 15, 40, 1 << 31][m.below(7)]
+      } else {
+        s._masonrySections[i].laneCount = [1, 2, 3, 4, 256][m.below(5)]
+      }
+    case 3 where sections > 0:
+      let i = m.below(sections)
+      let k = s._masonrySections[i].laneCount
+      s._masonrySections[i].runs.append(.init(start: [1, 3, 7, 14, 20, 0][m.below(6)], lanes: (0 ..< k).map { _ in m.below(k) }))
+    case 4 where sections > 0:
+      let i = m.below(sections)
+      guard !s._masonrySections[i].runs.isEmpty else { return }
+      let r = m.below(s._masonrySections[i].runs.count)
+      if m.below(2) == 0 { s._masonrySections[i].runs.remove(at: r) } else { s._masonrySections[i].runs[r].start = m.below(50) }
     default:
-      guard !s._roundRobinLanesLessOne.isEmpty else { return }
-      s._roundRobinLanesLessOne[m.below(s._roundRobinLanesLessOne.count)] = UInt8([0, 1, 2, 3, 255][m.below(5)])
+      guard sections > 0 else { return }
+      let i = m.below(sections)
+      guard !s._masonrySections[i].runs.isEmpty else { return }
+      let r = m.below(s._masonrySections[i].runs.count)
+      guard !s._masonrySections[i].runs[r].lanes.isEmpty else { return }
+      let j = m.below(s._masonrySections[i].runs[r].lanes.count)
+      s._masonrySections[i].runs[r].lanes[j] = m.below(s._masonrySections[i].laneCount + 1)
     }
   default:
     // Every id of a list moved by the same amount (another layout's rows).
-    let l = list(m.below(5))
+    let l = list(m.below(4))
     let by = m.below(41) - 20
     s[keyPath: l] = s[keyPath: l].map { $0 &+ by }
   }

@@ -453,14 +453,16 @@ final class KindSnapshotTests: CheckedTestCase {
     original.userScroll(to: CGPoint(x: 0, y: 2000))
     let saved = original.snapshot()
     XCTAssertEqual(saved.masonrySections.map { [$0.firstID, $0.rowCount, $0.laneCount] }, [[0, 300, 3]])
-    let outOfRoundRobin = (0 ..< 300).filter { original.lane(at: $0) != $0 % 3 }
-    XCTAssertFalse(outOfRoundRobin.isEmpty)
-    XCTAssertEqual(saved.masonryLanes.map(\.id), outOfRoundRobin)
+    // Every row's lane is its run's, else listed (in row order).
+    XCTAssertEqual(Self.lanes(in: saved, ids: Array(0 ..< 300)), (0 ..< 300).map { original.lane(at: $0) })
+    let listed = saved.masonryLanes.map(\.id)
+    XCTAssertFalse(listed.isEmpty)
+    XCTAssertEqual(listed, listed.sorted())
     for entry in saved.masonryLanes {
       XCTAssertEqual(entry.lane, original.lane(at: entry.id), "row \(entry.id)")
       XCTAssertEqual(entry.laneCount, 3)
     }
-    XCTAssertEqual(saved.entryCount, 300 + outOfRoundRobin.count + 1)  // measured, listed lanes, the section
+    XCTAssertEqual(saved.entryCount, 300 + listed.count + 1)  // measured, listed lanes, the section
 
     func fresh(_ layout: SectionLayout) throws -> LazyStackLayout<Int> {
       var l = try LazyStackLayout(ids: Array(0 ..< 300), estimatedExtent: 50)
@@ -488,8 +490,8 @@ final class KindSnapshotTests: CheckedTestCase {
     var reflowed = try fresh(.masonry(try MasonryLayout(lanes: .fixed(4))))
     for id in 0 ..< 300 { reflowed.setMeasuredExtent(CGFloat(20 + (id * 37) % 90), for: id) }
     reflowed.sectionLayout = three
-    XCTAssertTrue(outOfRoundRobin.count < 300 && (0 ..< 300).contains { !outOfRoundRobin.contains($0) && reflowed.lane(at: $0) != $0 % 3 },
-                  "some unlisted row is out of the round robin here")
+    XCTAssertTrue((0 ..< 300).contains { !listed.contains($0) && reflowed.lane(at: $0) != original.lane(at: $0) },
+                  "some unlisted row is in another lane here")
     reflowed.restore(saved)
     expectSameLanesAndFrames(reflowed, "into a re-flowed layout of the same ids")
 
@@ -501,7 +503,6 @@ final class KindSnapshotTests: CheckedTestCase {
     others.sectionLayout = three
     let othersBefore = (0 ..< others.count).map { others.lane(at: $0) }
     others.restore(saved)
-    let listed = Set(outOfRoundRobin)
     for i in 0 ..< others.count {
       let id = others.ids[i]
       XCTAssertEqual(others.lane(at: i), listed.contains(id) ? original.lane(at: id) : othersBefore[i], "lane of id \(id) among other ids")
@@ -517,10 +518,25 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertEqual(list.frame(at: 299).maxY, original.ids.map(truth).reduce(0, +))
   }
 
+  /// Each row's lane as `snapshot` gives it to rows `ids` of one masonry
+  /// section saved (its runs, then its listed rows).
+  static func lanes(in snapshot: LayoutSnapshot<Int>, ids: [Int]) -> [Int] {
+    guard let section = snapshot.masonrySections.first(where: { $0.firstID == ids.first }) else { return [] }
+    var lanes = (0 ..< section.rowCount).map { j in
+      let run = section.runs.last { $0.start <= j }!
+      return run.lanes[(j - run.start) % section.laneCount]
+    }
+    for entry in snapshot.masonryLanes { if let j = ids.firstIndex(of: entry.id) { lanes[j] = entry.lane } }
+    return lanes
+  }
+
   /// SPEC C1: a masonry that never re-flowed (its rows took their lanes
   /// while estimated, then were measured) holds its sections and no lane:
-  /// its binary form is the list's plus the id and 5 bytes a section, and
-  /// a restore into a new layout of the same ids gives back every lane.
+  /// its binary form is the list's plus the id and 17 bytes a section of
+  /// one run of 4 lanes, and a restore into a new layout of the same ids
+  /// gives back every lane. One re-flowed while most rows were estimated
+  /// holds a few runs and lists no more than the rows around the measured
+  /// ones.
   func testC1_aMasonryThatNeverReflowedHoldsItsSectionsAndNoLane() throws {
     let four = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(4)))
     var masonry = try make(rows: 2000, kinds: false)
@@ -531,11 +547,14 @@ final class KindSnapshotTests: CheckedTestCase {
     let saved = masonry.snapshot()
     XCTAssertEqual(saved.masonryLanes.count, 0)
     XCTAssertEqual(saved.masonrySections.map { [$0.firstID, $0.rowCount, $0.laneCount] }, [[0, 1000, 4], [1001, 999, 4]])
+    XCTAssertEqual(saved.masonrySections.map(\.runs), [[.init(start: 0, lanes: [0, 1, 2, 3])], [.init(start: 0, lanes: [0, 1, 2, 3])]])
     var list = masonry
     list.sectionLayout = .list
     let listBytes = list.snapshot().encoded().count
     let bytes = saved.encoded()
-    XCTAssertEqual(bytes.count, listBytes + 4 + 4 + 2 * (8 + 5))  // no lanes (a count), two sections (a count, each)
+    // No lanes (a count); two sections (a count; each an id, the row
+    // count, the lane count, a run count and a run: its start and lanes).
+    XCTAssertEqual(bytes.count, listBytes + 4 + 4 + 2 * (8 + 4 + 1 + 4 + 4 + 4))
     XCTAssertEqual([UInt8](bytes)[4], 5)
     XCTAssertEqual(try LayoutSnapshot<Int>(encoded: bytes), saved)
 
@@ -553,19 +572,38 @@ final class KindSnapshotTests: CheckedTestCase {
       XCTAssertEqual(restored.lane(at: i), masonry.lane(at: i), "lane of row \(i)")
     }
     XCTAssertEqual(restored.contentOffset, masonry.contentOffset)
+
+    // Re-flowed to 3 lanes with 1 row in 10 measured: the rows after the
+    // last measured one repeat every 3 rows again, in a run.
+    var rotated = masonry
+    rotated.sectionLayout = .masonry(try MasonryLayout(lanes: .fixed(3)))
+    let reflowed = rotated.snapshot()
+    XCTAssertEqual(Self.lanes(in: reflowed, ids: Array(0 ..< 1000)), (0 ..< 1000).map { rotated.lane(at: $0) })
+    XCTAssertLessThan(reflowed.masonryLanes.count, 1000, "the rows listed")
+    XCTAssertLessThan(reflowed.encoded().count, listBytes * 3, "bytes")
+    var back = try LazyStackLayout(ids: Array(0 ..< 2000), estimatedExtent: 50)
+    back.viewportSize = CGSize(width: 300, height: 500)
+    back.setRole(.sectionHeader, for: 1000)
+    back.sectionLayout = .masonry(try MasonryLayout(lanes: .fixed(3)))
+    back.restore(reflowed)
+    XCTAssertEqual((0 ..< 2000).map { back.lane(at: $0) }, (0 ..< 2000).map { rotated.lane(at: $0) })
   }
 
-  /// SPEC C1: lanes in both encodings. The binary form with lanes is
-  /// format 2 (the id plus 2 bytes a lane); without lanes it stays format
-  /// 1; a lane not below its count, or any truncation, is a typed error.
+  /// SPEC C1: lanes in both encodings. The binary form with masonry
+  /// sections is format 5 (each section the id plus 9 bytes and 4 + k a
+  /// run; each listed lane the id plus 2); lanes without sections (a
+  /// snapshot of before sections) format 2; without lanes it stays
+  /// format 1. A lane not below its count, or any truncation, is a typed
+  /// error.
   func testC1_masonryLanesSurviveBothEncodings() throws {
     var layout = try make(rows: 60, kinds: false)
-    layout.setMeasuredExtent(90, for: 4)
+    for (id, extent) in [(4, 90.0), (9, 7), (13, 140), (22, 3), (23, 61)] { layout.setMeasuredExtent(CGFloat(extent), for: id) }
     XCTAssertEqual([UInt8](layout.snapshot().encoded())[4], 1)
-    layout.sectionLayout = .masonry(try MasonryLayout(lanes: .fixed(4)))  // re-flowed around row 4's 90 pt
+    layout.sectionLayout = .masonry(try MasonryLayout(lanes: .fixed(4)))  // re-flowed around the rows measured
     let s = layout.snapshot()
-    XCTAssertEqual(s.masonryLanes.map(\.id), (0 ..< 60).filter { layout.lane(at: $0) != $0 % 4 })
+    XCTAssertEqual(Self.lanes(in: s, ids: Array(0 ..< 60)), (0 ..< 60).map { layout.lane(at: $0) })
     XCTAssertFalse(s.masonryLanes.isEmpty)
+    XCTAssertGreaterThan(s.masonrySections.first?.runs.count ?? 0, 1)
     XCTAssertEqual(s.masonrySections.count, 1)
     let bytes = [UInt8](s.encoded())
     XCTAssertEqual(bytes[4], 5)
@@ -595,19 +633,34 @@ final class KindSnapshotTests: CheckedTestCase {
     }
     // A section of no rows, in either form, is corrupt.
     var section = LayoutSnapshot<Int>()
-    section._appendRoundRobin(first: 7, count: 1, lanesLessOne: 3)
-    var empty = [UInt8](section.encoded())
-    XCTAssertEqual(empty[4], 5)
-    empty[empty.count - 5] = 0  // the row count's low byte: 1 -> 0
-    XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(empty))) { error in
-      guard case .corrupt(let what, offset: empty.count - 5)? = error as? LayoutSnapshotError else { return XCTFail("\(error)") }
-      XCTAssertEqual(what, "a masonry section of no rows")
+    section._masonrySections = [.init(firstID: 7, rowCount: 1, laneCount: 4, runs: [.init(start: 0, lanes: [0, 1, 2, 3])])]
+    XCTAssertNil(section.masonrySections[0].problem)
+    let sectionBytes = [UInt8](section.encoded())
+    XCTAssertEqual(sectionBytes[4], 5)
+    XCTAssertEqual(try LayoutSnapshot<Int>(encoded: Data(sectionBytes)), section)
+    // The row count's low byte 1 -> 0, a lane 3 -> 4, the run's start 0 -> 1.
+    for (at, value, what) in [(sectionBytes.count - 17, UInt8(0), "a masonry section of no rows"),
+                              (sectionBytes.count - 1, 4, "lane 4 of 4 in a masonry run"),
+                              (sectionBytes.count - 8, 1, "a masonry run at row 1 of 1, out of order")] {
+      var bad = sectionBytes
+      bad[at] = value
+      XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(bad))) { error in
+        guard case .corrupt(let said, offset: at)? = error as? LayoutSnapshotError else { return XCTFail("\(what): \(error)") }
+        XCTAssertEqual(said, what)
+      }
     }
-    let emptyJSON = #"{"measuredIDs":[],"measuredUnits":[],"ownIDs":[],"ownUnits":[],"kindIDs":[],"kinds":[],"#
-      + #""roundRobinIDs":[7],"roundRobinCounts":[0],"roundRobinLaneCounts":[4],"kindSettings":[]}"#
-    XCTAssertThrowsError(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: Data(emptyJSON.utf8))) { error in
-      guard case .dataCorrupted(let context)? = error as? DecodingError else { return XCTFail("\(error)") }
-      XCTAssertEqual(context.codingPath.map(\.stringValue), ["roundRobinCounts"])
+    for (json, what) in [(#"{"firstID":7,"rowCount":0,"laneCount":4,"runs":[{"start":0,"lanes":[0,1,2,3]}]}"#, "a masonry section of 0 rows"),
+                         (#"{"firstID":7,"rowCount":2,"laneCount":4,"runs":[]}"#,
+                          "a masonry section whose first run does not start at its first row"),
+                         (#"{"firstID":7,"rowCount":2,"laneCount":2,"runs":[{"start":0,"lanes":[0,2]}]}"#,
+                          "a masonry run of lanes [0, 2] in 2 lanes")] {
+      let whole = #"{"measuredIDs":[],"measuredUnits":[],"ownIDs":[],"ownUnits":[],"kindIDs":[],"kinds":[],"#
+        + #""masonrySections":["# + json + #"],"kindSettings":[]}"#
+      XCTAssertThrowsError(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: Data(whole.utf8))) { error in
+        guard case .dataCorrupted(let context)? = error as? DecodingError else { return XCTFail("\(what): \(error)") }
+        XCTAssertEqual(context.codingPath.map(\.stringValue), ["masonrySections"])
+        XCTAssertEqual(context.debugDescription, what)
+      }
     }
   }
 

@@ -45,7 +45,7 @@ final class SnapshotDecodingTests: CheckedTestCase {
     XCTAssertEqual(s._ownIDs.count, 2)
     XCTAssertEqual(s._kindIDs.count, 2)
     XCTAssertGreaterThan(s._laneIDs.count, 2)
-    XCTAssertEqual(s._roundRobinIDs, [0])
+    XCTAssertEqual(s.masonrySections.map(\.firstID), [0])
     let lists: [(String, WritableKeyPath<LayoutSnapshot<Int>, [Int]>, String)] = [
       ("measured rows", \._measuredIDs, "measuredIDs"), ("own estimates", \._ownIDs, "ownIDs"),
       ("kinds", \._kindIDs, "kindIDs"), ("masonry lanes", \._laneIDs, "laneIDs")]
@@ -67,19 +67,22 @@ final class SnapshotDecodingTests: CheckedTestCase {
     }
     // A row that starts two masonry sections.
     var twoSections = s
-    twoSections._appendRoundRobin(first: 0, count: 3, lanesLessOne: 1)
+    twoSections._masonrySections.append(.init(firstID: 0, rowCount: 3, laneCount: 2, runs: [.init(start: 0, lanes: [0, 1])]))
     let sectionBytes = [UInt8](twoSections.encoded())
+    // The second section: an id, its row and lane counts, a run count and a run of 2 lanes.
     XCTAssertThrowsError(try LayoutSnapshot<Int>(encoded: Data(sectionBytes)),
-                         LayoutSnapshotError.corrupt("a row repeated among the masonry sections", offset: sectionBytes.count - 13))
+                         LayoutSnapshotError.corrupt("a row repeated among the masonry sections",
+                                                     offset: sectionBytes.count - (8 + 4 + 1 + 4 + 4 + 2)))
     XCTAssertThrowsError(try JSONDecoder().decode(LayoutSnapshot<Int>.self, from: JSONEncoder().encode(twoSections))) { error in
       guard case .dataCorrupted(let context)? = error as? DecodingError else { return XCTFail("sections: \(error)") }
-      XCTAssertEqual(context.codingPath.map(\.stringValue), ["roundRobinIDs"])
+      XCTAssertEqual(context.codingPath.map(\.stringValue), ["masonrySections"])
       XCTAssertEqual(context.debugDescription, "a row starts two sections")
     }
     // The reproduction: one lane entry's id overwritten with the
     // one before it (8 bytes here; one byte of a small id).
     var bytes = [UInt8](s.encoded())
-    let laneStart = bytes.count - s._laneIDs.count * 10 - 4 - 13
+    let sectionsSize = 4 + s.masonrySections.reduce(0) { $0 + 8 + 4 + 1 + 4 + $1.runs.count * (4 + $1.laneCount) }
+    let laneStart = bytes.count - s._laneIDs.count * 10 - sectionsSize
     let second = offset(of: s._laneIDs[1], in: bytes, after: laneStart)
     let first = offset(of: s._laneIDs[0], in: bytes, after: laneStart)
     bytes.replaceSubrange(second ..< second + 8, with: bytes[first ..< first + 8])

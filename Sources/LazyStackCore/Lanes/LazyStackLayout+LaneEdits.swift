@@ -247,7 +247,7 @@ extension LazyStackLayout {
 
   /// Gives masonry rows the lanes `snapshot` holds (SPEC C1, C2): a
   /// section the snapshot names unchanged (the same first row, row count
-  /// and lane count) is in the round robin but for the rows it lists; a
+  /// and lane count) gets its runs' lanes but for the rows it lists; a
   /// listed row of another section gets its lane where its section is a
   /// masonry of the lane count it had there, and the other rows keep
   /// theirs. A section whose lanes change is rebuilt from them, and the
@@ -262,43 +262,51 @@ extension LazyStackLayout {
   internal mutating func _restoreLanes(from snapshot: LayoutSnapshot<ID>) {
     guard let layout = _laneBox?.value else { return }
     var sections = layout.sections
-    var roundRobin = [Bool](repeating: false, count: sections.count)
-    if !snapshot._roundRobinIDs.isEmpty {
+    // Each section here the snapshot names unchanged: its saved section.
+    var saved = [LayoutSnapshot<ID>.MasonrySection?](repeating: nil, count: sections.count)
+    if !snapshot.masonrySections.isEmpty {
       var named: [ID: Int] = [:]
-      for (r, id) in snapshot._roundRobinIDs.enumerated() { named[id] = r }
+      for (r, section) in snapshot.masonrySections.enumerated() { named[section.firstID] = r }
       for p in sections.indices {
         guard let m = sections[p].masonry, m.count > 0, let r = named[_tree.id(at: sections[p].bodyStart)] else { continue }
-        roundRobin[p] = snapshot._roundRobinCounts[r] == m.count && Int(snapshot._roundRobinLanesLessOne[r]) &+ 1 == m.k
+        let section = snapshot.masonrySections[r]
+        if section.rowCount == m.count && section.laneCount == m.k { saved[p] = section }
       }
     }
     let listed = _listedLanes(of: snapshot, in: layout)
     var changed = false
     for p in sections.indices {
-      guard let m = sections[p].masonry, roundRobin[p] || !listed[p].isEmpty else { continue }
+      guard let m = sections[p].masonry, saved[p] != nil || !listed[p].isEmpty else { continue }
       let k = m.k
       let rows = listed[p]
-      // The lanes as they are, compared with the restored ones (a relaunch
-      // into the same masonry usually finds them equal).
-      var same = true
-      var (r, phase, next) = (0, 0, 0)
-      compare: for block in m.blocks.lanes {
-        for lane in block {
-          var wanted = roundRobin[p] ? phase : Int(lane)
-          if next < rows.count && rows[next].row == r {
-            wanted = rows[next].lane
-            next &+= 1
-          }
-          if wanted != Int(lane) {
-            same = false
-            break compare
-          }
+      let runs = saved[p]?.runs ?? []
+      // The lane row r is restored to, given its lane here: its listed
+      // lane, else its run's, else its own. Rows are asked in order.
+      var (r, phase, next, run) = (0, 0, 0, 0)
+      func wanted(_ lane: Int) -> Int {
+        defer {
           r &+= 1
           phase = phase &+ 1 == k ? 0 : phase &+ 1
         }
+        if run &+ 1 < runs.count && runs[run &+ 1].start == r { (run, phase) = (run &+ 1, 0) }
+        if next < rows.count && rows[next].row == r {
+          next &+= 1
+          return rows[next &- 1].lane
+        }
+        return runs.isEmpty ? lane : runs[run].lanes[phase]
+      }
+      // The lanes as they are, compared with the restored ones (a relaunch
+      // into the same masonry usually finds them equal).
+      var same = true
+      compare: for block in m.blocks.lanes {
+        for lane in block where wanted(Int(lane)) != Int(lane) {
+          same = false
+          break compare
+        }
       }
       if same { continue }
-      var lanes = roundRobin[p] ? (0 ..< m.count).map { $0 % k } : m.blocks.allLanes
-      for entry in rows { lanes[entry.row] = entry.lane }
+      (r, phase, next, run) = (0, 0, 0, 0)
+      let lanes = m.blocks.allLanes.map(wanted)
       sections[p].masonry = _MasonryLanes(extents: m.blocks.allExtents, lanes: lanes, lanes: k, spacing: m.spacing,
                                           blockCapacity: m.blocks.capacity)
       changed = true

@@ -41,11 +41,18 @@ extension LazyStackLayout {
     return lanes.sections.reduce(0) { $0 &+ ($1.grid?.blocks.filledBlockCount ?? $1.masonry?.blocks.filledBlockCount ?? 0) }
   }
 
-  /// The number of masonry rows not in their section's round robin (row j
-  /// in lane j mod k): the lanes a snapshot lists (SPEC C1).
+  /// The number of masonry rows whose lanes differ from their run's, and
+  /// the number of runs: what a snapshot lists (SPEC C1).
   /// - Complexity: O(w) for w masonry rows.
-  package var _rowsOutOfRoundRobin: Int {
-    guard let lanes = _laneBox?.value else { return 0 }
-    return lanes.sections.reduce(0) { $0 &+ ($1.masonry.map { $0.blocks.rowsOutOfRoundRobin(lanes: $0.k).count } ?? 0) }
+  package var _masonryRunsAndListedRows: (runs: Int, listed: Int) {
+    guard let lanes = _laneBox?.value else { return (0, 0) }
+    var total = (runs: 0, listed: 0)
+    for section in lanes.sections {
+      guard let m = section.masonry, m.count > 0 else { continue }
+      let found = m.blocks.masonryRuns(lanes: m.k)
+      total.runs &+= found.runs.count
+      total.listed &+= found.listed.count
+    }
+    return total
   }
 }

@@ -297,12 +297,12 @@ extension LazyStackLayout {
     return _setRoleInLanes(role, at: location)
   }
 
-  /// Adds each masonry section to `snapshot`, with the lanes of its rows
-  /// that are not in the round robin (C1): a masonry that never re-flowed
-  /// adds one entry a section.
+  /// Adds each masonry section to `snapshot`, its runs, and the lanes of
+  /// its rows whose lanes differ from their run's (C1): a masonry that
+  /// never re-flowed adds one entry a section.
   /// - Complexity: O(1) in a list; O(w) for w masonry rows (a pass over
-  ///   their lanes), plus O(e (log n + B)) for e rows out of the round
-  ///   robin, or O(w) when they are more than one in 16.
+  ///   their lanes), plus O(e (k + log n + B)) for e rows listed, or
+  ///   O(w) when they are more than one in 16.
   @inlinable
   internal func _placementAppendLanes(to snapshot: inout LayoutSnapshot<ID>) {
     guard let lanes = _laneBox?.value else { return }
@@ -310,8 +310,9 @@ extension LazyStackLayout {
       guard let m = section.masonry, m.count > 0 else { continue }
       let body = section.body
       let countLessOne = UInt8(truncatingIfNeeded: m.k &- 1)
-      snapshot._appendRoundRobin(first: _tree.id(at: body.lowerBound), count: body.count, lanesLessOne: countLessOne)
-      let out = m.blocks.rowsOutOfRoundRobin(lanes: m.k)
+      let (runs, out) = m.blocks.masonryRuns(lanes: m.k)
+      snapshot._masonrySections.append(.init(firstID: _tree.id(at: body.lowerBound), rowCount: body.count, laneCount: m.k,
+                                            runs: runs.map { .init(start: $0.start, lanes: $0.lanes) }))
       guard !out.isEmpty else { continue }
       if out.count &* 16 <= body.count {
         for r in out {
@@ -319,16 +320,15 @@ extension LazyStackLayout {
                                countLessOne: countLessOne)
         }
       } else {
-        // Most rows are listed (a masonry re-flowed by the rule): one walk
-        // of the ids rather than a search for each.
+        // Many rows listed: one walk of the ids rather than a search for each.
         let all = m.blocks.allLanes
-        var (r, phase) = (0, 0)
+        var (r, next) = (0, 0)
         _tree.forEachRow(in: body) { id, _, _ in
-          if all[r] != phase {
+          if next < out.count && out[next] == r {
             snapshot._appendLane(of: id, lane: UInt8(truncatingIfNeeded: all[r]), countLessOne: countLessOne)
+            next &+= 1
           }
           r &+= 1
-          phase = phase &+ 1 == m.k ? 0 : phase &+ 1
         }
       }
     }
@@ -339,7 +339,7 @@ extension LazyStackLayout {
   ///   see `_restoreLanes`.
   @inlinable @inline(__always)
   internal mutating func _placementRestoresLanes(from snapshot: LayoutSnapshot<ID>) {
-    if (!snapshot._laneIDs.isEmpty || !snapshot._roundRobinIDs.isEmpty) && _laneBox != nil { _restoreLanes(from: snapshot) }
+    if (!snapshot._laneIDs.isEmpty || !snapshot.masonrySections.isEmpty) && _laneBox != nil { _restoreLanes(from: snapshot) }
   }
 
   /// At a settle: lays the lane sections out again if an edit left them

@@ -214,21 +214,39 @@ package struct _LaneBlocks: Sendable, Equatable {
     return result
   }
 
-  /// The rows (from 0) not in the round robin of `k` lanes, row j in lane
-  /// j mod k (SPEC C1: what a masonry snapshot lists), in order.
-  /// - Complexity: O(m).
+  /// The runs of rows whose lanes repeat every `k` rows, and the rows
+  /// whose lanes differ from their run's (SPEC C1: what a masonry
+  /// snapshot holds; see `LayoutSnapshot.MasonrySection`). The first run
+  /// starts at row 0 with the lanes of rows 0..<k (past the last row, the
+  /// round robin's). A row whose lane differs from its run's starts a run
+  /// when it and the 2k - 1 rows after it exist and repeat every k rows
+  /// (rows j..<j+k have the lanes of rows j+k..<j+2k); otherwise it is
+  /// listed. A masonry that never re-flowed is one run; one re-flowed
+  /// while most rows were estimated, a few runs.
+  /// - Complexity: O(m + k l) for m rows and l of them not in their run.
   @inlinable
-  package func rowsOutOfRoundRobin(lanes k: Int) -> [Int] {
-    var result: [Int] = []
-    var (r, phase) = (0, 0)
-    for b in lanes {
-      for j in b {
-        if Int(j) != phase { result.append(r) }
-        r &+= 1
-        phase = phase &+ 1 == k ? 0 : phase &+ 1
+  package func masonryRuns(lanes k: Int) -> (runs: [(start: Int, lanes: [Int])], listed: [Int]) {
+    var all: [UInt8] = []
+    all.reserveCapacity(count)
+    for b in lanes { all.append(contentsOf: b) }
+    let m = all.count
+    var pattern = (0 ..< k).map { $0 < m ? Int(all[$0]) : $0 }
+    var runs = [(start: 0, lanes: pattern)]
+    var listed: [Int] = []
+    var phase = 0
+    for j in 0 ..< m {
+      if Int(all[j]) != pattern[phase] {
+        if j &+ 2 &* k <= m && (0 ..< k).allSatisfy({ all[j &+ $0] == all[j &+ k &+ $0] }) {
+          pattern = (0 ..< k).map { Int(all[j &+ $0]) }
+          runs.append((j, pattern))
+          phase = 0
+        } else {
+          listed.append(j)
+        }
       }
+      phase = phase &+ 1 == k ? 0 : phase &+ 1
     }
-    return result
+    return (runs, listed)
   }
 
   /// How an insert changed the blocks' shape.

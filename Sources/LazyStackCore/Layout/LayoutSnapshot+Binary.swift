@@ -122,8 +122,9 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
   /// The snapshot's compact binary form (SPEC C1): per entry the id's
   /// bytes plus 4 (a measured extent or an own estimate, in 1/256 pt) or
   /// plus 1 (a kind) or plus 2 (a masonry row's lane and its section's
-  /// lane count) or plus 5 (a masonry section: its row count and lane
-  /// count), after a header of the kinds' settings and the place.
+  /// lane count) or plus 9 and 4 + k a run (a masonry section: its row
+  /// count, lane count k and runs), after a header of the kinds' settings
+  /// and the place.
   /// 100k measured `Int` ids take 1.2 MB. A snapshot without masonry lanes
   /// is written in format 1, which builds from before lanes read too;
   /// with masonry sections in format 5 (format 1, a part of lanes, and one
@@ -141,8 +142,10 @@ extension LayoutSnapshot where ID: LayoutSnapshotID {
   ///   value no snapshot holds: an extent, estimate or distance out of
   ///   range, an anchor that is not finite, a policy that does not exist,
   ///   a kind's settings given twice, a kind entry of kind 0, a lane not
-  ///   below its count, a row named twice among the measured rows, the own
-  ///   estimates, the kinds or the masonry lanes, or bytes after the end.
+  ///   below its count, a masonry section of no rows or no runs, runs out
+  ///   of order or past the section's rows, a row named twice among the
+  ///   measured rows, the own estimates, the kinds, the masonry lanes or
+  ///   the masonry sections' first rows, or bytes after the end.
   ///   Never traps on any bytes.
   /// - Complexity: O(m) expected for m entries (repeats are found by
   ///   hashing the ids).
@@ -162,7 +165,7 @@ extension LayoutSnapshot {
     bytes.append(contentsOf: Array("LZSS".utf8))
     // The format: 1 (2 with lanes, 5 with masonry sections) for ids in
     // their own bytes, 3 (4, 6) for ids in their `Codable` form.
-    let sections = !_roundRobinIDs.isEmpty
+    let sections = !masonrySections.isEmpty
     bytes.append(sections ? Coder.sectionsFormat : Coder.formatBase &+ (_laneIDs.isEmpty ? 1 : 2))
     UInt16(kindSettings.count).appendSnapshotBytes(to: &bytes)
     for s in kindSettings {
@@ -204,11 +207,16 @@ extension LayoutSnapshot {
       }
     }
     if sections {
-      UInt32(_roundRobinIDs.count).appendSnapshotBytes(to: &bytes)
-      for r in 0 ..< _roundRobinIDs.count {
-        coder.append(_roundRobinIDs[r], to: &bytes)
-        UInt32(_roundRobinCounts[r]).appendSnapshotBytes(to: &bytes)
-        bytes.append(_roundRobinLanesLessOne[r])
+      UInt32(masonrySections.count).appendSnapshotBytes(to: &bytes)
+      for section in masonrySections {
+        coder.append(section.firstID, to: &bytes)
+        UInt32(section.rowCount).appendSnapshotBytes(to: &bytes)
+        bytes.append(UInt8(truncatingIfNeeded: section.laneCount &- 1))
+        UInt32(section.runs.count).appendSnapshotBytes(to: &bytes)
+        for run in section.runs {
+          UInt32(run.start).appendSnapshotBytes(to: &bytes)
+          for lane in run.lanes { bytes.append(UInt8(truncatingIfNeeded: lane)) }
+        }
       }
     }
     return Data(bytes)
@@ -336,14 +344,35 @@ extension LayoutSnapshot {
         }
       }
       if sections {
-        let records = try count(entrySize: 6)
+        let records = try count(entrySize: 14)
         seen.removeAll(keepingCapacity: true)
         for _ in 0 ..< records {
           let id = try entryID("masonry sections")
           let at = offset
-          let rows = try UInt32(snapshotBytes: b, offset: &offset)
+          let rows = Int(try UInt32(snapshotBytes: b, offset: &offset))
           guard rows >= 1 else { throw .corrupt("a masonry section of no rows", offset: at) }
-          result._appendRoundRobin(first: id, count: Int(rows), lanesLessOne: try byte())
+          let k = Int(try byte()) &+ 1
+          let runsAt = offset
+          let runCount = try count(entrySize: 4 &+ k)
+          guard runCount >= 1 else { throw .corrupt("a masonry section without runs", offset: runsAt) }
+          var runs: [MasonrySection.Run] = []
+          runs.reserveCapacity(runCount)
+          for r in 0 ..< runCount {
+            let startAt = offset
+            let start = Int(try UInt32(snapshotBytes: b, offset: &offset))
+            guard start < rows, r == 0 ? start == 0 : start > runs[r &- 1].start else {
+              throw .corrupt("a masonry run at row \(start) of \(rows), out of order", offset: startAt)
+            }
+            var lanes: [Int] = []
+            lanes.reserveCapacity(k)
+            for _ in 0 ..< k {
+              let lane = Int(try byte())
+              guard lane < k else { throw .corrupt("lane \(lane) of \(k) in a masonry run", offset: offset &- 1) }
+              lanes.append(lane)
+            }
+            runs.append(MasonrySection.Run(start: start, lanes: lanes))
+          }
+          result._masonrySections.append(MasonrySection(firstID: id, rowCount: rows, laneCount: k, runs: runs))
         }
       }
       guard offset == b.count else { throw .corrupt("\(b.count - offset) bytes after the end", offset: offset) }

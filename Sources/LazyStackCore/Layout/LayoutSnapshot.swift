@@ -7,10 +7,10 @@ import Foundation
 /// kept row's id, the distance from its start to the viewport's anchor
 /// point, and that anchor. Nothing else: a snapshot of 1M list rows with
 /// 100k measured holds about 100k entries. A masonry section adds one
-/// entry (its first row, its row count and lane count) and one a row that
-/// is not in the round robin (the j-th row in lane j mod k, the lane L4's
-/// rule gives at one estimate): a masonry that never re-flowed adds
-/// almost nothing.
+/// entry (`MasonrySection`: its first row, row and lane counts, and the
+/// runs of rows whose lanes repeat every k rows) and one a row that is in
+/// no run's pattern: a masonry that never re-flowed (its rows in the round
+/// robin, the j-th in lane j mod k) adds one entry a section.
 ///
 /// Take one with `LazyStackLayout.snapshot()`, keep it (it is `Codable`
 /// when the id is, and has a compact binary form, `encoded()` /
@@ -81,12 +81,8 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
   @usableFromInline package var _laneIDs: [ID]
   @usableFromInline package var _lanes: [UInt8]
   @usableFromInline package var _laneCountsLessOne: [UInt8]
-  /// The masonry sections whose rows not in `_laneIDs` are in the round
-  /// robin: each section's first row (header and footer aside), its number
-  /// of such rows, and its lane count less one.
-  @usableFromInline package var _roundRobinIDs: [ID]
-  @usableFromInline package var _roundRobinCounts: [Int]
-  @usableFromInline package var _roundRobinLanesLessOne: [UInt8]
+  /// The masonry sections, in row order.
+  @usableFromInline package var _masonrySections: [MasonrySection]
   /// Every kind's settings, kind 0's first.
   public var kindSettings: [KindSettings]
   /// The reading place, or `nil` (a layout without rows).
@@ -106,9 +102,7 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     _laneIDs = []
     _lanes = []
     _laneCountsLessOne = []
-    _roundRobinIDs = []
-    _roundRobinCounts = []
-    _roundRobinLanesLessOne = []
+    _masonrySections = []
     kindSettings = []
     place = nil
   }
@@ -136,27 +130,20 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
 
   /// The masonry rows listed with their lanes and the lane count of their
   /// section then, in row order (SPEC C1, L4): the rows of a section in
-  /// `masonrySections` that are not in its round robin, and every row of
-  /// a section that is not there. A restore gives a listed row its lane
-  /// back when its section here is a masonry with the same lane count.
+  /// `masonrySections` that its runs do not give their lanes, and every
+  /// row of a section that is not there. A restore gives a listed row its
+  /// lane back when its section here is a masonry with the same lane count.
   /// - Complexity: O(m).
   @inlinable
   public var masonryLanes: [(id: ID, lane: Int, laneCount: Int)] {
     (0 ..< _laneIDs.count).map { (_laneIDs[$0], Int(_lanes[$0]), Int(_laneCountsLessOne[$0]) + 1) }
   }
 
-  /// The masonry sections whose rows not in `masonryLanes` are in the
-  /// round robin, the j-th row (from 0, header and footer aside) in lane
-  /// j mod `laneCount`: each by its first such row and its number of them
-  /// (SPEC C1, L4). A restore into a masonry section with the same first
-  /// row, row count and lane count (the same data) puts every row of it
-  /// not in `masonryLanes` back in the round robin; a section that changed
-  /// keeps those rows' lanes as they are.
-  /// - Complexity: O(s) for s sections.
+  /// The masonry sections, in row order, each with the runs that give its
+  /// rows their lanes (SPEC C1; see `MasonrySection`).
+  /// - Complexity: O(1).
   @inlinable
-  public var masonrySections: [(firstID: ID, rowCount: Int, laneCount: Int)] {
-    (0 ..< _roundRobinIDs.count).map { (_roundRobinIDs[$0], _roundRobinCounts[$0], Int(_roundRobinLanesLessOne[$0]) + 1) }
-  }
+  public var masonrySections: [MasonrySection] { _masonrySections }
 
   /// The number of entries: measured rows, rows with a kind, rows with an
   /// own estimate, masonry rows' lanes and masonry sections (a row may be
@@ -164,7 +151,7 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
   /// - Complexity: O(1).
   @inlinable
   public var entryCount: Int {
-    _measuredIDs.count + _ownIDs.count + _kindIDs.count + _laneIDs.count + _roundRobinIDs.count
+    _measuredIDs.count + _ownIDs.count + _kindIDs.count + _laneIDs.count + masonrySections.count
   }
 
   /// A summary: entry counts and the place.
@@ -172,7 +159,7 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
   public var description: String {
     let where_ = place.map { "\($0.id) +\($0.distance) pt at \($0.anchor.y)" } ?? "none"
     return "LayoutSnapshot(\(_measuredIDs.count) measured, \(_kindIDs.count) kinded, "
-      + "\(_ownIDs.count) own estimates, \(_laneIDs.count) masonry lanes, \(_roundRobinIDs.count) masonry sections, "
+      + "\(_ownIDs.count) own estimates, \(_laneIDs.count) masonry lanes, \(masonrySections.count) masonry sections, "
       + "place \(where_))"
   }
 
@@ -201,9 +188,7 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     }
     // A section whose first row is here was restored (or changed): only
     // one that has not arrived waits.
-    for r in 0 ..< _roundRobinIDs.count where isKept(_roundRobinIDs[r]) {
-      result._appendRoundRobin(first: _roundRobinIDs[r], count: _roundRobinCounts[r], lanesLessOne: _roundRobinLanesLessOne[r])
-    }
+    result._masonrySections = _masonrySections.filter { isKept($0.firstID) }
     return result
   }
 
@@ -231,10 +216,7 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     for r in 0 ..< waiting._laneIDs.count where !isRow(waiting._laneIDs[r]) {
       _appendLane(of: waiting._laneIDs[r], lane: waiting._lanes[r], countLessOne: waiting._laneCountsLessOne[r])
     }
-    for r in 0 ..< waiting._roundRobinIDs.count where !isRow(waiting._roundRobinIDs[r]) {
-      _appendRoundRobin(first: waiting._roundRobinIDs[r], count: waiting._roundRobinCounts[r],
-                        lanesLessOne: waiting._roundRobinLanesLessOne[r])
-    }
+    _masonrySections += waiting._masonrySections.filter { !isRow($0.firstID) }
   }
 
   /// Adds a masonry row's lane entry.
@@ -246,13 +228,73 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     _laneCountsLessOne.append(countLessOne)
   }
 
-  /// Adds a masonry section whose unlisted rows are in the round robin.
-  /// - Complexity: amortized O(1).
-  @inlinable
-  package mutating func _appendRoundRobin(first id: ID, count: Int, lanesLessOne: UInt8) {
-    _roundRobinIDs.append(id)
-    _roundRobinCounts.append(count)
-    _roundRobinLanesLessOne.append(lanesLessOne)
+  /// A masonry section (SPEC C1, L4): its first row (header and footer
+  /// aside) and number of rows, its lane count, and the runs that give its
+  /// rows their lanes. A run gives the rows from its start (counted from
+  /// the section's first row) to the next run's start, or the section's
+  /// end, its `lanes` over and over: row `start + i` is in lane
+  /// `lanes[i mod laneCount]`. The rows whose lanes differ from their run's
+  /// are in `masonryLanes`. A section that never re-flowed is one run of
+  /// lanes `0, 1, ..., k - 1` (the round robin).
+  ///
+  /// A restore into a masonry section with the same first row, row count
+  /// and lane count (the same data) gives each of its rows the lane its
+  /// run gives it, and then each listed row its own; a section that
+  /// changed gets its listed rows' lanes only.
+  public struct MasonrySection: Sendable, Equatable {
+    /// A run of rows whose lanes repeat every `laneCount` rows.
+    public struct Run: Sendable, Equatable {
+      /// Its first row, counted from the section's first row.
+      public var start: Int
+      /// The lanes of its first `laneCount` rows, repeated.
+      public var lanes: [Int]
+
+      /// Creates a run. - Complexity: O(1).
+      @inlinable
+      public init(start: Int, lanes: [Int]) {
+        self.start = start
+        self.lanes = lanes
+      }
+    }
+
+    /// The section's first row (after its header).
+    public var firstID: ID
+    /// Its number of rows (header and footer aside).
+    public var rowCount: Int
+    /// Its lane count, 1...256.
+    public var laneCount: Int
+    /// Its runs, by start: the first starts at 0.
+    public var runs: [Run]
+
+    /// Creates a section. - Complexity: O(1).
+    @inlinable
+    public init(firstID: ID, rowCount: Int, laneCount: Int, runs: [Run]) {
+      self.firstID = firstID
+      self.rowCount = rowCount
+      self.laneCount = laneCount
+      self.runs = runs
+    }
+
+    /// What makes the section one no snapshot holds, or nil: a row count
+    /// outside 1...2^32 - 1, a lane count outside 1...256, no run, a first
+    /// run that does not start at 0, starts that do not ascend within the
+    /// rows, or a run whose lanes are not `laneCount` lanes below it.
+    /// - Complexity: O(r k) for r runs.
+    @inlinable
+    public var problem: String? {
+      guard rowCount >= 1 && rowCount <= Int(UInt32.max) else { return "a masonry section of \(rowCount) rows" }
+      guard laneCount >= 1 && laneCount <= 256 else { return "a masonry section of \(laneCount) lanes" }
+      guard runs.first?.start == 0 else { return "a masonry section whose first run does not start at its first row" }
+      for (r, run) in runs.enumerated() {
+        guard run.start < rowCount, r == 0 || run.start > runs[r &- 1].start else {
+          return "a masonry run at row \(run.start) of \(rowCount), after one at \(r == 0 ? 0 : runs[r &- 1].start)"
+        }
+        guard run.lanes.count == laneCount, run.lanes.allSatisfy({ $0 >= 0 && $0 < laneCount }) else {
+          return "a masonry run of lanes \(run.lanes) in \(laneCount) lanes"
+        }
+      }
+      return nil
+    }
   }
 }
 
@@ -295,7 +337,7 @@ extension LayoutSnapshot.Place: Codable where ID: Codable {
 extension LayoutSnapshot: Codable where ID: Codable {
   private enum CodingKeys: String, CodingKey {
     case measuredIDs, measuredUnits, ownIDs, ownUnits, kindIDs, kinds, laneIDs, lanes, laneCounts
-    case roundRobinIDs, roundRobinCounts, roundRobinLaneCounts, kindSettings, place
+    case masonrySections, kindSettings, place
   }
 
   private struct CodedSettings: Codable {
@@ -312,7 +354,7 @@ extension LayoutSnapshot: Codable where ID: Codable {
   ///   `.dataCorrupted` for a value no snapshot holds, as `init(encoded:)`
   ///   rejects it: arrays of different lengths, a negative extent or
   ///   estimate, a lane count outside 1...256, a lane not below its count,
-  ///   a masonry section of no rows or more than 2^32 - 1, a row that
+  ///   a masonry section that `MasonrySection.problem` names, a row that
   ///   starts two masonry sections,
   ///   a row named twice in one list, a kind entry of kind 0, a kind's
   ///   settings given twice, a place whose distance is not finite or beyond
@@ -353,19 +395,13 @@ extension LayoutSnapshot: Codable where ID: Codable {
     }
     _lanes = lanes.map { UInt8($0) }
     _laneCountsLessOne = laneCounts.map { UInt8($0 - 1) }
-    _roundRobinIDs = try c.decodeIfPresent([ID].self, forKey: .roundRobinIDs) ?? []
-    guard !Self._hasRepeat(_roundRobinIDs) else {
-      throw DecodingError.dataCorruptedError(forKey: .roundRobinIDs, in: c, debugDescription: "a row starts two sections")
+    _masonrySections = try c.decodeIfPresent([MasonrySection].self, forKey: .masonrySections) ?? []
+    if let problem = masonrySections.lazy.compactMap(\.problem).first {
+      throw DecodingError.dataCorruptedError(forKey: .masonrySections, in: c, debugDescription: problem)
     }
-    _roundRobinCounts = try c.decodeIfPresent([Int].self, forKey: .roundRobinCounts) ?? []
-    let sectionLanes = try c.decodeIfPresent([Int].self, forKey: .roundRobinLaneCounts) ?? []
-    guard _roundRobinCounts.count == _roundRobinIDs.count, sectionLanes.count == _roundRobinIDs.count,
-          _roundRobinCounts.allSatisfy({ $0 >= 1 && $0 <= Int(UInt32.max) }), sectionLanes.allSatisfy({ $0 >= 1 && $0 <= 256 })
-    else {
-      throw DecodingError.dataCorruptedError(forKey: .roundRobinCounts, in: c,
-                                             debugDescription: "masonry sections' fields differ in number, or a count is out of range")
+    guard !Self._hasRepeat(masonrySections.map(\.firstID)) else {
+      throw DecodingError.dataCorruptedError(forKey: .masonrySections, in: c, debugDescription: "a row starts two sections")
     }
-    _roundRobinLanesLessOne = sectionLanes.map { UInt8($0 - 1) }
     kindSettings = try c.decode([CodedSettings].self, forKey: .kindSettings).map { s in
       guard s.estimateUnits.map({ $0 >= 0 }) ?? true else {
         throw DecodingError.dataCorruptedError(forKey: .kindSettings, in: c, debugDescription: "a negative estimate")
@@ -404,10 +440,8 @@ extension LayoutSnapshot: Codable where ID: Codable {
       try c.encode(_lanes.map(Int.init), forKey: .lanes)
       try c.encode(_laneCountsLessOne.map { Int($0) + 1 }, forKey: .laneCounts)
     }
-    if !_roundRobinIDs.isEmpty {
-      try c.encode(_roundRobinIDs, forKey: .roundRobinIDs)
-      try c.encode(_roundRobinCounts, forKey: .roundRobinCounts)
-      try c.encode(_roundRobinLanesLessOne.map { Int($0) + 1 }, forKey: .roundRobinLaneCounts)
+    if !masonrySections.isEmpty {
+      try c.encode(masonrySections, forKey: .masonrySections)
     }
     try c.encode(kindSettings.map { s in
       CodedSettings(kind: s.kind, estimateUnits: s.estimate.map { Int32(truncatingIfNeeded: _FixedPoint.extentUnits($0) ?? 0) },
@@ -416,3 +450,6 @@ extension LayoutSnapshot: Codable where ID: Codable {
     try c.encodeIfPresent(place, forKey: .place)
   }
 }
+
+extension LayoutSnapshot.MasonrySection.Run: Codable where ID: Codable {}
+extension LayoutSnapshot.MasonrySection: Codable where ID: Codable {}

@@ -19,8 +19,9 @@ extension LazyStackLayout {
   /// What the layout knows that its ids do not say, and where the reader
   /// is (SPEC C1): every measured row's extent, the rows' kinds (other than
   /// 0) and own estimates, every kind's estimate and policy, every masonry
-  /// row's lane (each masonry section, and the rows out of its round robin
-  /// with their lanes), and the reading place: the
+  /// row's lane (each masonry section with the runs of its rows whose
+  /// lanes repeat, and the rows off them with their lanes), and the
+  /// reading place: the
   /// kept row (the anchor row of §6, or the row at the viewport's anchor
   /// point), the distance from its start to that point, and the anchor.
   /// While a restore waits for its row (C3), the snapshot holds the place
@@ -33,7 +34,7 @@ extension LazyStackLayout {
   ///
   /// - Complexity: O(n/B + m B + w) for m entries and w masonry rows (only
   ///   blocks holding a measured row or a kind are read; a masonry row's
-  ///   lane byte, and the id of one out of the round robin); inside a batch,
+  ///   lane byte, and the id of one off its run's lanes); inside a batch,
   ///   plus one stabilization of a copy (with lanes, O(n) for the copy).
   @inlinable
   public func snapshot() -> LayoutSnapshot<ID> {
@@ -208,7 +209,7 @@ extension LazyStackLayout {
   /// around it are measured later (R6). A masonry row gets its lane back
   /// (the arrangement the reader saw): every row of a section here that is
   /// the one saved (the same first row, row count and lane count), and a
-  /// listed row (out of the round robin) where its section is a masonry of
+  /// listed row (off its run's lanes) where its section is a masonry of
   /// the lane count it had; the other rows keep the lanes they have here.
   ///
   ///     var layout = try LazyStackLayout(ids: ids, estimatedExtent: 60)
