@@ -72,12 +72,19 @@ extension LazyStackReference {
         s._kindIDs.append(id)
         s._kinds.append(k)
       }
-      for e in pendingRestore.masonryLanes where !present.contains(e.id) {
+      // While a masonry section waits, every waiting lane, in place of
+      // this layout's own entry for the row.
+      let sections = pendingRestore.masonrySections.filter { !present.contains($0.firstID) }
+      let lanes = pendingRestore.masonryLanes.filter { !sections.isEmpty || !present.contains($0.id) }
+      let replaced = Set(lanes.map(\.id))
+      let own = s.masonryLanes.filter { !replaced.contains($0.id) }
+      (s._laneIDs, s._lanes, s._laneCountsLessOne) = ([], [], [])
+      for e in own + lanes {
         s._laneIDs.append(e.id)
         s._lanes.append(UInt8(e.lane))
         s._laneCountsLessOne.append(UInt8(e.laneCount - 1))
       }
-      s._masonrySections += pendingRestore.masonrySections.filter { !present.contains($0.firstID) }
+      s._masonrySections += sections
     }
     return s
   }
@@ -100,14 +107,14 @@ extension LazyStackReference {
       w._kindIDs.append(id)
       w._kinds.append(k)
     }
-    for e in snapshot.masonryLanes where !present.contains(e.id) {
+    // A section whose first row is here was restored (or changed): only
+    // one that has not arrived waits, and then with every listed lane.
+    w._masonrySections = snapshot.masonrySections.filter { !present.contains($0.firstID) }
+    for e in snapshot.masonryLanes where !w._masonrySections.isEmpty || !present.contains(e.id) {
       w._laneIDs.append(e.id)
       w._lanes.append(UInt8(e.lane))
       w._laneCountsLessOne.append(UInt8(e.laneCount - 1))
     }
-    // A section whose first row is here was restored (or changed): only
-    // one that has not arrived waits.
-    w._masonrySections = snapshot.masonrySections.filter { !present.contains($0.firstID) }
     return w
   }
 

@@ -425,7 +425,7 @@ func mutate(_ s: inout LayoutSnapshot<Int>, _ m: inout Mix) {
       let r = m.below(s._masonrySections[i].runs.count)
       guard !s._masonrySections[i].runs[r].lanes.isEmpty else { return }
       let j = m.below(s._masonrySections[i].runs[r].lanes.count)
-      s._masonrySections[i].runs[r].lanes[j] = m.below(s._masonrySections[i].laneCount + 1)
+      s._masonrySections[i].runs[r].lanes[j] = min(255, m.below(s._masonrySections[i].laneCount + 1))  // a byte in binary
     }
   default:
     // Every id of a list moved by the same amount (another layout's rows).

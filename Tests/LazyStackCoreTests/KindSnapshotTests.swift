@@ -639,7 +639,7 @@ final class KindSnapshotTests: CheckedTestCase {
     XCTAssertEqual(sectionBytes[4], 5)
     XCTAssertEqual(try LayoutSnapshot<Int>(encoded: Data(sectionBytes)), section)
     // The row count's low byte 1 -> 0, a lane 3 -> 4, the run's start 0 -> 1.
-    for (at, value, what) in [(sectionBytes.count - 17, UInt8(0), "a masonry section of no rows"),
+    for (at, value, what) in [(sectionBytes.count - 17, UInt8(0), "a masonry section of 0 rows"),
                               (sectionBytes.count - 1, 4, "lane 4 of 4 in a masonry run"),
                               (sectionBytes.count - 8, 1, "a masonry run at row 1 of 1, out of order")] {
       var bad = sectionBytes
@@ -915,6 +915,44 @@ final class KindSnapshotTests: CheckedTestCase {
   /// land, and the waiting entries of rows not here yet, so restoring it
   /// later lands the same place. Found with `lazystack-view --state`: a
   /// quit before the indexer reached the saved record saved record 1.
+  /// SPEC C3 with masonry sections: a restore that waits for a section's
+  /// first row keeps every lane the snapshot lists, the rows present
+  /// included, so when the section arrives its runs and then its listed
+  /// rows give every row its lane back; a snapshot taken while it waits
+  /// holds them too (once each). (Before, the present rows' listed lanes
+  /// were applied and dropped, and the runs then overwrote them.)
+  func testC3_aWaitingRestoreKeepsTheListedLanesOfTheSectionsItWaitsFor() throws {
+    let two = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(2)))
+    func layout(_ ids: [Int]) throws -> LazyStackLayout<Int> {
+      var l = try LazyStackLayout(ids: ids, estimatedExtent: 50)
+      l.viewportSize = CGSize(width: 300, height: 500)
+      l.sectionLayout = two
+      return l
+    }
+    var original = try layout([0, 1, 2, 3])
+    original.setMeasuredExtent(100, for: 0)
+    for id in 1 ... 3 { original.setMeasuredExtent(10, for: id) }
+    original.sectionLayout = .masonry(try MasonryLayout(lanes: .fixed(3)))
+    original.sectionLayout = two  // re-flowed: 0 alone in lane 0, the rest in lane 1
+    let lanes = (0 ..< 4).map { original.lane(at: $0) }
+    XCTAssertEqual(lanes, [0, 1, 1, 1])
+    let saved = original.snapshot()
+    XCTAssertEqual(saved.masonryLanes.map(\.id), [2])
+    XCTAssertEqual(saved.place?.id, 0)
+
+    var waiting = try layout([1, 2, 3])
+    waiting.restore(saved)
+    XCTAssertTrue(waiting.isRestorePending)
+    let whileWaiting = waiting.snapshot()
+    XCTAssertEqual(try LayoutSnapshot<Int>(encoded: whileWaiting.encoded()), whileWaiting)
+    var relaunched = try layout([0, 1, 2, 3])
+    relaunched.restore(whileWaiting)
+    XCTAssertEqual((0 ..< 4).map { relaunched.lane(at: $0) }, lanes, "a relaunch from the snapshot taken while waiting")
+    try waiting.insert([0], at: 0)
+    XCTAssertFalse(waiting.isRestorePending)
+    XCTAssertEqual((0 ..< 4).map { waiting.lane(at: $0) }, lanes, "the section arrived")
+  }
+
   func testC3_snapshotWhileARestoreWaitsKeepsItsPlace() throws {
     var original = try make(kinds: false)
     original.measureVisibleRows { _, id in self.truth(id) }

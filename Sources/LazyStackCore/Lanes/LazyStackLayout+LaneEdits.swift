@@ -254,10 +254,11 @@ extension LazyStackLayout {
   /// settle that follows lays the sections out (the rows are the same: L4
   /// reads each row's lane by its index).
   /// - Complexity: O(w) for w rows of the masonry sections the snapshot
-  ///   names or lists rows of (a pass over their lanes, none over their
-  ///   ids), plus O(e (log n + B)) for e listed rows, or O(w) when they are
-  ///   more than one in 32 (one walk of the ids, matching the entries in
-  ///   row order, by a dictionary from the first out of order).
+  ///   names or lists rows of (a pass over their lanes; an id read a
+  ///   masonry section, to match it), plus O(e (log n + B)) for e listed
+  ///   rows, or O(w) when they are more than one in 32 (one walk of the
+  ///   ids, matching the entries in row order, by a dictionary from the
+  ///   first out of order).
   @inlinable @inline(never)
   internal mutating func _restoreLanes(from snapshot: LayoutSnapshot<ID>) {
     guard let layout = _laneBox?.value else { return }

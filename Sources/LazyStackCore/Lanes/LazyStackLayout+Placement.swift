@@ -298,8 +298,9 @@ extension LazyStackLayout {
   }
 
   /// Adds each masonry section to `snapshot`, its runs, and the lanes of
-  /// its rows whose lanes differ from their run's (C1): a masonry that
-  /// never re-flowed adds one entry a section.
+  /// its rows whose lanes differ from their run's (C1): a masonry whose
+  /// rows took their lanes together at one estimate adds one entry a
+  /// section.
   /// - Complexity: O(1) in a list; O(w) for w masonry rows (a pass over
   ///   their lanes), plus O(e (k + log n + B)) for e rows listed, or
   ///   O(w) when they are more than one in 16.

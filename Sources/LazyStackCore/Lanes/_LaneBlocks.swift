@@ -221,8 +221,10 @@ package struct _LaneBlocks: Sendable, Equatable {
   /// round robin's). A row whose lane differs from its run's starts a run
   /// when it and the 2k - 1 rows after it exist and repeat every k rows
   /// (rows j..<j+k have the lanes of rows j+k..<j+2k); otherwise it is
-  /// listed. A masonry that never re-flowed is one run; one re-flowed
-  /// while most rows were estimated, a few runs.
+  /// listed. A masonry whose rows took their lanes together at one
+  /// estimate is one run; rows placed after others were measured
+  /// (appended, re-flowed) are listed among the measured ones, and repeat
+  /// again after them (a run).
   /// - Complexity: O(m + k l) for m rows and l of them not in their run.
   @inlinable
   package func masonryRuns(lanes k: Int) -> (runs: [(start: Int, lanes: [Int])], listed: [Int]) {

@@ -349,8 +349,10 @@ extension LayoutSnapshot {
         for _ in 0 ..< records {
           let id = try entryID("masonry sections")
           let at = offset
-          let rows = Int(try UInt32(snapshotBytes: b, offset: &offset))
-          guard rows >= 1 else { throw .corrupt("a masonry section of no rows", offset: at) }
+          let rawRows = try UInt32(snapshotBytes: b, offset: &offset)
+          guard rawRows >= 1, let rows = Int(exactly: rawRows) else {
+            throw .corrupt("a masonry section of \(rawRows) rows", offset: at)
+          }
           let k = Int(try byte()) &+ 1
           let runsAt = offset
           let runCount = try count(entrySize: 4 &+ k)
@@ -359,8 +361,9 @@ extension LayoutSnapshot {
           runs.reserveCapacity(runCount)
           for r in 0 ..< runCount {
             let startAt = offset
-            let start = Int(try UInt32(snapshotBytes: b, offset: &offset))
-            guard start < rows, r == 0 ? start == 0 : start > runs[r &- 1].start else {
+            let rawStart = try UInt32(snapshotBytes: b, offset: &offset)
+            let start = Int(truncatingIfNeeded: rawStart)
+            guard rawStart < rawRows, r == 0 ? start == 0 : start > runs[r &- 1].start else {
               throw .corrupt("a masonry run at row \(start) of \(rows), out of order", offset: startAt)
             }
             var lanes: [Int] = []

@@ -2,7 +2,7 @@ import Foundation
 
 // The binary form of a snapshot whose ids are `Codable` but not
 // `LayoutSnapshotID` (SPEC C1): each id in a small self-describing binary
-// form of its `Codable` encoding (formats 3 and 4). Integers are
+// form of its `Codable` encoding (formats 3, 4 and 6). Integers are
 // variable-length; a 128-bit one beyond 64 bits is written as its decimal
 // text.
 

@@ -9,8 +9,9 @@ import Foundation
 /// 100k measured holds about 100k entries. A masonry section adds one
 /// entry (`MasonrySection`: its first row, row and lane counts, and the
 /// runs of rows whose lanes repeat every k rows) and one a row that is in
-/// no run's pattern: a masonry that never re-flowed (its rows in the round
-/// robin, the j-th in lane j mod k) adds one entry a section.
+/// no run's pattern: a masonry whose rows took their lanes together at one
+/// estimate (the round robin, the j-th in lane j mod k) adds one entry a
+/// section.
 ///
 /// Take one with `LazyStackLayout.snapshot()`, keep it (it is `Codable`
 /// when the id is, and has a compact binary form, `encoded()` /
@@ -183,12 +184,15 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
       result._kindIDs.append(id)
       result._kinds.append(kind)
     }
-    for r in 0 ..< _laneIDs.count where isKept(_laneIDs[r]) {
+    // A section whose first row is here was restored (or changed): only
+    // one that has not arrived waits, and then with every listed lane (its
+    // runs give its rows here their lanes again when it arrives, and its
+    // listed rows among them theirs after).
+    result._masonrySections = _masonrySections.filter { isKept($0.firstID) }
+    let everyLane = !result._masonrySections.isEmpty
+    for r in 0 ..< _laneIDs.count where everyLane || isKept(_laneIDs[r]) {
       result._appendLane(of: _laneIDs[r], lane: _lanes[r], countLessOne: _laneCountsLessOne[r])
     }
-    // A section whose first row is here was restored (or changed): only
-    // one that has not arrived waits.
-    result._masonrySections = _masonrySections.filter { isKept($0.firstID) }
     return result
   }
 
@@ -196,8 +200,11 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
   /// its row (SPEC C3): the waiting place, not the layout's, and the
   /// waiting entries of ids that are not rows yet (`isRow` false), after
   /// the layout's own. A snapshot taken then (an app that quits before
-  /// its data loaded) keeps the place it was restoring.
-  /// - Complexity: O(w) for w waiting entries.
+  /// its data loaded) keeps the place it was restoring. While a masonry
+  /// section waits, every waiting lane entry is kept, and replaces the
+  /// layout's own entry for the same row.
+  /// - Complexity: O(w) for w waiting entries; O(w + l) expected for l
+  ///   lane entries of the layout's own while a masonry section waits.
   @inlinable
   package mutating func _addWaiting(_ waiting: LayoutSnapshot, isRow: (ID) -> Bool) {
     place = waiting.place
@@ -213,10 +220,17 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
       _kindIDs.append(id)
       _kinds.append(kind)
     }
-    for r in 0 ..< waiting._laneIDs.count where !isRow(waiting._laneIDs[r]) {
+    let sections = waiting._masonrySections.filter { !isRow($0.firstID) }
+    let everyLane = !sections.isEmpty
+    if everyLane {
+      let replaced = Set(waiting._laneIDs)
+      let own = (0 ..< _laneIDs.count).filter { !replaced.contains(_laneIDs[$0]) }
+      (_laneIDs, _lanes, _laneCountsLessOne) = (own.map { _laneIDs[$0] }, own.map { _lanes[$0] }, own.map { _laneCountsLessOne[$0] })
+    }
+    for r in 0 ..< waiting._laneIDs.count where everyLane || !isRow(waiting._laneIDs[r]) {
       _appendLane(of: waiting._laneIDs[r], lane: waiting._lanes[r], countLessOne: waiting._laneCountsLessOne[r])
     }
-    _masonrySections += waiting._masonrySections.filter { !isRow($0.firstID) }
+    _masonrySections += sections
   }
 
   /// Adds a masonry row's lane entry.
@@ -234,8 +248,9 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
   /// the section's first row) to the next run's start, or the section's
   /// end, its `lanes` over and over: row `start + i` is in lane
   /// `lanes[i mod laneCount]`. The rows whose lanes differ from their run's
-  /// are in `masonryLanes`. A section that never re-flowed is one run of
-  /// lanes `0, 1, ..., k - 1` (the round robin).
+  /// are in `masonryLanes`. A section whose rows took their lanes together
+  /// at one estimate is one run of lanes `0, 1, ..., k - 1` (the round
+  /// robin).
   ///
   /// A restore into a masonry section with the same first row, row count
   /// and lane count (the same data) gives each of its rows the lane its
@@ -282,7 +297,7 @@ public struct LayoutSnapshot<ID: Hashable & Sendable>: Sendable, Equatable, Cust
     /// - Complexity: O(r k) for r runs.
     @inlinable
     public var problem: String? {
-      guard rowCount >= 1 && rowCount <= Int(UInt32.max) else { return "a masonry section of \(rowCount) rows" }
+      guard rowCount >= 1 && UInt64(rowCount) <= UInt64(UInt32.max) else { return "a masonry section of \(rowCount) rows" }
       guard laneCount >= 1 && laneCount <= 256 else { return "a masonry section of \(laneCount) lanes" }
       guard runs.first?.start == 0 else { return "a masonry section whose first run does not start at its first row" }
       for (r, run) in runs.enumerated() {

@@ -226,7 +226,7 @@ extension LazyStackLayout {
   ///   O(m (log n + B) + k n/B), or O(n) for an m near n (one pass over the
   ///   rows). With lanes O(w) more for w lane rows: a pass over the
   ///   masonry rows' lane bytes, and one over the lane sections' extents
-  ///   when entries change them; a section is laid out again only where
+  ///   when it changes extents or lanes; a section is laid out again only where
   ///   its lanes change.
   @inlinable
   public mutating func restore(_ snapshot: LayoutSnapshot<ID>) {
