@@ -272,6 +272,102 @@ final class LaneModelCheckTests: CheckedTestCase {
     }
   }
 
+  /// Kind 0's estimate moves every row that follows it (SPEC X2, K1, K3):
+  /// with lanes the sections follow in place (a masonry body moves its
+  /// rows that follow the estimate without writing them, L4: they keep
+  /// their lanes), through fixed estimates set again, `.meanOfMeasured`
+  /// (every measurement and every removal of a measured row moves it),
+  /// rows that start or stop following it (measured, invalidated, given a
+  /// kind or an own estimate, a kind given an estimate of its own or its
+  /// mean), inserts, removals, moves and scrolls, in grid and masonry
+  /// sections beside lists; compared with the reference after every step.
+  func testEstimatesInLanesAgainstTheReference() {
+    for seed in TestScale.seeds(1 ..< 31) {
+      var rng = SeededRNG(seed: seed ^ 0x35e7)
+      let n = Int.random(in: 20 ... 180, using: &rng)
+      var pair = try! ModelPair(ids: Array(0 ..< n), estimate: CGFloat(Int.random(in: 10 ... 60, using: &rng)),
+                                spacing: CGFloat(Int.random(in: 0 ... 2, using: &rng)) * 4,
+                                axis: seed % 5 == 4 ? .horizontal : .vertical,
+                                insets: EdgeInsets(all: 4), blockCapacity: Int.random(in: 4 ... 16, using: &rng))
+      func layout() -> SectionLayout {
+        switch Int.random(in: 0 ..< 6, using: &rng) {
+        case 0: return .list
+        case 1, 2:
+          return .grid(try! GridLayout(lanes: .fixed(Int.random(in: 1 ... 4, using: &rng)),
+                                       alignment: [0, 0.5, 1][Int.random(in: 0 ... 2, using: &rng)]))
+        default:
+          return .masonry(try! MasonryLayout(lanes: .fixed(Int.random(in: 1 ... 5, using: &rng)),
+                                             laneSpacing: CGFloat(Int.random(in: 0 ... 1, using: &rng)) * 6))
+        }
+      }
+      var ops: [LayoutOperation] = [
+        .laneViewport(CGSize(width: 400, height: CGFloat(Int.random(in: 100 ... 500, using: &rng)))),
+        .sectionLayout(layout()),
+      ]
+      if seed % 2 == 0 {
+        for h in stride(from: Int.random(in: 0 ... 10, using: &rng), to: n, by: Int.random(in: 15 ... 60, using: &rng)) {
+          ops.append(.setRole(h, .sectionHeader))
+          if Bool.random(using: &rng) { ops.append(.headerLayout(h, layout())) }
+        }
+      }
+      if seed % 3 != 0 {
+        for id in 0 ..< n where Int.random(in: 0 ..< 6, using: &rng) == 0 { ops.append(.setKind(id, UInt8(Int.random(in: 1 ... 2, using: &rng)))) }
+        if Bool.random(using: &rng) { ops.append(.kindEstimate(1, CGFloat(Int.random(in: 5 ... 90, using: &rng)))) }
+        if Bool.random(using: &rng) { ops.append(.kindPolicy(2, .meanOfMeasured)) }
+      }
+      ops.append(.policy(seed % 2 == 1 ? .meanOfMeasured : .fixed))
+      for id in 0 ..< n where Int.random(in: 0 ..< 4, using: &rng) == 0 {
+        ops.append(.measure(id, CGFloat(Int.random(in: 0 ... 150, using: &rng))))
+      }
+      ops.append(.userScroll(CGFloat(Int.random(in: 0 ... 1500, using: &rng))))
+      for (step, op) in ops.enumerated() {
+        let problem = pair.step(op) ?? pair.difference(probes: [])
+        XCTAssertNil(problem, "seed \(seed) setup step \(step) \(op)")
+        if problem != nil { return }
+      }
+      var nextID = n
+      for step in 0 ..< 150 {
+        let ids = pair.reference.ids
+        let count = ids.count
+        func anyID() -> Int { ids[Int.random(in: 0 ..< count, using: &rng)] }
+        let op: LayoutOperation
+        switch Int.random(in: 0 ..< 20, using: &rng) {
+        case 0 ..< 4:
+          op = .estimate(CGFloat(Int.random(in: 0 ... 90, using: &rng)))
+        case 4:
+          op = .policy(Bool.random(using: &rng) ? .meanOfMeasured : .fixed)
+        case 5 ..< 9 where count > 0:
+          op = .measure(anyID(), CGFloat(Int.random(in: 0 ... 150, using: &rng)))
+        case 9 where count > 0:
+          op = .invalidate(anyID())
+        case 10 where count > 0:
+          op = .setKind(anyID(), UInt8(Int.random(in: 0 ... 2, using: &rng)))
+        case 11 where count > 0:
+          op = .ownEstimate(anyID(), Bool.random(using: &rng) ? CGFloat(Int.random(in: 5 ... 90, using: &rng)) : nil)
+        case 12:
+          op = .kindEstimate(UInt8(Int.random(in: 1 ... 2, using: &rng)), CGFloat(Int.random(in: 5 ... 90, using: &rng)))
+        case 13:
+          op = .kindPolicy(UInt8(Int.random(in: 1 ... 2, using: &rng)), Bool.random(using: &rng) ? .meanOfMeasured : .fixed)
+        case 14:
+          let new = Array(nextID ..< nextID + Int.random(in: 1 ... 3, using: &rng))
+          nextID += new.count
+          op = .insert(new, at: Int.random(in: 0 ... count, using: &rng))
+        case 15 where count > 4:
+          op = .removeOffsets(IndexSet(integer: Int.random(in: 0 ..< count, using: &rng)))
+        case 16 where count > 0:
+          op = .move(IndexSet(integer: Int.random(in: 0 ..< count, using: &rng)), to: Int.random(in: 0 ... count, using: &rng))
+        case 17:
+          op = .invalidateAll
+        default:
+          op = .userScroll(CGFloat(Int.random(in: 0 ... 1500, using: &rng)))
+        }
+        let problem = pair.step(op) ?? pair.difference(probes: [CGFloat(Int.random(in: 0 ... 1500, using: &rng))])
+        XCTAssertNil(problem, "seed \(seed) step \(step) \(op)")
+        if problem != nil { return }
+      }
+    }
+  }
+
   func testLanesAgainstTheReference() {
     let env = ProcessInfo.processInfo.environment
     let first = UInt64(env["LANE_SEED"] ?? "") ?? 1

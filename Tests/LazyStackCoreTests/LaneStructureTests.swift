@@ -215,7 +215,7 @@ final class LaneStructureTests: CheckedTestCase {
   /// its lane back, so the next rows go to the others; a measurement never
   /// moves a row to another lane.
   func testL4_masonryWorkedExample() {
-    var s = _MasonryLanes(extents: [10, 10, 10, 10, 10, 10], lanes: nil, lanes: 3, spacing: 0, blockCapacity: 2)
+    var s = _MasonryLanes(extents: [10, 10, 10, 10, 10, 10], lanes: nil, lanes: 3, spacing: 0, estimate: 0, blockCapacity: 2)
     XCTAssertEqual(s.blocks.allLanes, [0, 1, 2, 0, 1, 2])
     s.setExtent(100, at: 0)
     XCTAssertEqual(s.blocks.allLanes, [0, 1, 2, 0, 1, 2], "measurements keep lanes")
@@ -233,7 +233,7 @@ final class LaneStructureTests: CheckedTestCase {
     let extents = (0 ..< 256).map { Int64($0 % 7 + 1) }
     for masonry in [false, true] {
       var g = _GridLines(extents: extents, lanes: 3, spacing: 1, blockCapacity: 4)
-      var m = _MasonryLanes(extents: extents, lanes: nil, lanes: 3, spacing: 1, blockCapacity: 4)
+      var m = _MasonryLanes(extents: extents, lanes: nil, lanes: 3, spacing: 1, estimate: 0, blockCapacity: 4)
       func blocks() -> _LaneBlocks { masonry ? m.blocks : g.blocks }
       func insert(_ e: Int64, at i: Int) {
         if masonry { _ = m.insert([e], at: i) } else { g.insert([e], at: i) }
@@ -356,7 +356,7 @@ final class LaneStructureTests: CheckedTestCase {
     for k in [3, 20] {
       var rng = SeededRNG(seed: UInt64(k))
       let count = 3_000
-      var s = _MasonryLanes(extents: Array(repeating: 4, count: count), lanes: nil, lanes: k, spacing: 1, blockCapacity: 16)
+      var s = _MasonryLanes(extents: Array(repeating: 4, count: count), lanes: nil, lanes: k, spacing: 1, estimate: 0, blockCapacity: 16)
       var extents = [Int64](repeating: 4, count: count)
       for i in stride(from: 0, to: count, by: 3) {
         let e = Int64.random(in: 0 ... 12, using: &rng)
@@ -399,7 +399,7 @@ final class LaneStructureTests: CheckedTestCase {
       // Odd seeds: blocks large enough to fall under a quarter without merging.
       let capacity = Int.random(in: 1 ... 4, using: &rng) * (seed % 2 == 0 ? 1 : 3)
       let initial = (0 ..< Int.random(in: 0 ... 30, using: &rng)).map { _ in Int64.random(in: 0 ... 50, using: &rng) }
-      var s = _MasonryLanes(extents: initial, lanes: nil, lanes: k, spacing: spacing, blockCapacity: capacity)
+      var s = _MasonryLanes(extents: initial, lanes: nil, lanes: k, spacing: spacing, estimate: 0, blockCapacity: capacity)
       var m = MasonryModel(extents: [], lanes: [], k: k, spacing: spacing)
       _ = m.insert(initial, at: 0)
       compare(s, m, "seed \(seed), built")

@@ -9,15 +9,16 @@ extension LazyStackLayout {
   // SPEC L8: the edits that change the lane sections in place. Each runs
   // right after its change to the tree and marks the sections current, so
   // the stabilization that follows does not lay them out again; an edit
-  // these do not cover (or one that also moved kind 0's estimate, which
-  // moves every estimated row) leaves them stale, and the stabilization
-  // rebuilds them.
+  // these do not cover leaves them stale, and the stabilization rebuilds
+  // them. A change of kind 0's estimate (X2, K3: every row that follows it
+  // moves) is followed in place too (`_LaneLayout.setEstimate(from:)`).
 
-  /// The estimates before a change (kind 0's, and each kind slot's with
-  /// kinds), for the lane sections to follow the rows it moves.
+  /// The estimates before a change (kind 0's, and with kinds each kind's
+  /// own, -1 where it has none), for the lane sections to follow the rows
+  /// it moves.
   @inlinable @inline(__always)
   internal var _laneEstimates: _LaneEstimates {
-    _LaneEstimates(estimate: _tree.estimate, slots: _tree._kinds?.slotEstimates)
+    _LaneEstimates(estimate: _tree.estimate, kindEstimates: _tree._kinds?.estimates)
   }
 
   /// The estimates before a change of extents (a kind, an own estimate,
@@ -38,35 +39,38 @@ extension LazyStackLayout {
 
   /// After a change to the tree with the lane sections otherwise up to
   /// date (an edit changed them in place, or nothing else changed): brings
-  /// rows `rows` (whose extents may have changed: a kind, an own estimate,
-  /// a measurement) and every estimated row of a kind whose estimate moved
-  /// since `before` (SPEC K1, K3) up to date in place, and marks the
-  /// sections current. Leaves them for the re-layout when kind 0's
-  /// estimate moved (every estimated row of kind 0 did), or when more
-  /// rows moved than a re-layout costs (one in 64, at least 64).
+  /// kind 0's estimate (`_LaneLayout.setEstimate(from:)`: the rows that
+  /// follow it move without being written), rows `rows` (whose extents
+  /// may have changed: a kind, an own estimate, a measurement) and every
+  /// estimated row of a kind whose own estimate moved since `before`
+  /// (SPEC K1, K3) up to date in place, and marks the sections current.
+  /// Leaves them for the re-layout when more rows moved than a re-layout
+  /// costs (one in 64, at least 64).
   /// - Complexity: O(r k (log n + B) + c s log n) for the r rows that
-  ///   moved, c kinds whose estimate did and s lane sections.
+  ///   moved, c kinds whose own estimate did and s lane sections, plus
+  ///   `setEstimate(from:)`'s when kind 0's estimate moved.
   @inlinable @inline(never)
   internal mutating func _lanesFollowExtents(of rows: some Collection<Int>, since before: _LaneEstimates) {
     guard _laneBox != nil else { return }
     func stale() { if _laneBox.unsafelyUnwrapped.value.current { _writableLanes().value.current = false } }
-    guard _tree.estimate == before.estimate, _laneBox.unsafelyUnwrapped.value.pendingKeep.isSameRows else { return stale() }
+    guard _laneBox.unsafelyUnwrapped.value.pendingKeep.isSameRows else { return stale() }
     var moved: [Int] = []
-    if let table = _tree._kinds, let old = before.slots {
+    if let table = _tree._kinds, let old = before.kindEstimates {
       let budget = Swift.max(64, count / 64)
       let sections = _laneBox.unsafelyUnwrapped.value.sections
-      for j in 0 ..< Swift.min(old.count, table.slotEstimates.count) where table.slotEstimates[j] != old[j] {
+      for kind in table.kindOfSlot where table.estimates[Int(kind)] != old[Int(kind)] {
         guard sections.count <= budget else { return stale() }
         for section in sections {
-          guard let found = _tree._estimatedRows(ofKind: table.kindOfSlot[j], in: section.body, limit: budget &- moved.count)
+          guard let found = _tree._estimatedRows(ofKind: kind, in: section.body, limit: budget &- moved.count)
           else { return stale() }
           moved.append(contentsOf: found)
         }
       }
     }
     let box = _writableLanes()
-    for i in rows { box.value.setExtent(_tree.extent(at: i), at: i) }
-    for i in moved { box.value.setExtent(_tree.extent(at: i), at: i) }
+    box.value.setEstimate(from: _tree)
+    for i in rows { box.value.setExtent(_tree.laneExtent(at: i), at: i) }
+    for i in moved { box.value.setExtent(_tree.laneExtent(at: i), at: i) }
     box.value.current = true
   }
 
@@ -76,11 +80,12 @@ extension LazyStackLayout {
   internal mutating func _lanesDidMeasure(_ index: Int, from old: Int64, before: _LaneEstimates, stamp: UInt64) {
     guard _laneBox != nil else { return }
     guard _tree._kinds == nil else { return _lanesFollowExtents(of: CollectionOfOne(index), since: before) }
-    guard _tree.estimate == before.estimate else { return }  // `.meanOfMeasured`: every estimated row moved
-    let new = _tree.extent(at: index)
     let box = _writableLanes()
-    let grown = box.value.setExtent(new, old: old, at: index)
+    let grown = box.value.setExtent(_tree.laneExtent(at: index), old: old, at: index)
     box.value.current = true
+    // `.meanOfMeasured`: every row that follows the estimate moved too, and
+    // the rows on screen are read again.
+    guard _tree.estimate == before.estimate else { return box.value.setEstimate(from: _tree) }
     _patchMeetingCache(afterMeasuring: index, old: old, grown: grown, stamp: stamp)
   }
 
@@ -94,7 +99,7 @@ extension LazyStackLayout {
       return
     }
     let box = _writableLanes()
-    box.value.current = box.value.insert(Array(repeating: _tree.estimate, count: count), kept: nil,
+    box.value.current = box.value.insert(Array(repeating: _LaneBlocks.followsEstimate, count: count), kept: nil,
                                          spacing: _tree.spacing, at: index)
     if !box.value.current { box.value.pendingKeep = .inserted(at: index, count: count) }
   }
@@ -125,7 +130,7 @@ extension LazyStackLayout {
   internal mutating func _lanesDidMove(_ indices: [Int], keeping kept: [_KeptLane?], to target: Int) {
     var extents: [Int64] = []
     extents.reserveCapacity(kept.count)
-    for j in 0 ..< kept.count { extents.append(_tree.extent(at: target &+ j)) }
+    for j in 0 ..< kept.count { extents.append(_tree.laneExtent(at: target &+ j)) }
     let box = _writableLanes()
     let removed = box.value.remove(sortedIndices: indices, spacing: _tree.spacing)
     let inserted = box.value.insert(extents, kept: kept, spacing: _tree.spacing, at: target)
@@ -218,7 +223,7 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal mutating func _lanesDidApplyInsert(at index: Int, id: ID, kept: [ID: _KeptLane]) {
     let lane = kept[id]
-    let inserted = _writableLanes().value.insert([_tree.extent(at: index)], kept: lane.map { [$0] },
+    let inserted = _writableLanes().value.insert([_tree.laneExtent(at: index)], kept: lane.map { [$0] },
                                                  spacing: _tree.spacing, at: index)
     precondition(inserted, "LazyStackLayout.apply: the lane sections did not take an insert they could")
   }
@@ -309,7 +314,7 @@ extension LazyStackLayout {
       (r, phase, next, run) = (0, 0, 0, 0)
       let lanes = m.blocks.allLanes.map(wanted)
       sections[p].masonry = _MasonryLanes(extents: m.blocks.allExtents, lanes: lanes, lanes: k, spacing: m.spacing,
-                                          blockCapacity: m.blocks.capacity)
+                                          estimate: m.estimate, blockCapacity: m.blocks.capacity)
       changed = true
     }
     guard changed else { return }
@@ -387,16 +392,19 @@ internal struct _LaneApply<ID: Hashable & Sendable> {
 }
 
 /// The estimates before a change to the tree: kind 0's (the tree's
-/// `estimate`) and each kind slot's, nil without kinds (SPEC K1); what the
+/// `estimate`) and each kind's own, nil without kinds (SPEC K1); what the
 /// lane sections need to follow the rows whose extent it moved.
 @usableFromInline
 internal struct _LaneEstimates: Sendable {
+  /// Kind 0's estimate.
   @usableFromInline let estimate: Int64
-  @usableFromInline let slots: ContiguousArray<Int64>?
+  /// Each kind's own estimate, by kind (-1: it has none, it follows kind
+  /// 0's), with kinds.
+  @usableFromInline let kindEstimates: ContiguousArray<Int64>?
 
   @inlinable
-  init(estimate: Int64, slots: ContiguousArray<Int64>?) {
+  init(estimate: Int64, kindEstimates: ContiguousArray<Int64>?) {
     self.estimate = estimate
-    self.slots = slots
+    self.kindEstimates = kindEstimates
   }
 }

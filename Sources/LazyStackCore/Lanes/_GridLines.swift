@@ -381,11 +381,11 @@ package struct _GridLines: Sendable {
     let line = i / k
     let lineStart = lineStart(line)
     guard alignment > 0 else { return lineStart }
-    return lineStart &+ _FixedPoint.scale(lineExtent(line) &- blocks.extent(at: i), by: alignment)
+    return lineStart &+ _FixedPoint.scale(lineExtent(line) &- Int64(blocks.stored(at: i)), by: alignment)
   }
 
   /// Row `i`'s extent, in units.
   /// - Complexity: O(log(m/B)).
   @inlinable
-  package func extent(at i: Int) -> Int64 { blocks.extent(at: i) }
+  package func extent(at i: Int) -> Int64 { Int64(blocks.stored(at: i)) }
 }

@@ -177,12 +177,19 @@ package struct _LaneBlocks: Sendable, Equatable {
   @inlinable @inline(__always)
   package func rows(before b: Int) -> Int { counts.prefix(b) }
 
-  /// Row `i`'s extent, in units.
+  /// What a row whose extent is kind 0's estimate holds in a masonry
+  /// body (`_MasonryLanes.estimate`, SPEC X2, K1): a change of that
+  /// estimate then writes no row.
+  @inlinable @inline(__always)
+  package static var followsEstimate: Int64 { -1 }
+
+  /// Row `i`'s stored extent, in units (`followsEstimate` for a masonry
+  /// row whose extent is kind 0's estimate).
   /// - Complexity: O(log(m/B)).
   @inlinable
-  package func extent(at i: Int) -> Int64 {
+  package func stored(at i: Int) -> Int32 {
     let l = locate(i)
-    return Int64(extents[l.block][l.slot])
+    return extents[l.block][l.slot]
   }
 
   /// Row `i`'s lane (0 when rows keep none).

@@ -12,9 +12,11 @@ extension _LaneLayout {
     if delta != 0 { corrections.add(Int(delta), at: p &+ 1) }
   }
 
-  /// Row `i`'s extent went from `old` to `new` (units). Returns how far
-  /// the body that holds the row grew (its pitch's change: in a grid the
-  /// row's line's); 0 outside lane bodies.
+  /// Row `i`'s extent went from `old` to `new` (units; `new` as the tree
+  /// gives it to a lane body, `ExtentTree.laneExtent(at:)`:
+  /// `_LaneBlocks.followsEstimate` for kind 0's `estimate`). Returns how
+  /// far the body that holds the row grew (its pitch's change: in a grid
+  /// the row's line's); 0 outside lane bodies.
   /// - Complexity: O(log s + k (B + log m)) in a grid, O(log s + log m) in
   ///   masonry, O(log s) outside lane bodies.
   @inlinable
@@ -28,18 +30,22 @@ extension _LaneLayout {
   /// - Complexity: `setExtent(_:old:at:)`'s, less the section's search.
   @inlinable @inline(__always)
   package mutating func _setExtent(_ new: Int64, old: Int64, inSection p: Int, at local: Int) -> Int64 {
-    guard new != old else { return 0 }
+    // A masonry body also notes a row that starts or stops following the
+    // estimate at the same extent.
+    let extent = new < 0 ? estimate : new
+    guard extent != old || sections[p].masonry != nil else { return 0 }
     let before = sections[p].correction
     let pitch = sections[p].pitch
-    _changeRun(p, grid: { $0.setExtent(new, at: local) }, masonry: { $0.setExtent(new, at: local) })
-    sections[p].listPitch &+= new &- old
+    _changeRun(p, grid: { $0.setExtent(extent, at: local) }, masonry: { $0.setExtent(new, at: local) })
+    sections[p].listPitch &+= extent &- old
     _correct(p, by: sections[p].correction &- before)
     return sections[p].pitch &- pitch
   }
 
-  /// Row `i`'s extent is now `new` (units), whatever its body had: an
-  /// estimate that moved with its kind's (SPEC K1, K3). Returns how far
-  /// the body that holds the row grew; 0 outside lane bodies.
+  /// Row `i`'s extent is now `new` (units, as `setExtent(_:old:at:)` takes
+  /// it), whatever its body had: an estimate that moved with its kind's
+  /// (SPEC K1, K3). Returns how far the body that holds the row grew; 0
+  /// outside lane bodies.
   /// - Complexity: `setExtent(_:old:at:)`'s.
   @inlinable
   @discardableResult
@@ -50,7 +56,8 @@ extension _LaneLayout {
     return _setExtent(new, old: old, inSection: p, at: local)
   }
 
-  /// Rows with `extents` (units) were inserted at `i`, as plain rows: the
+  /// Rows with `extents` (units, as `setExtent(_:old:at:)` takes them)
+  /// were inserted at `i`, as plain rows: the
   /// section whose body reaches `i` takes them, the later sections move
   /// on. In masonry a row keeps the lane `kept` gives it (L4: a moved row
   /// keeps its lane where its new section has the layout and lane count it
@@ -70,9 +77,11 @@ extension _LaneLayout {
       let before = sections[p].correction
       var given: [Int]?  // a move's rows: the lanes they keep
       if let kept { given = _lanesKept(kept, in: p) }
-      _changeRun(p, grid: { $0.insert(extents, at: local) }, masonry: { _ = $0.insert(extents, lanes: given, at: local) })
+      let e0 = estimate
+      _changeRun(p, grid: { $0.insert(extents.lazy.map { $0 < 0 ? e0 : $0 }, at: local) },
+                 masonry: { _ = $0.insert(extents, lanes: given, at: local) })
       var pitch: Int64 = 0
-      for e in extents { pitch &+= e &+ spacing }
+      for e in extents { pitch &+= (e < 0 ? e0 : e) &+ spacing }
       sections[p].listPitch &+= pitch
       _correct(p, by: sections[p].correction &- before)
     } else if defaultLayout != .list {
@@ -204,6 +213,33 @@ extension _LaneLayout {
 }
 
 extension _LaneLayout {
+  /// Kind 0's estimate is now `tree.estimate` (SPEC X2, S2; every row
+  /// that follows it moves, as in a list, and keeps its lane, L4): each
+  /// masonry body moves its rows that follow it without writing them, a
+  /// grid body (which stores each row's extent) is read again from the
+  /// tree, and every section's list pitch and correction follow.
+  /// - Complexity: O(k m/B) a masonry body of m rows, O(k m) a grid body
+  ///   of m rows, plus O(s (log n + B)) for s lane sections.
+  @inlinable
+  package mutating func setEstimate(from tree: ExtentTree<ID>) {
+    guard tree.estimate != estimate else { return }
+    estimate = tree.estimate
+    for p in sections.indices {
+      let body = sections[p].body
+      if sections[p].masonry != nil {
+        // The list pitch as the body has it (its rows not yet brought up
+        // to date keep theirs until `setExtent`).
+        sections[p].listPitch &+= sections[p].masonry!.setEstimate(estimate)
+      } else if !body.isEmpty {
+        var kept = _KeptLanes(sections[p ..< p &+ 1], keep: .sameRows)
+        if let fresh = _section(of: tree.section(containing: body.lowerBound), in: tree, kept: &kept) {
+          sections[p] = fresh
+        }
+      }
+    }
+    _rebuildCorrections()
+  }
+
   /// The lanes rows that `kept` names keep in section `p` (L4: where its
   /// layout and lane count are the ones they had), -1 for the others; nil
   /// when none keeps one.

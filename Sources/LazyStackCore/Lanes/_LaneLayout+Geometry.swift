@@ -370,7 +370,7 @@ extension _LaneLayout {
         var ends = ContiguousArray<Int64>(repeating: g, count: m.k)
         for (e, j) in zip(m.blocks.allExtents, m.blocks.allLanes) {
           result.append(ends[j])
-          ends[j] &+= e &+ m.spacing
+          ends[j] &+= (e < 0 ? m.estimate : e) &+ m.spacing
         }
       }
     }

@@ -170,6 +170,9 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
   /// sections up to date in place (SPEC L8), so the next stabilization
   /// need not lay them out again; consumed by it.
   @usableFromInline package var current: Bool = false
+  /// Kind 0's estimate (units) the sections were brought up to: a masonry
+  /// body reads it for its rows that follow it (`setEstimate(_:in:)`).
+  @usableFromInline package var estimate: Int64
 
   /// Whether any section can have lanes.
   @inlinable
@@ -215,6 +218,7 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     self.layoutByHeader = layoutByHeader
     self.crossExtent = crossExtent
     self.crossLead = crossLead
+    estimate = tree.estimate
     sections = []
     corrections = _FenwickTree()
     var kept = _KeptLanes(old)
@@ -255,19 +259,26 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     if case .masonry = layout, kept.keepsAny(layout: layout, lanes: k) {
       given.reserveCapacity(body.count)
       if kept.byID {
-        tree.forEachRow(in: body) { id, _, extent in
-          extents.append(extent)
+        tree._forEachLaneRow(in: body) { id, extent, stored in
+          extents.append(stored)
           given.append(kept.lane(of: id, layout: layout, lanes: k))
           listPitch &+= extent &+ tree.spacing
         }
       } else {
         var r = body.lowerBound
-        tree.forEachRow(in: body) { _, _, extent in
-          extents.append(extent)
+        tree._forEachLaneRow(in: body) { _, extent, stored in
+          extents.append(stored)
           given.append(kept.lane(ofRow: r, layout: layout, lanes: k))
           r &+= 1
           listPitch &+= extent &+ tree.spacing
         }
+      }
+    } else if case .masonry = layout {
+      // A masonry body stores the rows that follow kind 0's estimate as
+      // such (`_LaneBlocks.followsEstimate`).
+      tree._forEachLaneRow(in: body) { _, extent, stored in
+        extents.append(stored)
+        listPitch &+= extent &+ tree.spacing
       }
     } else {
       tree.forEachRow(in: body) { _, _, extent in
@@ -280,7 +291,7 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     case .grid(let g):
       run = .grid(_GridLines(extents: extents, lanes: k, spacing: tree.spacing), alignment: _FixedPoint.fraction(g.alignment))
     case .masonry:
-      run = .masonry(Self._masonry(extents: extents, given: given, lanes: k, spacing: tree.spacing))
+      run = .masonry(Self._masonry(extents: extents, given: given, lanes: k, spacing: tree.spacing, estimate: tree.estimate))
     case .list:
       return nil
     }
@@ -315,13 +326,17 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     _rebuildCorrections()
   }
 
-  /// A masonry body whose rows keep the lanes `given` has for them (-1:
+  /// A masonry body of `extents` (`_LaneBlocks.followsEstimate`: kind
+  /// 0's `estimate`) whose rows keep the lanes `given` has for them (-1:
   /// none), the others placed by L4's rule in index order; with `given`
   /// empty, every row is placed (a re-flow).
   /// - Complexity: O(k m).
   @inlinable
-  package static func _masonry(extents: [Int64], given: [Int], lanes k: Int, spacing: Int64) -> _MasonryLanes {
-    guard !given.isEmpty else { return _MasonryLanes(extents: extents, lanes: nil, lanes: k, spacing: spacing) }
+  package static func _masonry(extents: [Int64], given: [Int], lanes k: Int, spacing: Int64,
+                               estimate: Int64) -> _MasonryLanes {
+    guard !given.isEmpty else {
+      return _MasonryLanes(extents: extents, lanes: nil, lanes: k, spacing: spacing, estimate: estimate)
+    }
     var ends = ContiguousArray<Int64>(repeating: 0, count: k)
     var lanes = given
     for (r, e) in extents.enumerated() {
@@ -330,9 +345,9 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
         j = _MasonryLanes._laneEndingFirst(ends)
         lanes[r] = j
       }
-      ends[j] &+= e &+ spacing
+      ends[j] &+= (e < 0 ? estimate : e) &+ spacing
     }
-    return _MasonryLanes(extents: extents, lanes: lanes, lanes: k, spacing: spacing)
+    return _MasonryLanes(extents: extents, lanes: lanes, lanes: k, spacing: spacing, estimate: estimate)
   }
 
   /// Rebuilds the corrections' Fenwick tree.

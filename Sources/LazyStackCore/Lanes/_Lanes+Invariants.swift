@@ -55,6 +55,7 @@ extension _MasonryLanes {
     fresh._rebuildTree()
     precondition(fresh._pitches == _pitches, "_MasonryLanes: pitch tree")
     precondition(fresh._counts == _counts, "_MasonryLanes: count tree")
+    precondition(fresh._estimated == _estimated, "_MasonryLanes: tree of the rows that follow the estimate")
     precondition(fresh.laneTotals == laneTotals, "_MasonryLanes: lane totals")
     precondition(blocks.allLanes.allSatisfy { $0 < k }, "_MasonryLanes: a lane out of range")
   }
@@ -66,6 +67,7 @@ extension _LaneLayout {
   /// body's own structure is sound.
   /// - Complexity: O(k m) for m rows in lane bodies.
   package func _checkInvariants(equals fresh: _LaneLayout) {
+    precondition(estimate == fresh.estimate, "_LaneLayout: kind 0's estimate \(estimate), the tree's \(fresh.estimate)")
     precondition(sections.count == fresh.sections.count,
                  "_LaneLayout: \(sections.count) lane sections, laid out afresh \(fresh.sections.count)")
     for (p, (a, b)) in zip(sections, fresh.sections).enumerated() {
@@ -78,6 +80,7 @@ extension _LaneLayout {
         precondition(x == y && g.k == h.k && g.blocks.allExtents == h.blocks.allExtents, "_LaneLayout: grid \(p)")
       case (.masonry(let m), .masonry(let n)):
         m._checkInvariants()
+        precondition(m.estimate == estimate, "_LaneLayout: masonry \(p) at estimate \(m.estimate), the layout's \(estimate)")
         precondition(m.k == n.k && m.blocks.allExtents == n.blocks.allExtents, "_LaneLayout: masonry \(p) extents")
         precondition(m.blocks.allLanes == n.blocks.allLanes, "_LaneLayout: masonry \(p) lanes")
       default:

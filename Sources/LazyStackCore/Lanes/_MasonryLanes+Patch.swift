@@ -32,7 +32,7 @@ extension _MasonryLanes {
     }
     let (bi, ti) = blocks.locate(i)
     let lane = blocks.lanes[bi][ti]
-    let new = Int64(blocks.extents[bi][ti])
+    let new = _value(blocks.extents[bi][ti])
     let delta = new &- old
     let row = rowBase &+ i
     let spacing = self.spacing
@@ -73,7 +73,7 @@ extension _MasonryLanes {
             return nil
           }
         } while blocks.lanes[b][t] != lane
-        let e = Int64(blocks.extents[b][t])
+        let e = _value(blocks.extents[b][t])
         if meets(s, e) { entering.append(_LaneSpan(row: r, start: startBase &+ s, extent: e, lane: laneTag)) }
         s &+= e &+ spacing
       }
@@ -100,7 +100,7 @@ extension _MasonryLanes {
             return nil
           }
         } while blocks.lanes[b][t] != lane
-        let e = Int64(blocks.extents[b][t])
+        let e = _value(blocks.extents[b][t])
         s &-= e &+ spacing
         guard e > 0 ? s &+ e > low : s >= low else { break }
         if meets(s, e) { entering.append(_LaneSpan(row: r, start: startBase &+ s, extent: e, lane: laneTag)) }

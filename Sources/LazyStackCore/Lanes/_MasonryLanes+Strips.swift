@@ -112,7 +112,7 @@ extension _MasonryLanes {
                 return false
               }
             } while blocks.lanes[b][t] != lane
-            let e = Int64(blocks.extents[b][t])
+            let e = _value(blocks.extents[b][t])
             s &-= e &+ spacing
             guard e > 0 ? s &+ e > low : s >= low else { break }
             if meets(s, e, low, high) && !meets(s, e, lastLow, lastHigh) {
@@ -142,7 +142,7 @@ extension _MasonryLanes {
                 return false
               }
             } while blocks.lanes[b][t] != lane
-            let e = Int64(blocks.extents[b][t])
+            let e = _value(blocks.extents[b][t])
             if meets(s, e, low, high) && !meets(s, e, lastLow, lastHigh) {
               gained.append(_LaneSpan(row: r, start: startBase &+ s, extent: e, lane: Int32(lane)))
             }

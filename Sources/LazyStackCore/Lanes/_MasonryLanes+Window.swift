@@ -105,7 +105,7 @@ extension _MasonryLanes {
               let lane = lanes[j]
               if lane.state == 2 { continue }
               let s = lane.start
-              let e = Int64(x[t])
+              let e = _value(x[t])
               let next = s &+ e &+ spacing
               if lane.state == 0 {
                 if next <= y {  // before the window in its lane
@@ -289,7 +289,7 @@ extension _MasonryLanes {
             while m != 0 {
               let slot = w &+ (m.trailingZeroBitCount &>> 3)
               m &= m &- 1
-              let e = Int64(x[slot])
+              let e = _value(x[slot])
               let next = s &+ e &+ spacing
               if next <= y {
                 s = next
@@ -328,6 +328,7 @@ extension _MasonryLanes {
   /// - Complexity: O(k m).
   @inlinable
   package func reflowed(lanes newK: Int) -> _MasonryLanes {
-    _MasonryLanes(extents: blocks.allExtents, lanes: nil, lanes: newK, spacing: spacing, blockCapacity: blocks.capacity)
+    _MasonryLanes(extents: blocks.allExtents, lanes: nil, lanes: newK, spacing: spacing, estimate: estimate,
+                  blockCapacity: blocks.capacity)
   }
 }

@@ -8,6 +8,11 @@
 ///
 /// Positions are in pitch from the body's start: a row starts at the sum
 /// of the pitches of the rows before it in its lane.
+///
+/// A row whose extent is kind 0's estimate (SPEC X2, K1: unmeasured, of a
+/// kind with no estimate of its own, without one of its own) is stored as
+/// `_LaneBlocks.followsEstimate`, and its extent read as `estimate`: a
+/// change of that estimate writes no row (`setEstimate(_:)`).
 /// - A measurement is one Fenwick update in one lane: O(log(m/B)).
 /// - An insert of r rows places them by L4's rule from the lanes' ends
 ///   just before the insertion point: O(r k + k (B + log(m/B))).
@@ -29,18 +34,26 @@ package struct _MasonryLanes: Sendable {
   @usableFromInline package var _counts: ContiguousArray<Int32>
   /// Each lane's pitch over the whole body.
   @usableFromInline package var laneTotals: ContiguousArray<Int64>
+  /// The Fenwick tree of each block's rows per lane that follow kind 0's
+  /// estimate, node for node beside `_pitches`.
+  @usableFromInline package var _estimated: ContiguousArray<Int32>
+  /// Kind 0's estimate (units): the extent of the rows stored as
+  /// `_LaneBlocks.followsEstimate`.
+  @usableFromInline package private(set) var estimate: Int64
 
-  /// A masonry body of `extents` (units) with `k` lanes and `spacing`
-  /// after each row. With `lanes` nil, every row is placed by L4's rule in
-  /// index order (a re-flow); else each row keeps the lane given.
+  /// A masonry body of `extents` (units; `_LaneBlocks.followsEstimate`:
+  /// kind 0's `estimate`) with `k` lanes and `spacing` after each row.
+  /// With `lanes` nil, every row is placed by L4's rule in index order (a
+  /// re-flow); else each row keeps the lane given.
   /// - Complexity: O(k m).
   @inlinable
-  package init(extents: some Collection<Int64>, lanes given: [Int]?, lanes k: Int, spacing: Int64,
+  package init(extents: some Collection<Int64>, lanes given: [Int]?, lanes k: Int, spacing: Int64, estimate: Int64,
                blockCapacity: Int? = nil)
   {
     precondition(k >= 1 && k <= _LaneBlocks.maxLanes, "_MasonryLanes: lane count \(k) out of range")
     self.k = k
     self.spacing = spacing
+    self.estimate = estimate
     let lanes: [Int]
     if let given {
       precondition(given.allSatisfy { $0 >= 0 && $0 < k }, "_MasonryLanes: a lane out of range")
@@ -49,7 +62,7 @@ package struct _MasonryLanes: Sendable {
       var ends = ContiguousArray<Int64>(repeating: 0, count: k)
       lanes = extents.map { e in
         let j = Self._laneEndingFirst(ends)
-        ends[j] &+= e &+ spacing
+        ends[j] &+= (e < 0 ? estimate : e) &+ spacing
         return j
       }
     }
@@ -57,6 +70,7 @@ package struct _MasonryLanes: Sendable {
     blocks = _LaneBlocks(extents: extents, lanes: lanes, capacity: capacity)
     _pitches = []
     _counts = []
+    _estimated = []
     laneTotals = []
     _rebuildTree()
   }
@@ -64,6 +78,49 @@ package struct _MasonryLanes: Sendable {
   /// The number of rows.
   @inlinable @inline(__always)
   package var count: Int { blocks.count }
+
+  /// The extent (units) of a row stored as `x`.
+  @inlinable @inline(__always)
+  package func _value(_ x: Int32) -> Int64 { x < 0 ? estimate : Int64(x) }
+
+  /// Sets kind 0's estimate (units): every row that follows it moves, and
+  /// none is written; each node of the pitch tree moves by the change
+  /// times its rows that follow it. Returns how far the rows that follow
+  /// it moved altogether (the change times their number).
+  /// - Complexity: O(k m/B), one pass over the trees' nodes.
+  @inlinable @discardableResult
+  package mutating func setEstimate(_ units: Int64) -> Int64 {
+    let change = units &- estimate
+    guard change != 0 else { return 0 }
+    estimate = units
+    let n = blocks.blockCount
+    _estimated.withUnsafeBufferPointer { estimated in
+      _pitches.withUnsafeMutableBufferPointer { pitches in
+        for i in 0 ..< Swift.min(pitches.count, estimated.count) { pitches[i] &+= change &* Int64(estimated[i]) }
+      }
+    }
+    var moved: Int64 = 0
+    for j in 0 ..< k {
+      let rows = change &* Int64(_laneEstimated(j, blocks: n))
+      laneTotals[j] &+= rows
+      moved &+= rows
+    }
+    return moved
+  }
+
+  /// The rows of lane `j` over the first `b` blocks that follow kind 0's
+  /// estimate.
+  /// - Complexity: O(log(m/B)).
+  @inlinable
+  package func _laneEstimated(_ j: Int, blocks b: Int) -> Int32 {
+    var result: Int32 = 0
+    var i = b
+    while i > 0 {
+      result &+= _estimated[i &* k &+ j]
+      i &= i &- 1
+    }
+    return result
+  }
 
   /// The lane L4's rule gives a row after lanes that end at `ends`: the one
   /// that ends first, the lowest on ties.
@@ -76,16 +133,19 @@ package struct _MasonryLanes: Sendable {
   }
 
   /// Reads every row's extent again from `tree`'s rows `rows` (the same
-  /// rows, in the same blocks and lanes), rebuilds the pitch tree and the
-  /// totals (the counts stay: no row changed lanes), and returns the rows'
-  /// pitch as a list (extents plus the tree's spacing). One pass over the
-  /// rows: each block's pitch a lane is summed as its extents are written.
+  /// rows, in the same blocks and lanes), rebuilds the pitch tree, the
+  /// tree of rows that follow kind 0's estimate (`tree.estimate` from now)
+  /// and the totals (the counts stay: no row changed lanes), and returns
+  /// the rows' pitch as a list (extents plus the tree's spacing). One pass
+  /// over the rows: each block's pitch a lane is summed as its extents are
+  /// written.
   /// - Complexity: O(m + k m/B).
   @inlinable
   package mutating func _refreshExtents<ID: Hashable & Sendable>(from tree: ExtentTree<ID>, rows: Range<Int>) -> Int64 {
     precondition(rows.count == count, "_MasonryLanes: \(rows.count) rows for a body of \(count)")
     let k = self.k
     let s = spacing
+    estimate = tree.estimate
     // The extents in one walk of the tree, then written block by block
     // (a write through the blocks' nested arrays a row costs a uniqueness
     // check of each).
@@ -93,33 +153,41 @@ package struct _MasonryLanes: Sendable {
     read.reserveCapacity(rows.count)
     var listPitch: Int64 = 0
     let listSpacing = tree.spacing
-    tree.forEachRow(in: rows) { _, _, extent in
-      read.append(Int32(truncatingIfNeeded: extent))
+    tree._forEachLaneRow(in: rows) { _, extent, stored in
+      read.append(Int32(truncatingIfNeeded: stored))
       listPitch &+= extent &+ listSpacing
     }
     var leaves = ContiguousArray<Int64>(repeating: 0, count: (blocks.blockCount &+ 1) &* k)
+    var estimated = ContiguousArray<Int32>(repeating: 0, count: (blocks.blockCount &+ 1) &* k)
     var r = 0
+    let e0 = estimate
     read.withUnsafeBufferPointer { read in
       leaves.withUnsafeMutableBufferPointer { leaves in
-        for p in 0 ..< blocks.blockCount {
-          let lanes = blocks.lanes[p]
-          guard !lanes.isEmpty else { continue }  // a spare
-          let node = (p &+ 1) &* k
-          blocks.extents[p].withUnsafeMutableBufferPointer { extents in
-            lanes.withUnsafeBufferPointer { lanes in
-              for t in 0 ..< extents.count {
-                let e = read[r &+ t]
-                extents[t] = e
-                leaves[node &+ Int(lanes[t])] &+= Int64(e) &+ s
+        estimated.withUnsafeMutableBufferPointer { estimated in
+          for p in 0 ..< blocks.blockCount {
+            let lanes = blocks.lanes[p]
+            guard !lanes.isEmpty else { continue }  // a spare
+            let node = (p &+ 1) &* k
+            blocks.extents[p].withUnsafeMutableBufferPointer { extents in
+              lanes.withUnsafeBufferPointer { lanes in
+                for t in 0 ..< extents.count {
+                  let e = read[r &+ t]
+                  extents[t] = e
+                  let j = node &+ Int(lanes[t])
+                  leaves[j] &+= (e < 0 ? e0 : Int64(e)) &+ s
+                  estimated[j] &+= e < 0 ? 1 : 0
+                }
               }
             }
+            r &+= lanes.count
           }
-          r &+= lanes.count
         }
       }
     }
     laneTotals = Self._fold(&leaves, blocks: blocks.blockCount, lanes: k)
+    _ = Self._fold(&estimated, blocks: blocks.blockCount, lanes: k)
     _pitches = leaves
+    _estimated = estimated
     return listPitch
   }
 
@@ -132,19 +200,23 @@ package struct _MasonryLanes: Sendable {
     let s = spacing
     var pitches = ContiguousArray<Int64>(repeating: 0, count: (n &+ 1) &* k)
     var counts = ContiguousArray<Int32>(repeating: 0, count: (n &+ 1) &* k)
+    var estimated = ContiguousArray<Int32>(repeating: 0, count: (n &+ 1) &* k)
     for p in 0 ..< n {
       let node = p &+ 1
       let e = blocks.extents[p]
       let l = blocks.lanes[p]
       for t in 0 ..< e.count {
-        pitches[node &* k &+ Int(l[t])] &+= Int64(e[t]) &+ s
+        pitches[node &* k &+ Int(l[t])] &+= _value(e[t]) &+ s
         counts[node &* k &+ Int(l[t])] &+= 1
+        estimated[node &* k &+ Int(l[t])] &+= e[t] < 0 ? 1 : 0
       }
     }
     _ = Self._fold(&counts, blocks: n, lanes: k)
+    _ = Self._fold(&estimated, blocks: n, lanes: k)
     laneTotals = Self._fold(&pitches, blocks: n, lanes: k)
     _pitches = pitches
     _counts = counts
+    _estimated = estimated
   }
 
   /// Folds `tree`, the leaves of `n` blocks (`tree[(p + 1) k + j]`: block
@@ -184,27 +256,32 @@ package struct _MasonryLanes: Sendable {
     let s = spacing
     var pitches = ContiguousArray<Int64>(repeating: 0, count: positions.count &* k)
     var counts = ContiguousArray<Int32>(repeating: 0, count: positions.count &* k)
+    var estimated = ContiguousArray<Int32>(repeating: 0, count: positions.count &* k)
     for (q, p) in positions.enumerated() {
       for (e, j) in zip(blocks.extents[p], blocks.lanes[p]) {
-        pitches[q &* k &+ Int(j)] &+= Int64(e) &+ s
+        pitches[q &* k &+ Int(j)] &+= _value(e) &+ s
         counts[q &* k &+ Int(j)] &+= 1
+        estimated[q &* k &+ Int(j)] &+= e < 0 ? 1 : 0
       }
     }
     let leaves = (old.lowerBound &+ 1) ..< (old.upperBound &+ 1)
     _FenwickTree<Int64>._replaceLeaves(&_pitches, stride: k, leaves, with: pitches)
     _FenwickTree<Int32>._replaceLeaves(&_counts, stride: k, leaves, with: counts)
+    _FenwickTree<Int32>._replaceLeaves(&_estimated, stride: k, leaves, with: estimated)
   }
 
-  /// Adds `pitch` and `rows` to lane `j` of block `p`.
+  /// Adds `pitch`, `rows` and `estimated` (rows that follow kind 0's
+  /// estimate) to lane `j` of block `p`.
   /// - Complexity: O(log(m/B)).
   @inlinable
-  package mutating func _add(pitch: Int64, rows: Int32, lane j: Int, block p: Int) {
+  package mutating func _add(pitch: Int64, rows: Int32, estimated: Int32, lane j: Int, block p: Int) {
     var i = p &+ 1
     let n = blocks.blockCount
     let k = self.k
     while i <= n {
       _pitches[i &* k &+ j] &+= pitch
       _counts[i &* k &+ j] &+= rows
+      if estimated != 0 { _estimated[i &* k &+ j] &+= estimated }
       i &+= i & -i
     }
     laneTotals[j] &+= pitch
@@ -236,7 +313,7 @@ package struct _MasonryLanes: Sendable {
   /// Row `i`'s extent, in units.
   /// - Complexity: O(log(m/B)).
   @inlinable
-  package func extent(at i: Int) -> Int64 { blocks.extent(at: i) }
+  package func extent(at i: Int) -> Int64 { _value(blocks.stored(at: i)) }
 
   /// Row `i`'s start (pitch from the body's start): the pitch of the rows
   /// before it in its lane.
@@ -249,7 +326,7 @@ package struct _MasonryLanes: Sendable {
     let e = blocks.extents[b]
     let j = lanes[slot]
     var y = _lanePitch(Int(j), blocks: b)
-    for t in 0 ..< slot where lanes[t] == j { y &+= Int64(e[t]) &+ spacing }
+    for t in 0 ..< slot where lanes[t] == j { y &+= _value(e[t]) &+ spacing }
     return y
   }
 
@@ -263,21 +340,25 @@ package struct _MasonryLanes: Sendable {
     for j in 0 ..< k { ends[j] = _lanePitch(j, blocks: b) }
     let lanes = blocks.lanes[b]
     let e = blocks.extents[b]
-    for t in 0 ..< slot { ends[Int(lanes[t])] &+= Int64(e[t]) &+ spacing }
+    for t in 0 ..< slot { ends[Int(lanes[t])] &+= _value(e[t]) &+ spacing }
     return ends
   }
 
-  /// Sets row `i`'s extent (units); it keeps its lane (L4).
+  /// Sets row `i`'s extent (units; `_LaneBlocks.followsEstimate`: kind
+  /// 0's); it keeps its lane (L4).
   /// - Complexity: O(log(m/B)).
   @inlinable
   package mutating func setExtent(_ units: Int64, at i: Int) {
     let (b, slot) = blocks.locate(i)
-    let old = Int64(blocks.extents[b][slot])
-    blocks.extents[b][slot] = Int32(truncatingIfNeeded: units)
-    _add(pitch: units &- old, rows: 0, lane: Int(blocks.lanes[b][slot]), block: b)
+    let old = blocks.extents[b][slot]
+    let new = Int32(truncatingIfNeeded: units)
+    blocks.extents[b][slot] = new
+    _add(pitch: _value(new) &- _value(old), rows: 0, estimated: (new < 0 ? 1 : 0) &- (old < 0 ? 1 : 0),
+         lane: Int(blocks.lanes[b][slot]), block: b)
   }
 
-  /// Inserts rows (extents in units) at `i`. With `lanes` nil they are
+  /// Inserts rows (extents in units; `_LaneBlocks.followsEstimate`: kind
+  /// 0's) at `i`. With `lanes` nil they are
   /// placed by L4's rule from the lanes' ends just before `i`; else they
   /// keep the lanes given (a moved row keeps its own), and a row given -1
   /// is placed by the rule. The rows after `i` keep theirs. Returns the
@@ -295,7 +376,7 @@ package struct _MasonryLanes: Sendable {
         var ends = laneEnds(before: i)
         for (r, e) in extents.enumerated() {
           if given[r] < 0 { given[r] = Self._laneEndingFirst(ends) }
-          ends[given[r]] &+= e &+ spacing
+          ends[given[r]] &+= (e < 0 ? estimate : e) &+ spacing
         }
       }
       lanes = given
@@ -303,7 +384,7 @@ package struct _MasonryLanes: Sendable {
       var ends = laneEnds(before: i)
       lanes = extents.map { e in
         let j = Self._laneEndingFirst(ends)
-        ends[j] &+= e &+ spacing
+        ends[j] &+= (e < 0 ? estimate : e) &+ spacing
         return j
       }
     }
@@ -316,14 +397,16 @@ package struct _MasonryLanes: Sendable {
     }
     switch split {
     case .none:
-      for (e, j) in zip(extents, lanes) { _add(pitch: e &+ spacing, rows: 1, lane: j, block: b) }
+      for (e, j) in zip(extents, lanes) {
+        _add(pitch: (e < 0 ? estimate : e) &+ spacing, rows: 1, estimated: e < 0 ? 1 : 0, lane: j, block: b)
+      }
     case .spliced:
       // Block `b` split: its leaf (without the new rows) becomes the pieces'.
       _replaceLeaves(b ..< b &+ 1, withBlocks: b ..< b &+ blocks.blockCount &- blockCount &+ 1)
-      for (e, j) in zip(extents, lanes) { laneTotals[j] &+= e &+ spacing }
+      for (e, j) in zip(extents, lanes) { laneTotals[j] &+= (e < 0 ? estimate : e) &+ spacing }
     case .shifted(let span, let sources):
       _shiftLeaves(span, sources: sources)
-      for (e, j) in zip(extents, lanes) { laneTotals[j] &+= e &+ spacing }
+      for (e, j) in zip(extents, lanes) { laneTotals[j] &+= (e < 0 ? estimate : e) &+ spacing }
     }
     return lanes
   }
@@ -342,25 +425,30 @@ package struct _MasonryLanes: Sendable {
     let leaves = (span.lowerBound &+ 1) ..< (span.upperBound &+ 1)
     let oldPitches = _FenwickTree<Int64>._leafValues(_pitches, stride: k, leaves)
     let oldCounts = _FenwickTree<Int32>._leafValues(_counts, stride: k, leaves)
+    let oldEstimated = _FenwickTree<Int32>._leafValues(_estimated, stride: k, leaves)
     var pitches = ContiguousArray<Int64>(repeating: 0, count: span.count &* k)
     var counts = ContiguousArray<Int32>(repeating: 0, count: span.count &* k)
+    var estimated = ContiguousArray<Int32>(repeating: 0, count: span.count &* k)
     for (q, source) in sources.enumerated() {
       if source >= 0 {
         let from = source &- span.lowerBound
         for j in 0 ..< k {
           pitches[q &* k &+ j] = oldPitches[from &* k &+ j]
           counts[q &* k &+ j] = oldCounts[from &* k &+ j]
+          estimated[q &* k &+ j] = oldEstimated[from &* k &+ j]
         }
       } else {
         let p = span.lowerBound &+ q
         for (e, j) in zip(blocks.extents[p], blocks.lanes[p]) {
-          pitches[q &* k &+ Int(j)] &+= Int64(e) &+ s
+          pitches[q &* k &+ Int(j)] &+= _value(e) &+ s
           counts[q &* k &+ Int(j)] &+= 1
+          estimated[q &* k &+ Int(j)] &+= e < 0 ? 1 : 0
         }
       }
     }
     _FenwickTree<Int64>._overwriteLeaves(&_pitches, stride: k, leaves, with: pitches)
     _FenwickTree<Int32>._overwriteLeaves(&_counts, stride: k, leaves, with: counts)
+    _FenwickTree<Int32>._overwriteLeaves(&_estimated, stride: k, leaves, with: estimated)
   }
 
   /// Removes the rows `range`.
@@ -376,7 +464,8 @@ package struct _MasonryLanes: Sendable {
     while left > 0 {
       let end = Swift.min(blocks.extents[b].count, slot &+ left)
       for t in slot ..< end {
-        _add(pitch: -(Int64(blocks.extents[b][t]) &+ spacing), rows: -1, lane: Int(blocks.lanes[b][t]), block: b)
+        let x = blocks.extents[b][t]
+        _add(pitch: -(_value(x) &+ spacing), rows: -1, estimated: x < 0 ? -1 : 0, lane: Int(blocks.lanes[b][t]), block: b)
       }
       left &-= end &- slot
       b &+= 1
@@ -423,7 +512,7 @@ package struct _MasonryLanes: Sendable {
       let l = blocks.lanes[b]
       for t in 0 ..< e.count where Int(l[t]) == j {
         let start = passed
-        passed &+= Int64(e[t]) &+ spacing
+        passed &+= _value(e[t]) &+ spacing
         if passed > y { return (rowsBefore &+ t, start) }
       }
       rowsBefore &+= e.count
@@ -466,7 +555,7 @@ extension _MasonryLanes {
       rowsBefore &-= l.count
       var t = l.count &- 1
       while t >= 0 {
-        if l[t] == lane && e[t] > 0 { return rowsBefore &+ t }
+        if l[t] == lane && _value(e[t]) > 0 { return rowsBefore &+ t }
         t &-= 1
       }
       b &-= 1

@@ -14,9 +14,9 @@ extension LazyStackLayout {
   /// - Complexity: O(log n + B) (B: the block capacity, at most 512); with
   ///   lanes O(k (log n + B) + v) for k lanes and v rows on screen (in a
   ///   masonry the rows on screen are kept up to date, see Lanes.md); with
-  ///   lanes and a `.meanOfMeasured` estimate, O(n) when the mean moves
-  ///   (every estimated row moves with it: the sections are laid out
-  ///   again).
+  ///   lanes and a `.meanOfMeasured` estimate, when the mean moves (every
+  ///   row that follows it moves with it), plus O(k m/B) for the m rows of
+  ///   masonry sections and O(k g) for the g rows of grid sections.
   @inlinable
   @discardableResult
   public mutating func setMeasuredExtent(_ extent: CGFloat, for id: ID) -> MeasurementResult {
@@ -155,7 +155,8 @@ extension LazyStackLayout {
   /// - Throws: `LazyStackError.invalidExtent` for NaN, infinite or negative
   ///   values; the layout is unchanged.
   /// - Complexity: O(log n + B): the estimate is folded into the tree's sums,
-  ///   no row is touched.
+  ///   no row is touched; with k lanes, O(k m/B) for the m rows of masonry
+  ///   sections and O(k g) for the g rows of grid sections.
   @inlinable
   @discardableResult
   public mutating func setEstimatedExtent(_ extent: CGFloat) throws(LazyStackError) -> ScrollCorrection {
@@ -165,8 +166,10 @@ extension LazyStackLayout {
       throw .invalidExtent(extent, what: "estimated extent")
     }
     let before = _capture()
+    let laneBefore = _lanesBeforeExtents
     _givenEstimate = units
     _refreshEstimate()
+    _lanesFollow(EmptyCollection(), since: laneBefore)
     return _settle(from: before, cause: .estimateChange)
   }
 

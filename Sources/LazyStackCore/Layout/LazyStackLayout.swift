@@ -261,7 +261,9 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
 
   /// What unmeasured rows are estimated at (SPEC X2). Changing it
   /// stabilizes like an estimate change (S2).
-  /// - Complexity: O(log n + B) (B: the block capacity, at most 512).
+  /// - Complexity: O(log n + B) (B: the block capacity, at most 512); with
+  ///   k lanes, O(k m/B) for the m rows of masonry sections and O(k g) for
+  ///   the g rows of grid sections.
   @inlinable
   public var estimatePolicy: EstimatePolicy {
     get { _estimatePolicy }
@@ -270,8 +272,10 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
       _frameEnter()
       defer { _frameExit(.still) }
       let before = _capture()
+      let laneBefore = _lanesBeforeExtents
       _estimatePolicy = newValue
       _refreshEstimate()
+      _lanesFollow(EmptyCollection(), since: laneBefore)
       _settle(from: before, cause: .estimateChange)
     }
   }
