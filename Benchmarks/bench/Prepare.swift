@@ -17,7 +17,8 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   case "build", "build_indexed", "build_range", "build_shuffled": return prepareBuild(S.self, n, name, &rng)
   case "memory", "memory_ordered": return prepareMemory(S.self, n, name, &rng)
   case "grid_measure", "grid_measure_visible", "grid_insert", "grid_move", "grid_kind_estimate_change", "grid_scroll",
-       "masonry_measure", "masonry_measure_visible", "masonry_insert", "masonry_move", "masonry_apply", "masonry_scroll":
+       "grid_estimate_change", "masonry_measure", "masonry_measure_visible", "masonry_measure_mean", "masonry_insert",
+       "masonry_move", "masonry_apply", "masonry_estimate_change", "masonry_scroll":
     return prepareLanes(S.self, n, name, &rng)
   case "reflow": return prepareReflow(S.self, n, name, &rng)
   case "masonry_snapshot_restore": return prepareMasonryRestore(S.self, n, name, &rng)
@@ -531,6 +532,48 @@ func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: i
         ])!
         blackHole(try! layout.apply(difference))
         tally.record(changed: layout.id(at: e.to) == moved && layout.id(at: e.new) == newID)
+        blackHole(layout.contentSize)
+        blackHole(layout.visibleRows)
+      }
+    }, tally: tally)
+  }
+  if name == "grid_estimate_change" || name == "masonry_estimate_change" {
+    // Kind 0's estimate, which the 90 % of rows not measured follow (X2):
+    // 44 and 46 pt in turn, so each call moves every one of them.
+    let flip = Box(false)
+    let size = Box(box.value.contentSize.height)
+    return Prepared(operation: {
+      box.with { layout in
+        flip.value.toggle()
+        blackHole(try! layout.setEstimatedExtent(flip.value ? 46 : 44))
+        let height = layout.contentSize.height
+        tally.record(changed: height != size.value)
+        size.value = height
+        blackHole(layout.visibleRows)
+      }
+    }, tally: tally)
+  }
+  if name == "masonry_measure_mean" {
+    // `.meanOfMeasured` (X2, K3): a measurement moves the mean, and every
+    // row that follows it.
+    box.with { $0.estimatePolicy = .meanOfMeasured }
+    let rows = table { Int.random(in: 0 ..< n, using: &rng) }
+    let cursor = Cursor()
+    let tall = Box([Bool](repeating: false, count: n))
+    let mean = Box(box.value.currentEstimate)
+    return Prepared(operation: {
+      box.with { layout in
+        // 4,000 pt, or 1 pt where the row had 4,000 (a tall card, or one
+        // cut short): each call moves the sum by 4,000 pt at least, and so
+        // the mean of even 100,000 measured rows by more than a unit.
+        let row = rows[cursor.next()]
+        let units = tall.value[row] ? 256 : 4_000 * 256
+        tall.value[row].toggle()
+        let applied = layout.setMeasuredExtent(CGFloat(units) / 256, for: layout.id(at: row)).isApplied
+        // The mean moved (a row in a lane shorter than the longest may
+        // leave the content size as it was).
+        tally.record(changed: applied && layout.currentEstimate != mean.value)
+        mean.value = layout.currentEstimate
         blackHole(layout.contentSize)
         blackHole(layout.visibleRows)
       }

@@ -27,6 +27,10 @@ protocol BenchSubject {
   mutating func userScroll(to offset: CGPoint)
   mutating func setMeasuredExtent(_ extent: CGFloat, for id: Int) -> MeasurementResult
   mutating func setEstimatedExtent(_ extent: CGFloat) throws -> ScrollCorrection
+  /// What unmeasured rows are estimated at (SPEC X2).
+  var estimatePolicy: EstimatePolicy { get set }
+  /// The extent unmeasured rows have right now (SPEC X2).
+  var currentEstimate: CGFloat { get }
   mutating func invalidateAllMeasurements()
   /// Measures every row (an untimed reset).
   mutating func _measureAllRows(_ extent: (Int) -> CGFloat)

@@ -86,10 +86,12 @@ final class LaneStructureTests: CheckedTestCase {
 
   // MARK: Comparisons
 
-  func compare(_ g: _GridLines, _ m: GridModel, _ context: @autoclosure () -> String,
+  /// `stored`: what the body holds, when rows follow its estimate (the
+  /// model's extents are then theirs at that estimate).
+  func compare(_ g: _GridLines, _ m: GridModel, stored: [Int64]? = nil, _ context: @autoclosure () -> String,
                file: StaticString = #filePath, line: UInt = #line) {
     g._checkInvariants()
-    XCTAssertEqual(g.blocks.allExtents, m.extents, "extents, \(context())", file: file, line: line)
+    XCTAssertEqual(g.blocks.allExtents, stored ?? m.extents, "extents, \(context())", file: file, line: line)
     XCTAssertEqual(g.pitch, m.pitch, "pitch, \(context())", file: file, line: line)
     XCTAssertEqual(g.lineCount, m.lineCount, "lines, \(context())", file: file, line: line)
     let lineStarts = m.lineStarts
@@ -137,10 +139,10 @@ final class LaneStructureTests: CheckedTestCase {
     }
   }
 
-  func compare(_ s: _MasonryLanes, _ m: MasonryModel, _ context: @autoclosure () -> String,
+  func compare(_ s: _MasonryLanes, _ m: MasonryModel, stored: [Int64]? = nil, _ context: @autoclosure () -> String,
                file: StaticString = #filePath, line: UInt = #line) {
     s._checkInvariants()
-    XCTAssertEqual(s.blocks.allExtents, m.extents, "extents, \(context())", file: file, line: line)
+    XCTAssertEqual(s.blocks.allExtents, stored ?? m.extents, "extents, \(context())", file: file, line: line)
     XCTAssertEqual(s.blocks.allLanes, m.lanes, "lanes, \(context())", file: file, line: line)
     XCTAssertEqual(s.pitch, m.pitch, "pitch, \(context())", file: file, line: line)
     for i in m.extents.indices {
@@ -200,7 +202,7 @@ final class LaneStructureTests: CheckedTestCase {
   /// SPEC L3: lines of 3; a line as long as its longest row; starts in
   /// pitch (longest plus spacing).
   func testL3_gridLinesWorkedExample() {
-    let g = _GridLines(extents: [10, 30, 20, 5, 5, 40, 7], lanes: 3, spacing: 2, blockCapacity: 2)
+    let g = _GridLines(extents: [10, 30, 20, 5, 5, 40, 7], lanes: 3, spacing: 2, estimate: 0, blockCapacity: 2)
     XCTAssertEqual(g.lineCount, 3)
     XCTAssertEqual([g.lineExtent(0), g.lineExtent(1), g.lineExtent(2)], [30, 40, 7])
     XCTAssertEqual([g.lineStart(0), g.lineStart(1), g.lineStart(2), g.lineStart(3)], [0, 32, 74, 83])
@@ -232,7 +234,7 @@ final class LaneStructureTests: CheckedTestCase {
   func testE4_aLaneBlockSplitInTheMiddleTakesTheNearestSpare() {
     let extents = (0 ..< 256).map { Int64($0 % 7 + 1) }
     for masonry in [false, true] {
-      var g = _GridLines(extents: extents, lanes: 3, spacing: 1, blockCapacity: 4)
+      var g = _GridLines(extents: extents, lanes: 3, spacing: 1, estimate: 0, blockCapacity: 4)
       var m = _MasonryLanes(extents: extents, lanes: nil, lanes: 3, spacing: 1, estimate: 0, blockCapacity: 4)
       func blocks() -> _LaneBlocks { masonry ? m.blocks : g.blocks }
       func insert(_ e: Int64, at i: Int) {
@@ -318,7 +320,7 @@ final class LaneStructureTests: CheckedTestCase {
       // Odd seeds: blocks large enough to fall under a quarter without merging.
       let capacity = Int.random(in: 1 ... 4, using: &rng) * (seed % 2 == 0 ? 1 : 3)
       let initial = (0 ..< Int.random(in: 0 ... 30, using: &rng)).map { _ in Int64.random(in: 0 ... 50, using: &rng) }
-      var g = _GridLines(extents: initial, lanes: k, spacing: spacing, blockCapacity: capacity)
+      var g = _GridLines(extents: initial, lanes: k, spacing: spacing, estimate: 0, blockCapacity: capacity)
       var m = GridModel(extents: initial, k: k, spacing: spacing)
       compare(g, m, "seed \(seed), built")
       for step in 0 ..< 40 {
@@ -452,13 +454,79 @@ final class LaneStructureTests: CheckedTestCase {
     }
   }
 
+  /// SPEC X2, K1 in the lane bodies: rows whose extent is kind 0's
+  /// estimate are stored as `_LaneBlocks.followsEstimate`, and a change of
+  /// that estimate moves them without a write (a masonry's pitch tree moves
+  /// node by node, a grid's leaves with such rows are summarized again,
+  /// from their count alone where every row follows it); through
+  /// measurements, rows that start or stop following it, inserts (a
+  /// masonry places them by L4 at the estimate of the moment), removals
+  /// and splits into spares, both bodies equal the rules over the rows'
+  /// extents at the estimate of the moment.
+  func testX2_rowsThatFollowTheEstimateMoveWithItInLaneBodies() {
+    let f = _LaneBlocks.followsEstimate
+    for seed in TestScale.seeds(1 ..< 41) {
+      var rng = SeededRNG(seed: seed ^ 0xe57)
+      let k = Int.random(in: 1 ... 5, using: &rng)
+      let spacing = Int64.random(in: 0 ... 3, using: &rng)
+      let capacity = Int.random(in: 1 ... 4, using: &rng) * (seed % 2 == 0 ? 1 : 3)
+      var estimate = Int64.random(in: 0 ... 60, using: &rng)
+      // Mostly rows that follow the estimate, so that leaves of only them
+      // and leaves that mix them with others both occur.
+      func extent() -> Int64 { Int.random(in: 0 ..< 3, using: &rng) == 0 ? Int64.random(in: 0 ... 60, using: &rng) : f }
+      var stored = (0 ..< Int.random(in: 0 ... 60, using: &rng)).map { _ in extent() }
+      func resolved(_ x: [Int64]) -> [Int64] { x.map { $0 < 0 ? estimate : $0 } }
+      var g = _GridLines(extents: stored, lanes: k, spacing: spacing, estimate: estimate, blockCapacity: capacity)
+      var s = _MasonryLanes(extents: stored, lanes: nil, lanes: k, spacing: spacing, estimate: estimate, blockCapacity: capacity)
+      var m = MasonryModel(extents: [], lanes: [], k: k, spacing: spacing)
+      _ = m.insert(resolved(stored), at: 0)
+      func check(_ context: String) {
+        m.extents = resolved(stored)
+        compare(g, GridModel(extents: m.extents, k: k, spacing: spacing), stored: stored, "grid, seed \(seed), \(context)")
+        compare(s, m, stored: stored, "masonry, seed \(seed), \(context)")
+      }
+      check("built")
+      for step in 0 ..< 60 {
+        switch Int.random(in: 0 ..< 5, using: &rng) {
+        case 0, 1:
+          estimate = Int64.random(in: 0 ... 60, using: &rng)
+          let moved = stored.filter { $0 < 0 }.count
+          let before = (g.estimate, s.estimate)
+          XCTAssertEqual(g.setEstimate(estimate), (estimate - before.0) * Int64(moved), "grid's rows moved, seed \(seed)")
+          XCTAssertEqual(s.setEstimate(estimate), (estimate - before.1) * Int64(moved), "masonry's rows moved, seed \(seed)")
+        case 2 where !stored.isEmpty:
+          let i = Int.random(in: 0 ..< stored.count, using: &rng)
+          stored[i] = extent()
+          g.setExtent(stored[i], at: i)
+          s.setExtent(stored[i], at: i)
+        case 3 where stored.count > 2:
+          let a = Int.random(in: 0 ..< stored.count, using: &rng)
+          let b = Int.random(in: a ... min(stored.count, a + 9), using: &rng)
+          g.remove(a ..< b)
+          s.remove(a ..< b)
+          stored.removeSubrange(a ..< b)
+          m.extents.removeSubrange(a ..< b)
+          m.lanes.removeSubrange(a ..< b)
+        default:
+          let i = Int.random(in: 0 ... stored.count, using: &rng)
+          let new = (0 ..< Int.random(in: 1 ... 12, using: &rng)).map { _ in extent() }
+          g.insert(new, at: i)
+          XCTAssertEqual(s.insert(new, at: i), m.insert(resolved(new), at: i), "lanes of new rows, seed \(seed), step \(step)")
+          stored.insert(contentsOf: new, at: i)
+        }
+        check("step \(step)")
+        if testRun?.failureCount ?? 0 > 0 { return }
+      }
+    }
+  }
+
   /// The lane count is kept in a byte: 256 at most, a typed error above
   /// it, and an adaptive count clamped to it (SPEC L2, X5).
   func testL2_laneCountsAboveTheByteAreRejectedOrClamped() {
     XCTAssertThrowsError(try GridLayout(lanes: .fixed(257))) { XCTAssertEqual($0 as? LazyStackError, .invalidLaneCount(257)) }
     XCTAssertNoThrow(try MasonryLayout(lanes: .fixed(256)))
     XCTAssertEqual(LaneCount.adaptive(minimum: 1).count(crossExtent: 10_000, spacing: 0), 256)
-    let wide = _GridLines(extents: (0 ..< 600).map { Int64($0 % 9) }, lanes: 256, spacing: 1)
+    let wide = _GridLines(extents: (0 ..< 600).map { Int64($0 % 9) }, lanes: 256, spacing: 1, estimate: 0)
     XCTAssertEqual(wide.lineCount, 3)
     XCTAssertEqual(wide.lineStart(1), 9)
   }

@@ -11,7 +11,7 @@ extension LazyStackLayout {
   // the stabilization that follows does not lay them out again; an edit
   // these do not cover leaves them stale, and the stabilization rebuilds
   // them. A change of kind 0's estimate (X2, K3: every row that follows it
-  // moves) is followed in place too (`_LaneLayout.setEstimate(from:)`).
+  // moves) is followed in place too (`_LaneLayout.setEstimate(_:)`).
 
   /// The estimates before a change (kind 0's, and with kinds each kind's
   /// own, -1 where it has none), for the lane sections to follow the rows
@@ -39,7 +39,7 @@ extension LazyStackLayout {
 
   /// After a change to the tree with the lane sections otherwise up to
   /// date (an edit changed them in place, or nothing else changed): brings
-  /// kind 0's estimate (`_LaneLayout.setEstimate(from:)`: the rows that
+  /// kind 0's estimate (`_LaneLayout.setEstimate(_:)`: the rows that
   /// follow it move without being written), rows `rows` (whose extents
   /// may have changed: a kind, an own estimate, a measurement) and every
   /// estimated row of a kind whose own estimate moved since `before`
@@ -48,7 +48,7 @@ extension LazyStackLayout {
   /// costs (one in 64, at least 64).
   /// - Complexity: O(r k (log n + B) + c s log n) for the r rows that
   ///   moved, c kinds whose own estimate did and s lane sections, plus
-  ///   `setEstimate(from:)`'s when kind 0's estimate moved.
+  ///   `_LaneLayout.setEstimate(_:)`'s when kind 0's estimate moved.
   @inlinable @inline(never)
   internal mutating func _lanesFollowExtents(of rows: some Collection<Int>, since before: _LaneEstimates) {
     guard _laneBox != nil else { return }
@@ -68,7 +68,7 @@ extension LazyStackLayout {
       }
     }
     let box = _writableLanes()
-    box.value.setEstimate(from: _tree)
+    box.value.setEstimate(_tree.estimate)
     for i in rows { box.value.setExtent(_tree.laneExtent(at: i), at: i) }
     for i in moved { box.value.setExtent(_tree.laneExtent(at: i), at: i) }
     box.value.current = true
@@ -85,7 +85,7 @@ extension LazyStackLayout {
     box.value.current = true
     // `.meanOfMeasured`: every row that follows the estimate moved too, and
     // the rows on screen are read again.
-    guard _tree.estimate == before.estimate else { return box.value.setEstimate(from: _tree) }
+    guard _tree.estimate == before.estimate else { return box.value.setEstimate(_tree.estimate) }
     _patchMeetingCache(afterMeasuring: index, old: old, grown: grown, stamp: stamp)
   }
 

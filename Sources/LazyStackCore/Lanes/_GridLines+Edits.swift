@@ -5,16 +5,28 @@ import Foundation
 // pass) and the tree above them.
 
 extension _GridLines {
-  /// Sets row `i`'s extent (units): in each phase only the line that
-  /// holds the row changes, so its block's summaries are updated in O(k)
-  /// each, not recomputed from the block's rows, and the nodes above it
-  /// mostly by adding the line's change (`_propagate`).
+  /// Sets row `i`'s extent (units; `_LaneBlocks.followsEstimate`: kind
+  /// 0's): in each phase only the line that holds the row changes, so its
+  /// block's summaries are updated in O(k) each, not recomputed from the
+  /// block's rows, and the nodes above it mostly by adding the line's
+  /// change (`_propagate`).
   /// - Complexity: O(k (k + log(m/B))).
   @inlinable
   package mutating func setExtent(_ units: Int64, at i: Int) {
     let (b, slot) = blocks.locate(i)
-    let old = Int64(blocks.extents[b][slot])
-    blocks.extents[b][slot] = Int32(truncatingIfNeeded: units)
+    let stored = blocks.extents[b][slot]
+    let new = Int32(truncatingIfNeeded: units)
+    guard new != stored else { return }
+    let old = _value(stored)
+    blocks.extents[b][slot] = new
+    let following = (new < 0 ? 1 : 0) &- (stored < 0 ? 1 : 0) as Int32
+    if following != 0 {
+      var node = _leaves &+ b
+      while node >= 1 {
+        _estimatedRows[node] &+= following
+        node &>>= 1
+      }
+    }
     withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 &* k) { scratch in
       let changes = scratch.baseAddress.unsafelyUnwrapped
       _updateLeaf(b, slot: slot, from: old, changes: changes)
@@ -36,9 +48,11 @@ extension _GridLines {
   package mutating func _updateLeaf(_ p: Int, slot t: Int, from old: Int64, changes: UnsafeMutablePointer<Int64>) {
     let node = _leaves &+ p
     let k = self.k
-    blocks.extents[p].withUnsafeBufferPointer { e in
-      let n = e.count
-      let new = Int64(e[t])
+    let e0 = estimate
+    blocks.extents[p].withUnsafeBufferPointer { x in
+      @inline(__always) func e(_ u: Int) -> Int64 { x[u] < 0 ? e0 : Int64(x[u]) }
+      let n = x.count
+      let new = e(t)
       _summaries.withUnsafeMutableBufferPointer { out in
         for phase in 0 ..< k {
           let j = node &* k &+ phase
@@ -47,7 +61,7 @@ extension _GridLines {
           if t < first {
             // Before it: the head, the longest of those rows.
             var head: Int64 = -1
-            for u in 0 ..< Swift.min(first, n) { head = Swift.max(head, Int64(e[u])) }
+            for u in 0 ..< Swift.min(first, n) { head = Swift.max(head, e(u)) }
             changes[phase] = out[j].head == head ? 0 : Self._reshaped
             out[j].head = head
             continue
@@ -56,13 +70,13 @@ extension _GridLines {
           if start &+ k >= n {
             // The last line the block opens: its tail.
             var tail: Int64 = 0
-            for u in start ..< n { tail = Swift.max(tail, Int64(e[u])) }
+            for u in start ..< n { tail = Swift.max(tail, e(u)) }
             changes[phase] = out[j].tail == tail ? 0 : Self._reshaped
             out[j].tail = tail
           } else {
             // A line the block closes: its pitch moves by its longest row's change.
             var others: Int64 = 0
-            for u in start ..< start &+ k where u != t { others = Swift.max(others, Int64(e[u])) }
+            for u in start ..< start &+ k where u != t { others = Swift.max(others, e(u)) }
             let change = Swift.max(others, new) &- Swift.max(others, old)
             changes[phase] = change
             out[j].lines &+= change
@@ -160,11 +174,13 @@ extension _GridLines {
   package mutating func _shiftLeaves(_ span: Range<Int>, sources: [Int]) {
     let k = self.k
     let oldCounts = Array(_counts[(_leaves &+ span.lowerBound) ..< (_leaves &+ span.upperBound)])
+    let oldEstimated = Array(_estimatedRows[(_leaves &+ span.lowerBound) ..< (_leaves &+ span.upperBound)])
     let oldSummaries = Array(_summaries[(_leaves &+ span.lowerBound) &* k ..< (_leaves &+ span.upperBound) &* k])
     for (q, source) in sources.enumerated() where source >= 0 {
       let from = source &- span.lowerBound
       let node = _leaves &+ span.lowerBound &+ q
       _counts[node] = oldCounts[from]
+      _estimatedRows[node] = oldEstimated[from]
       for e in 0 ..< k { _summaries[node &* k &+ e] = oldSummaries[from &* k &+ e] }
     }
     for (q, source) in sources.enumerated() where source < 0 { _summarizeLeaf(span.lowerBound &+ q) }
@@ -204,21 +220,26 @@ extension _GridLines {
     let end = _leaves &+ before
     _summaries.withUnsafeMutableBufferPointer { nodes in
       _counts.withUnsafeMutableBufferPointer { counts in
-        if delta > 0 {
-          var leaf = end
-          while leaf > first {
-            leaf &-= 1
-            counts[leaf &+ delta] = counts[leaf]
-            for e in 0 ..< k { nodes[(leaf &+ delta) &* k &+ e] = nodes[leaf &* k &+ e] }
-          }
-        } else if delta < 0 {
-          for leaf in first ..< end {
-            counts[leaf &+ delta] = counts[leaf]
-            for e in 0 ..< k { nodes[(leaf &+ delta) &* k &+ e] = nodes[leaf &* k &+ e] }
-          }
-          for leaf in (end &+ delta) ..< end {
-            counts[leaf] = 0
-            for e in 0 ..< k { nodes[leaf &* k &+ e] = .empty }
+        _estimatedRows.withUnsafeMutableBufferPointer { estimated in
+          if delta > 0 {
+            var leaf = end
+            while leaf > first {
+              leaf &-= 1
+              counts[leaf &+ delta] = counts[leaf]
+              estimated[leaf &+ delta] = estimated[leaf]
+              for e in 0 ..< k { nodes[(leaf &+ delta) &* k &+ e] = nodes[leaf &* k &+ e] }
+            }
+          } else if delta < 0 {
+            for leaf in first ..< end {
+              counts[leaf &+ delta] = counts[leaf]
+              estimated[leaf &+ delta] = estimated[leaf]
+              for e in 0 ..< k { nodes[(leaf &+ delta) &* k &+ e] = nodes[leaf &* k &+ e] }
+            }
+            for leaf in (end &+ delta) ..< end {
+              counts[leaf] = 0
+              estimated[leaf] = 0
+              for e in 0 ..< k { nodes[leaf &* k &+ e] = .empty }
+            }
           }
         }
       }
@@ -246,9 +267,11 @@ extension _GridLines {
     let k = self.k
     var summaries = ContiguousArray<_LineSummary>(repeating: .empty, count: 2 &* leaves &* k)
     var counts = ContiguousArray<Int>(repeating: 0, count: 2 &* leaves)
+    var estimated = ContiguousArray<Int32>(repeating: 0, count: 2 &* leaves)
     summaries[leaves &* k ..< (leaves &+ used) &* k] = _summaries[_leaves &* k ..< (_leaves &+ used) &* k]
     counts[leaves ..< leaves &+ used] = _counts[_leaves ..< _leaves &+ used]
-    (_leaves, _summaries, _counts) = (leaves, summaries, counts)
+    estimated[leaves ..< leaves &+ used] = _estimatedRows[_leaves ..< _leaves &+ used]
+    (_leaves, _summaries, _counts, _estimatedRows) = (leaves, summaries, counts, estimated)
     guard combining else { return }
     var i = leaves &- 1
     while i >= 1 {

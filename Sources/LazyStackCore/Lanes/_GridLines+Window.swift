@@ -40,7 +40,7 @@ extension _GridLines {
         for t in slot ..< stop {
           copy?[filled] = e[t]
           filled &+= 1
-          longest = Swift.max(longest, Int64(e[t]))
+          longest = Swift.max(longest, _value(e[t]))
         }
         slot = stop
         if slot == e.count {
@@ -82,7 +82,7 @@ extension _GridLines {
     // rows that meet the window, each at its place in the line.
     @inline(__always) func emit(_ extents: UnsafePointer<Int32>, _ n: Int, _ longest: Int64) {
       for t in 0 ..< n {
-        let e = Int64(extents[t])
+        let e = _value(extents[t])
         let s = alignment == 0 ? start : start &+ _FixedPoint.scale(longest &- e, by: alignment)
         if e > 0 ? (s < high && s &+ e > low) : (s >= low && s < high) {
           result.append(_LaneSpan(row: rowBase &+ i &+ t, start: startBase &+ s, extent: e))
@@ -101,7 +101,7 @@ extension _GridLines {
             if slot &+ n > e.count { return false }
             if start >= high { return true }
             var longest: Int64 = 0
-            for t in slot ..< slot &+ n { longest = Swift.max(longest, Int64(base[t])) }
+            for t in slot ..< slot &+ n { longest = Swift.max(longest, _value(base[t])) }
             emit(base + slot, n, longest)
             start &+= longest &+ spacing
             i &+= n

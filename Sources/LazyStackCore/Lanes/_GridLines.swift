@@ -21,6 +21,11 @@ import Foundation
 ///   for the larger block; an insert's O(B) and a scroll's block walk pay
 ///   a little.
 /// - A line start is one descent at one phase: O(log(m/B) + B).
+/// - A row whose extent is kind 0's estimate (SPEC X2, K1) is stored as
+///   `_LaneBlocks.followsEstimate` and read as `estimate`; each node counts
+///   its rows that do. A change of that estimate writes no row: only the
+///   leaves with such rows are summarized again (from their row count
+///   alone where every row follows it), and the nodes above them.
 @usableFromInline
 package struct _GridLines: Sendable {
   /// The rows.
@@ -36,26 +41,82 @@ package struct _GridLines: Sendable {
   @usableFromInline package var _summaries: ContiguousArray<_LineSummary>
   /// Node `i`'s row count.
   @usableFromInline package var _counts: ContiguousArray<Int>
+  /// Node `i`'s rows that follow kind 0's estimate.
+  @usableFromInline package var _estimatedRows: ContiguousArray<Int32>
+  /// Kind 0's estimate (units): the extent of the rows stored as
+  /// `_LaneBlocks.followsEstimate`.
+  @usableFromInline package private(set) var estimate: Int64
 
-  /// A grid body of `extents` (units) with `k` lanes and `spacing` after
-  /// each line.
+  /// A grid body of `extents` (units; `_LaneBlocks.followsEstimate`: kind
+  /// 0's `estimate`) with `k` lanes and `spacing` after each line.
   /// - Complexity: O(k m).
   @inlinable
-  package init(extents: some Collection<Int64>, lanes k: Int, spacing: Int64, blockCapacity: Int? = nil) {
+  package init(extents: some Collection<Int64>, lanes k: Int, spacing: Int64, estimate: Int64, blockCapacity: Int? = nil) {
     precondition(k >= 1 && k <= _LaneBlocks.maxLanes, "_GridLines: lane count \(k) out of range")
     self.k = k
     self.spacing = spacing
+    self.estimate = estimate
     let capacity = blockCapacity ?? _LaneBlocks.defaultCapacity(rows: extents.count, lanes: k, base: 128)
     blocks = _LaneBlocks(extents: extents, lanes: nil, capacity: capacity)
     _leaves = 1
     _summaries = []
     _counts = []
+    _estimatedRows = []
     _rebuildTree()
   }
 
   /// The number of rows.
   @inlinable @inline(__always)
   package var count: Int { blocks.count }
+
+  /// The extent (units) of a row stored as `x`.
+  @inlinable @inline(__always)
+  package func _value(_ x: Int32) -> Int64 { x < 0 ? estimate : Int64(x) }
+
+  /// Sets kind 0's estimate (units): every row that follows it moves, and
+  /// none is written. A leaf whose rows all follow it is summarized from
+  /// its row count, one that mixes them with others from its rows, and
+  /// the nodes above them are combined again. Returns how far the rows
+  /// that follow it moved altogether (the change times their number).
+  /// - Complexity: O(m/B + k l + B x) for the l leaves with such rows, x
+  ///   of them mixed with other rows.
+  @inlinable @discardableResult
+  package mutating func setEstimate(_ units: Int64) -> Int64 {
+    let change = units &- estimate
+    guard change != 0 else { return 0 }
+    estimate = units
+    let following = _estimatedRows[1]
+    guard following > 0 else { return 0 }
+    for p in 0 ..< blocks.blockCount {
+      let rows = _estimatedRows[_leaves &+ p]
+      guard rows > 0 else { continue }
+      if Int(rows) == _counts[_leaves &+ p] { _summarizeEstimatedLeaf(p) } else { _summarizeLeaf(p) }
+    }
+    var i = _leaves &- 1
+    while i >= 1 {
+      if _estimatedRows[i] > 0 { _combineNode(i) }
+      i &-= 1
+    }
+    return change &* Int64(following)
+  }
+
+  /// Block `p`'s summaries when every row of it follows the estimate: at
+  /// each phase its lines open at rows `r, r + k, …` (`r = (k - phase) %
+  /// k`), each `estimate` long, the rows before `r` its head.
+  /// - Complexity: O(k).
+  @inlinable
+  package mutating func _summarizeEstimatedLeaf(_ p: Int) {
+    let node = _leaves &+ p
+    let c = _counts[node]
+    let e = estimate
+    for phase in 0 ..< k {
+      let r = phase == 0 ? 0 : k &- phase
+      let opened = r < c ? (c &- r &+ k &- 1) / k : 0
+      _summaries[node &* k &+ phase] = _LineSummary(head: Swift.min(r, c) > 0 ? e : -1,
+                                                    lines: Int64(Swift.max(0, opened &- 1)) &* (e &+ spacing),
+                                                    tail: opened > 0 ? e : -1)
+    }
+  }
 
   /// Rebuilds every node from the blocks.
   /// - Complexity: O(k m).
@@ -66,6 +127,7 @@ package struct _GridLines: Sendable {
     _leaves = leaves
     _summaries = ContiguousArray(repeating: .empty, count: 2 &* leaves &* k)
     _counts = ContiguousArray(repeating: 0, count: 2 &* leaves)
+    _estimatedRows = ContiguousArray(repeating: 0, count: 2 &* leaves)
     for p in 0 ..< blocks.blockCount { _summarizeLeaf(p) }
     var i = leaves &- 1
     while i >= 1 {
@@ -74,7 +136,7 @@ package struct _GridLines: Sendable {
     }
   }
 
-  /// Recomputes block `p`'s leaf: its count and its summary at each phase.
+  /// Recomputes block `p`'s leaf: its counts and its summary at each phase.
   ///
   /// All k phases in one pass. At phase `phase` the block's lines start at
   /// its rows `r, r + k, r + 2k, …` with `r = (k - phase) % k`, so a line
@@ -92,8 +154,15 @@ package struct _GridLines: Sendable {
     _counts[node] = blocks.extents[p].count
     let k = self.k
     let s = spacing
-    blocks.extents[p].withUnsafeBufferPointer { e in
-      let c = e.count
+    let e0 = estimate
+    _estimatedRows[node] = blocks.extents[p].withUnsafeBufferPointer { x in
+      var rows: Int32 = 0
+      for t in 0 ..< x.count where x[t] < 0 { rows &+= 1 }
+      return rows
+    }
+    blocks.extents[p].withUnsafeBufferPointer { x in
+      let c = x.count
+      @inline(__always) func e(_ t: Int) -> Int64 { x[t] < 0 ? e0 : Int64(x[t]) }
       _summaries.withUnsafeMutableBufferPointer { out in
         // By offset r in a stretch: heads, closed lines' pitch, open tails,
         // and the current stretch's maxima backward.
@@ -105,7 +174,7 @@ package struct _GridLines: Sendable {
           var m: Int64 = -1
           for r in 0 ..< k {
             head[r] = m  // the longest of rows 0 ..< r: what comes before the first line
-            if r < c { m = Swift.max(m, Int64(e[r])) }
+            if r < c { m = Swift.max(m, e(r)) }
             lines[r] = 0
             tail[r] = -1
           }
@@ -113,9 +182,9 @@ package struct _GridLines: Sendable {
           while a < c {
             let end = Swift.min(a &+ k, c)
             var i = end &- a &- 1
-            m = Int64(e[end &- 1])
+            m = e(end &- 1)
             while i >= 0 {
-              m = Swift.max(m, Int64(e[a &+ i]))
+              m = Swift.max(m, e(a &+ i))
               backward[i] = m
               i &-= 1
             }
@@ -123,7 +192,7 @@ package struct _GridLines: Sendable {
             let next = a &+ k
             let reach = c &- next  // the window from offset r reaches next stretch rows 0 ..< min(r, reach)
             for r in 0 ..< (end &- a) {
-              if r > 0 && r <= reach { ahead = Swift.max(ahead, Int64(e[next &+ r &- 1])) }
+              if r > 0 && r <= reach { ahead = Swift.max(ahead, e(next &+ r &- 1)) }
               let longest = Swift.max(backward[r], ahead)
               if r < reach {
                 lines[r] &+= longest &+ s  // closed by the next line's start
@@ -149,7 +218,7 @@ package struct _GridLines: Sendable {
     return (0 ..< k).map { phase in
       var sum = _LineSummary.empty
       var lane = phase
-      for x in e.lazy.map(Int64.init) {
+      for x in e.lazy.map(_value) {
         if lane == 0 {
           if sum.tail >= 0 { sum.lines &+= sum.tail &+ spacing }
           sum.tail = x
@@ -171,22 +240,26 @@ package struct _GridLines: Sendable {
     let k = self.k
     let s = spacing
     _counts.withUnsafeMutableBufferPointer { counts in
-      _summaries.withUnsafeMutableBufferPointer { n in
-        Self._combine(i, k: k, spacing: s, counts: counts, summaries: n)
+      _estimatedRows.withUnsafeMutableBufferPointer { estimated in
+        _summaries.withUnsafeMutableBufferPointer { n in
+          Self._combine(i, k: k, spacing: s, counts: counts, estimated: estimated, summaries: n)
+        }
       }
     }
   }
 
-  /// Node `i` from its two children, in the tree's buffers: a node's count,
-  /// and at each phase its left child's summary then its right child's at
-  /// the phase the left child ends at.
+  /// Node `i` from its two children, in the tree's buffers: a node's
+  /// counts, and at each phase its left child's summary then its right
+  /// child's at the phase the left child ends at.
   /// - Complexity: O(k).
   @inlinable @inline(__always)
   package static func _combine(_ i: Int, k: Int, spacing s: Int64, counts: UnsafeMutableBufferPointer<Int>,
+                               estimated: UnsafeMutableBufferPointer<Int32>,
                                summaries n: UnsafeMutableBufferPointer<_LineSummary>) {
     let left = 2 &* i
     let leftCount = counts[left]
     counts[i] = leftCount &+ counts[left &+ 1]
+    estimated[i] = estimated[left] &+ estimated[left &+ 1]
     let shift = leftCount % k
     let base = i &* k
     let leftBase = left &* k
@@ -213,12 +286,14 @@ package struct _GridLines: Sendable {
     let k = self.k
     let s = spacing
     var i = (_leaves &+ p) &>> 1
-    // Both buffers opened once for the whole path (a measurement's cost).
+    // The buffers opened once for the whole path (a measurement's cost).
     _counts.withUnsafeMutableBufferPointer { counts in
-      _summaries.withUnsafeMutableBufferPointer { n in
-        while i >= 1 {
-          Self._combine(i, k: k, spacing: s, counts: counts, summaries: n)
-          i &>>= 1
+      _estimatedRows.withUnsafeMutableBufferPointer { estimated in
+        _summaries.withUnsafeMutableBufferPointer { n in
+          while i >= 1 {
+            Self._combine(i, k: k, spacing: s, counts: counts, estimated: estimated, summaries: n)
+            i &>>= 1
+          }
         }
       }
     }
@@ -279,7 +354,7 @@ package struct _GridLines: Sendable {
     let e = blocks.extents[b]
     var lane = rows % k
     for t in 0 ..< slot {
-      let x = Int64(e[t])
+      let x = _value(e[t])
       if lane == 0 {
         if acc.tail >= 0 { acc.lines &+= acc.tail &+ spacing }
         acc.tail = x
@@ -304,7 +379,7 @@ package struct _GridLines: Sendable {
     while left > 0 {
       let e = blocks.extents[b]
       let end = Swift.min(e.count, slot &+ left)
-      for t in slot ..< end { longest = Swift.max(longest, Int64(e[t])) }
+      for t in slot ..< end { longest = Swift.max(longest, _value(e[t])) }
       left &-= end &- slot
       b &+= 1
       slot = 0
@@ -354,7 +429,7 @@ package struct _GridLines: Sendable {
       let e = blocks.extents[low]
       var lane = rows % k
       for t in 0 ..< e.count {
-        let x = Int64(e[t])
+        let x = _value(e[t])
         if lane == 0 {
           if acc.tail >= 0 {
             // The line that closes here started after every closed line.
@@ -381,11 +456,11 @@ package struct _GridLines: Sendable {
     let line = i / k
     let lineStart = lineStart(line)
     guard alignment > 0 else { return lineStart }
-    return lineStart &+ _FixedPoint.scale(lineExtent(line) &- Int64(blocks.stored(at: i)), by: alignment)
+    return lineStart &+ _FixedPoint.scale(lineExtent(line) &- _value(blocks.stored(at: i)), by: alignment)
   }
 
   /// Row `i`'s extent, in units.
   /// - Complexity: O(log(m/B)).
   @inlinable
-  package func extent(at i: Int) -> Int64 { Int64(blocks.stored(at: i)) }
+  package func extent(at i: Int) -> Int64 { _value(blocks.stored(at: i)) }
 }

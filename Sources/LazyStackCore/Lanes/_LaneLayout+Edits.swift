@@ -30,14 +30,12 @@ extension _LaneLayout {
   /// - Complexity: `setExtent(_:old:at:)`'s, less the section's search.
   @inlinable @inline(__always)
   package mutating func _setExtent(_ new: Int64, old: Int64, inSection p: Int, at local: Int) -> Int64 {
-    // A masonry body also notes a row that starts or stops following the
-    // estimate at the same extent.
-    let extent = new < 0 ? estimate : new
-    guard extent != old || sections[p].masonry != nil else { return 0 }
+    // (A body also notes a row that starts or stops following the
+    // estimate at the same extent.)
     let before = sections[p].correction
     let pitch = sections[p].pitch
-    _changeRun(p, grid: { $0.setExtent(extent, at: local) }, masonry: { $0.setExtent(new, at: local) })
-    sections[p].listPitch &+= extent &- old
+    _changeRun(p, grid: { $0.setExtent(new, at: local) }, masonry: { $0.setExtent(new, at: local) })
+    sections[p].listPitch &+= (new < 0 ? estimate : new) &- old
     _correct(p, by: sections[p].correction &- before)
     return sections[p].pitch &- pitch
   }
@@ -77,11 +75,9 @@ extension _LaneLayout {
       let before = sections[p].correction
       var given: [Int]?  // a move's rows: the lanes they keep
       if let kept { given = _lanesKept(kept, in: p) }
-      let e0 = estimate
-      _changeRun(p, grid: { $0.insert(extents.lazy.map { $0 < 0 ? e0 : $0 }, at: local) },
-                 masonry: { _ = $0.insert(extents, lanes: given, at: local) })
+      _changeRun(p, grid: { $0.insert(extents, at: local) }, masonry: { _ = $0.insert(extents, lanes: given, at: local) })
       var pitch: Int64 = 0
-      for e in extents { pitch &+= (e < 0 ? e0 : e) &+ spacing }
+      for e in extents { pitch &+= (e < 0 ? estimate : e) &+ spacing }
       sections[p].listPitch &+= pitch
       _correct(p, by: sections[p].correction &- before)
     } else if defaultLayout != .list {
@@ -213,29 +209,26 @@ extension _LaneLayout {
 }
 
 extension _LaneLayout {
-  /// Kind 0's estimate is now `tree.estimate` (SPEC X2, S2; every row
-  /// that follows it moves, as in a list, and keeps its lane, L4): each
-  /// masonry body moves its rows that follow it without writing them, a
-  /// grid body (which stores each row's extent) is read again from the
-  /// tree, and every section's list pitch and correction follow.
-  /// - Complexity: O(k m/B) a masonry body of m rows, O(k m) a grid body
-  ///   of m rows, plus O(s (log n + B)) for s lane sections.
+  /// Kind 0's estimate is now `units` (SPEC X2, S2; every row that
+  /// follows it moves, as in a list, and keeps its lane, L4): each body
+  /// moves its rows that follow it without writing them, and every
+  /// section's list pitch (as its body has it: rows not yet brought up to
+  /// date keep theirs until `setExtent`) and correction follow.
+  /// - Complexity: O(k m/B) a masonry body of m rows, O(m/B + k l + B x)
+  ///   a grid body of m rows (`_GridLines.setEstimate`), plus O(s) for s
+  ///   lane sections.
   @inlinable
-  package mutating func setEstimate(from tree: ExtentTree<ID>) {
-    guard tree.estimate != estimate else { return }
-    estimate = tree.estimate
+  package mutating func setEstimate(_ units: Int64) {
+    guard units != estimate else { return }
+    estimate = units
     for p in sections.indices {
-      let body = sections[p].body
-      if sections[p].masonry != nil {
-        // The list pitch as the body has it (its rows not yet brought up
-        // to date keep theirs until `setExtent`).
-        sections[p].listPitch &+= sections[p].masonry!.setEstimate(estimate)
-      } else if !body.isEmpty {
-        var kept = _KeptLanes(sections[p ..< p &+ 1], keep: .sameRows)
-        if let fresh = _section(of: tree.section(containing: body.lowerBound), in: tree, kept: &kept) {
-          sections[p] = fresh
-        }
+      let moved: Int64
+      if sections[p].grid != nil {
+        moved = sections[p].grid!.setEstimate(units)
+      } else {
+        moved = sections[p].masonry!.setEstimate(units)
       }
+      sections[p].listPitch &+= moved
     }
     _rebuildCorrections()
   }

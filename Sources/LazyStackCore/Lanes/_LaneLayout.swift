@@ -273,23 +273,19 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
           listPitch &+= extent &+ tree.spacing
         }
       }
-    } else if case .masonry = layout {
-      // A masonry body stores the rows that follow kind 0's estimate as
-      // such (`_LaneBlocks.followsEstimate`).
+    } else {
+      // A lane body stores the rows that follow kind 0's estimate as such
+      // (`_LaneBlocks.followsEstimate`).
       tree._forEachLaneRow(in: body) { _, extent, stored in
         extents.append(stored)
-        listPitch &+= extent &+ tree.spacing
-      }
-    } else {
-      tree.forEachRow(in: body) { _, _, extent in
-        extents.append(extent)
         listPitch &+= extent &+ tree.spacing
       }
     }
     let run: _LaneRun
     switch layout {
     case .grid(let g):
-      run = .grid(_GridLines(extents: extents, lanes: k, spacing: tree.spacing), alignment: _FixedPoint.fraction(g.alignment))
+      run = .grid(_GridLines(extents: extents, lanes: k, spacing: tree.spacing, estimate: tree.estimate),
+                  alignment: _FixedPoint.fraction(g.alignment))
     case .masonry:
       run = .masonry(Self._masonry(extents: extents, given: given, lanes: k, spacing: tree.spacing, estimate: tree.estimate))
     case .list:

@@ -35,6 +35,7 @@ extension _GridLines {
     fresh._rebuildTree()
     precondition(fresh._leaves == _leaves, "_GridLines: leaves")
     precondition(fresh._counts == _counts, "_GridLines: node counts")
+    precondition(fresh._estimatedRows == _estimatedRows, "_GridLines: node rows that follow the estimate")
     precondition(fresh._summaries == _summaries, "_GridLines: node summaries")
     for p in 0 ..< blocks.blockCount {
       let leaf = (_leaves &+ p) &* k
@@ -77,6 +78,7 @@ extension _LaneLayout {
       switch (a.run, b.run) {
       case (.grid(let g, let x), .grid(let h, let y)):
         g._checkInvariants()
+        precondition(g.estimate == estimate, "_LaneLayout: grid \(p) at estimate \(g.estimate), the layout's \(estimate)")
         precondition(x == y && g.k == h.k && g.blocks.allExtents == h.blocks.allExtents, "_LaneLayout: grid \(p)")
       case (.masonry(let m), .masonry(let n)):
         m._checkInvariants()

@@ -352,6 +352,7 @@ package struct _MasonryLanes: Sendable {
     let (b, slot) = blocks.locate(i)
     let old = blocks.extents[b][slot]
     let new = Int32(truncatingIfNeeded: units)
+    guard new != old else { return }
     blocks.extents[b][slot] = new
     _add(pitch: _value(new) &- _value(old), rows: 0, estimated: (new < 0 ? 1 : 0) &- (old < 0 ? 1 : 0),
          lane: Int(blocks.lanes[b][slot]), block: b)
