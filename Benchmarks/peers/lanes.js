@@ -20,6 +20,10 @@
 //                  re-render does), then the total size and the visible
 //                  rows (moved back, untimed); the bench's `grid_move` and
 //                  `masonry_move`
+//   estimate_read  the estimate of the rows not measured set to 46 and 44 px
+//                  in turn (a new estimateSize, as a re-render passes it),
+//                  then the total size and the visible rows; the bench's
+//                  `grid_estimate_change` and `masonry_estimate_change`
 //   scroll_read    scroll by 1-40 px either way, then the visible rows
 //   frame          one UI frame (the bench's `lanes_frame`, SPEC F8): scroll
 //                  forward by 1-40 px, the rows that came into view measured
@@ -98,6 +102,9 @@ function make(n, lanes) {
       prepended -= k;
       v.setOptions({ ...options, count: (options.count -= k) });
     },
+    estimate: (size) => {
+      v.setOptions({ ...options, estimateSize: (options.estimateSize = () => size) });
+    },
     move: (from, to) => {
       if (order === null) order = Array.from({ length: options.count }, (_, i) => i - prepended);
       const [key] = order.splice(from, 1);
@@ -171,6 +178,19 @@ for (const n of sizes) {
       list.read();
     });
     if (list.v.getTotalSize() !== before) throw new Error("move_read: the undo did not restore the list");
+    let flip = false;
+    const estimate = sample(() => {
+      flip = !flip;
+      const size = list.v.getTotalSize();
+      list.estimate(flip ? ESTIMATE + 2 : ESTIMATE);
+      list.read();
+      if (list.v.getTotalSize() === size) throw new Error("estimate_read: the estimate moved no row");
+    });
+    if (flip) {
+      list.estimate(ESTIMATE);
+      list.read();
+    }
+    if (list.v.getTotalSize() !== before) throw new Error("estimate_read: the estimate back did not restore the list");
     let direction = 1;
     const scroll = sample(() => {
       direction = -direction;
@@ -197,7 +217,8 @@ for (const n of sizes) {
       const ahead = list.offset() + VIEWPORT;
       sink += (list.v.getVirtualItemForOffset(ahead) ? 1 : 0) + (list.v.getVirtualItemForOffset(ahead + VIEWPORT) ? 1 : 0);
     });
-    for (const [scenario, values] of [["measure_read", measure], ["insert_read", insert], ["move_read", moved], ["scroll_read", scroll],
+    for (const [scenario, values] of [["measure_read", measure], ["insert_read", insert], ["move_read", moved], ["estimate_read", estimate],
+      ["scroll_read", scroll],
       ["frame", frame]]) {
       rows.push({ scenario, n, lanes, median: median(values), samples: values.length });
     }

@@ -16,7 +16,9 @@ extension LazyStackLayout {
   ///   masonry the rows on screen are kept up to date, see Lanes.md); with
   ///   lanes and a `.meanOfMeasured` estimate, when the mean moves (every
   ///   row that follows it moves with it), plus O(k m/B) for the m rows of
-  ///   masonry sections and O(k g) for the g rows of grid sections.
+  ///   masonry sections and O(g/B + k l + B x) for the g rows of grid
+  ///   sections whose l blocks hold rows that follow the estimate, x of
+  ///   them beside other rows.
   @inlinable
   @discardableResult
   public mutating func setMeasuredExtent(_ extent: CGFloat, for id: ID) -> MeasurementResult {
@@ -156,7 +158,9 @@ extension LazyStackLayout {
   ///   values; the layout is unchanged.
   /// - Complexity: O(log n + B): the estimate is folded into the tree's sums,
   ///   no row is touched; with k lanes, O(k m/B) for the m rows of masonry
-  ///   sections and O(k g) for the g rows of grid sections.
+  ///   sections and O(g/B + k l + B x) for the g rows of grid sections
+  ///   whose l blocks hold rows that follow the estimate, x of them beside
+  ///   other rows (Lanes.md).
   @inlinable
   @discardableResult
   public mutating func setEstimatedExtent(_ extent: CGFloat) throws(LazyStackError) -> ScrollCorrection {

@@ -262,8 +262,9 @@ public struct LazyStackLayout<ID: Hashable & Sendable>: Sendable {
   /// What unmeasured rows are estimated at (SPEC X2). Changing it
   /// stabilizes like an estimate change (S2).
   /// - Complexity: O(log n + B) (B: the block capacity, at most 512); with
-  ///   k lanes, O(k m/B) for the m rows of masonry sections and O(k g) for
-  ///   the g rows of grid sections.
+  ///   k lanes, O(k m/B) for the m rows of masonry sections and O(g/B + k
+  ///   l + B x) for the g rows of grid sections whose l blocks hold rows
+  ///   that follow the estimate, x of them beside other rows (Lanes.md).
   @inlinable
   public var estimatePolicy: EstimatePolicy {
     get { _estimatePolicy }
