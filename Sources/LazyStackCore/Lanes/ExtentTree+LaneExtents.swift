@@ -29,12 +29,15 @@ extension ExtentTree {
     return _laneExtent(ofStored: stored, extra: _kinds == nil ? 0 : _extra(at: l))
   }
 
-  /// Calls `body` with the id, the extent (units) and what a lane body
-  /// stores (`_laneExtent(ofStored:extra:)`) of each row of `range`, in
-  /// order: one search, then a walk over the blocks.
+  /// Calls `body` with the id and what a lane body stores
+  /// (`_laneExtent(ofStored:extra:)`) of each row of `range`, in order:
+  /// one search, then a walk over the blocks. A row's extent is what it
+  /// stores, or `estimate` where that is `_LaneBlocks.followsEstimate`
+  /// (only kind 0's estimate is stored so), so the walk does not resolve
+  /// it twice; inlined, so a caller's appends see no closure box.
   /// - Complexity: O(log(n/B) + B + r) for r rows.
-  @inlinable
-  package func _forEachLaneRow(in range: Range<Int>, _ body: (ID, Int64, Int64) -> Void) {
+  @inlinable @inline(__always)
+  package func _forEachLaneRow(in range: Range<Int>, _ body: (ID, Int64) -> Void) {
     guard !range.isEmpty else { return }
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "Rows \(range) out of range 0..<\(count)")
     let l = _locate(range.lowerBound)
@@ -47,9 +50,15 @@ extension ExtentTree {
         let rows = block.pointee.ids.count
         while slot < rows && remaining > 0 {
           let stored = block.pointee.extents[slot]
-          let extra = kinded ? Self._extra(block, slot) : 0
-          let extent = kinded ? _extent(ofStored: stored, extra: extra) : _extent(ofStored: stored)
-          body(block.pointee.ids[slot], extent, _laneExtent(ofStored: stored, extra: extra))
+          let value: Int64
+          if stored >= 0 {
+            value = Int64(stored)
+          } else if kinded {
+            value = _laneExtent(ofStored: stored, extra: Self._extra(block, slot))
+          } else {
+            value = _LaneBlocks.followsEstimate
+          }
+          body(block.pointee.ids[slot], value)
           slot &+= 1
           remaining &-= 1
         }

@@ -254,31 +254,33 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     var extents: [Int64] = []
     extents.reserveCapacity(body.count)
     var listPitch: Int64 = 0
+    let e0 = tree.estimate
+    let s = tree.spacing
     // Each masonry row's kept lane, or -1: placed by L4's rule.
     var given: [Int] = []
     if case .masonry = layout, kept.keepsAny(layout: layout, lanes: k) {
       given.reserveCapacity(body.count)
       if kept.byID {
-        tree._forEachLaneRow(in: body) { id, extent, stored in
+        tree._forEachLaneRow(in: body) { id, stored in
           extents.append(stored)
           given.append(kept.lane(of: id, layout: layout, lanes: k))
-          listPitch &+= extent &+ tree.spacing
+          listPitch &+= (stored < 0 ? e0 : stored) &+ s
         }
       } else {
         var r = body.lowerBound
-        tree._forEachLaneRow(in: body) { _, extent, stored in
+        tree._forEachLaneRow(in: body) { _, stored in
           extents.append(stored)
           given.append(kept.lane(ofRow: r, layout: layout, lanes: k))
           r &+= 1
-          listPitch &+= extent &+ tree.spacing
+          listPitch &+= (stored < 0 ? e0 : stored) &+ s
         }
       }
     } else {
       // A lane body stores the rows that follow kind 0's estimate as such
       // (`_LaneBlocks.followsEstimate`).
-      tree._forEachLaneRow(in: body) { _, extent, stored in
+      tree._forEachLaneRow(in: body) { _, stored in
         extents.append(stored)
-        listPitch &+= extent &+ tree.spacing
+        listPitch &+= (stored < 0 ? e0 : stored) &+ s
       }
     }
     let run: _LaneRun

@@ -153,14 +153,14 @@ package struct _MasonryLanes: Sendable {
     read.reserveCapacity(rows.count)
     var listPitch: Int64 = 0
     let listSpacing = tree.spacing
-    tree._forEachLaneRow(in: rows) { _, extent, stored in
+    let e0 = estimate
+    tree._forEachLaneRow(in: rows) { _, stored in
       read.append(Int32(truncatingIfNeeded: stored))
-      listPitch &+= extent &+ listSpacing
+      listPitch &+= (stored < 0 ? e0 : stored) &+ listSpacing
     }
     var leaves = ContiguousArray<Int64>(repeating: 0, count: (blocks.blockCount &+ 1) &* k)
     var estimated = ContiguousArray<Int32>(repeating: 0, count: (blocks.blockCount &+ 1) &* k)
     var r = 0
-    let e0 = estimate
     read.withUnsafeBufferPointer { read in
       leaves.withUnsafeMutableBufferPointer { leaves in
         estimated.withUnsafeMutableBufferPointer { estimated in
@@ -201,14 +201,24 @@ package struct _MasonryLanes: Sendable {
     var pitches = ContiguousArray<Int64>(repeating: 0, count: (n &+ 1) &* k)
     var counts = ContiguousArray<Int32>(repeating: 0, count: (n &+ 1) &* k)
     var estimated = ContiguousArray<Int32>(repeating: 0, count: (n &+ 1) &* k)
-    for p in 0 ..< n {
-      let node = p &+ 1
-      let e = blocks.extents[p]
-      let l = blocks.lanes[p]
-      for t in 0 ..< e.count {
-        pitches[node &* k &+ Int(l[t])] &+= _value(e[t]) &+ s
-        counts[node &* k &+ Int(l[t])] &+= 1
-        estimated[node &* k &+ Int(l[t])] &+= e[t] < 0 ? 1 : 0
+    let e0 = estimate
+    pitches.withUnsafeMutableBufferPointer { pitches in
+      counts.withUnsafeMutableBufferPointer { counts in
+        estimated.withUnsafeMutableBufferPointer { estimated in
+          for p in 0 ..< n {
+            let node = (p &+ 1) &* k
+            blocks.extents[p].withUnsafeBufferPointer { e in
+              blocks.lanes[p].withUnsafeBufferPointer { l in
+                for t in 0 ..< e.count {
+                  let j = node &+ Int(l[t])
+                  pitches[j] &+= (e[t] < 0 ? e0 : Int64(e[t])) &+ s
+                  counts[j] &+= 1
+                  estimated[j] &+= e[t] < 0 ? 1 : 0
+                }
+              }
+            }
+          }
+        }
       }
     }
     _ = Self._fold(&counts, blocks: n, lanes: k)
