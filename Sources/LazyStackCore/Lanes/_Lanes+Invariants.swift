@@ -75,6 +75,13 @@ extension _LaneLayout {
       precondition(a.header == b.header && a.layout == b.layout, "_LaneLayout: section \(p)'s header or layout")
       precondition(a.bodyStart == b.bodyStart, "_LaneLayout: section \(p) body at \(a.bodyStart), afresh \(b.bodyStart)")
       precondition(a.listPitch == b.listPitch, "_LaneLayout: section \(p) list pitch \(a.listPitch) vs \(b.listPitch)")
+      // One body, of the section's layout (the two optionals, kept for edits
+      // in place, can say otherwise; an enum could not, but costs each edit).
+      precondition((a.grid != nil) != (a.masonry != nil), "_LaneLayout: section \(p) holds \(a.grid == nil ? "no" : "two") bodies")
+      switch (a.layout, a.grid != nil) {
+      case (.grid, true), (.masonry, false): break
+      default: preconditionFailure("_LaneLayout: section \(p)'s body is not of its layout \(a.layout)")
+      }
       switch (a.run, b.run) {
       case (.grid(let g, let x), .grid(let h, let y)):
         g._checkInvariants()
