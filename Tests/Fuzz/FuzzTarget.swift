@@ -80,9 +80,10 @@ let codableLayout: LazyStackLayout<CodableID> = {
   return layout
 }()
 /// Bytes, not `Data`: a `Data` held in a global is reported as leaked by
-/// LeakSanitizer at exit (its storage reference sits in an enum payload
-/// whose tag shares the pointer's spare bits, so the scan does not see a
-/// pointer), which failed a run whose inputs reach this branch.
+/// LeakSanitizer at exit (its storage reference sits in an enum payload,
+/// likely with the enum's tag in the pointer's spare bits, where the scan
+/// does not see a pointer), which failed a run whose inputs reach this
+/// branch; an array's single reference is found.
 let codableSnapshot = [UInt8](codableLayout.snapshot().encoded())
 
 @_cdecl("LLVMFuzzerTestOneInput")
