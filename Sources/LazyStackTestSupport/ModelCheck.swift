@@ -820,7 +820,15 @@ public struct ModelPair: Sendable {
         let start = { (l: LazyStackLayout<Int>, i: Int) in
           vertical ? l.frame(at: i).minY - l.frame(at: 0).minY : l.frame(at: i).minX - l.frame(at: 0).minX
         }
-        for i in 0 ..< shown.count where fresh.frame(at: i).size != shown.frame(at: i).size || start(fresh, i) != start(shown, i) {
+        // Frames far from the origin (the D3 shift of a short list in a huge
+        // viewport, near 2^51 points) are rounded to CGFloat's precision
+        // there: starts are compared within it (exactly, anywhere else).
+        let slack = { (l: LazyStackLayout<Int>, i: Int) -> CGFloat in
+          let (a, b) = vertical ? (l.frame(at: i).minY, l.frame(at: 0).minY) : (l.frame(at: i).minX, l.frame(at: 0).minX)
+          return 2 * (abs(a).ulp + abs(b).ulp)
+        }
+        for i in 0 ..< shown.count where fresh.frame(at: i).size != shown.frame(at: i).size
+          || abs(start(fresh, i) - start(shown, i)) > slack(fresh, i) + slack(shown, i) {
           return "restored frame(at: \(i)) \(fresh.frame(at: i)) vs \(shown.frame(at: i))"
         }
         let main = { (l: LazyStackLayout<Int>) in vertical ? l.contentOffset.y : l.contentOffset.x }
