@@ -296,6 +296,60 @@ final class LaneTests: CheckedTestCase {
     }
   }
 
+  // MARK: L8
+
+  /// SPEC L1, L4, L8: plain rows that empty a section without a header, or
+  /// start one (before the first header, or after a footer), are followed
+  /// in place like any insert, removal or move: an emptied section goes
+  /// (unless a footer still ends it), new rows make a section of their own
+  /// in the default layout, and moved masonry rows keep their lanes. Grid
+  /// and masonry defaults, header sections in a list and in masonry;
+  /// against the reference (and the internal checks, which compare the
+  /// sections with ones laid out afresh) after each step.
+  func testL8_rowsThatEmptyOrStartASectionWithoutAHeaderAreFollowedInPlace() throws {
+    let masonry3 = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(3)))
+    let grid3 = SectionLayout.grid(try GridLayout(lanes: .fixed(3), alignment: 0.5))
+    for (setup, layout) in [masonry3, grid3].enumerated() {
+      var pair = try ModelPair(ids: Array(0 ..< 40), estimate: 30, blockCapacity: 4)
+      // Rows 0-5: a section without a header; 6: a header (a list), its
+      // footer 15; 16-19: a section without a header; 20: a header (masonry).
+      var ops: [LayoutOperation] = [
+        .laneViewport(CGSize(width: 300, height: 400)), .sectionLayout(layout),
+        .setRole(6, .sectionHeader), .headerLayout(6, .list), .setRole(15, .sectionFooter),
+        .setRole(20, .sectionHeader), .headerLayout(20, masonry3),
+      ]
+      for id in 0 ..< 40 where id % 3 != 0 { ops.append(.measure(id, CGFloat(20 + (id * 37) % 90))) }
+      for op in ops { XCTAssertNil(pair.step(op) ?? pair.difference(probes: []), "setup \(setup) \(op)") }
+      // Each step is made from the rows as they are then.
+      let steps: [(String, ([Int]) -> LayoutOperation)] = [
+        ("the first section's rows moved into the list section: it empties", { _ in .move(IndexSet(0 ..< 6), to: 10) }),
+        ("a row inserted before the first header: it starts a section", { _ in .insert([105], at: 0) }),
+        ("and removed: the section empties again", { _ in .removeOffsets(IndexSet(integer: 0)) }),
+        ("two rows moved back before the first header: they start it", { _ in .move(IndexSet(4 ..< 6), to: 0) }),
+        ("the rows after the footer removed: that section empties", { ids in
+          .removeOffsets(IndexSet(ids.firstIndex(of: 16)! ... ids.firstIndex(of: 19)!)) }),
+        ("new rows after the footer: they start a section", { ids in .insert([100, 101, 102], at: ids.firstIndex(of: 15)! + 1) }),
+        ("the first of them a footer: it ends a section of no rows", { _ in .setRole(100, .sectionFooter) }),
+        ("the two after it removed: their section empties", { ids in
+          .removeOffsets(IndexSet(ids.firstIndex(of: 101)! ... ids.firstIndex(of: 102)!)) }),
+        ("a row inserted before that footer", { ids in .insert([106], at: ids.firstIndex(of: 100)!) }),
+        ("and removed: the section stays, its footer ends it", { ids in .removeOffsets(IndexSet(integer: ids.firstIndex(of: 106)!)) }),
+        ("a row of the masonry header's section moved to the very end", { ids in
+          .move(IndexSet(integer: ids.firstIndex(of: 21)!), to: ids.count) }),
+        ("a difference that empties the first section and starts one after the second footer", { ids in
+          var list = ids
+          list.removeFirst(list.firstIndex(of: 6)!)
+          list.insert(104, at: list.firstIndex(of: 100)! + 1)
+          return .difference(list)
+        }),
+      ]
+      for (what, make) in steps {
+        let op = make(pair.reference.ids)
+        XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200, 600]), "setup \(setup): \(what): \(op)")
+      }
+    }
+  }
+
   // MARK: L5
 
   /// SPEC L5: `visibleRows` lists exactly the rows that meet the viewport;

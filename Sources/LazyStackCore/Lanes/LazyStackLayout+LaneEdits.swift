@@ -98,25 +98,41 @@ extension LazyStackLayout {
       _writableLanes().value.pendingKeep = .inserted(at: index, count: count)
       return
     }
+    let starts = _rowsStartSection(at: index)
     let box = _writableLanes()
-    box.value.current = box.value.insert(Array(repeating: _LaneBlocks.followsEstimate, count: count), kept: nil,
-                                         spacing: _tree.spacing, at: index)
-    if !box.value.current { box.value.pendingKeep = .inserted(at: index, count: count) }
+    box.value.insert(Array(repeating: _LaneBlocks.followsEstimate, count: count), kept: nil,
+                     spacing: _tree.spacing, startsSection: starts, at: index)
+    box.value.current = true
   }
 
-  /// Before a move of the rows at sorted `indices` to `target` (an index
-  /// among the rows left): the lanes they hold, when the lane sections can
-  /// follow the move in place (`plain`: none is a header or a footer, and
+  /// Whether plain rows just inserted at `index` start a section without
+  /// a header (L1): no row is before them, or a footer is.
+  /// - Complexity: O(log n + B).
+  @inlinable
+  internal func _rowsStartSection(at index: Int) -> Bool {
+    index == 0 || _tree.role(at: index &- 1) == ExtentTree<ID>._footerRole
+  }
+
+  /// After an edit that removed plain rows: the lane sections without a
+  /// header that it emptied go, but for one that still ends in a footer
+  /// (L1: laid out afresh, the tree has no section there).
+  /// - Complexity: O(s) for s lane sections, plus O(log n + B) an emptied one.
+  @inlinable
+  internal mutating func _lanesDropEmptied() {
+    let tree = _tree
+    _writableLanes().value.dropEmptied { b in b < tree.count && tree.role(at: b) == ExtentTree<ID>._footerRole }
+  }
+
+  /// Before a move of the rows at sorted `indices`: the lanes they hold, when the lane sections can
+  /// follow the move in place (`plain`: none is a header or a footer;
   /// `_LaneLayout.lanesForMove`); else nil, and every masonry row's lane
   /// is kept by id for the re-layout (L4: moved rows keep their lanes).
   /// - Complexity: O(r (log n + B)) for r rows; O(m) expected for m
   ///   masonry rows when the sections cannot follow.
   @inlinable @inline(never)
-  internal mutating func _lanesWillMove(_ indices: [Int], plain: Bool, to target: Int) -> [_KeptLane?]? {
+  internal mutating func _lanesWillMove(_ indices: [Int], plain: Bool) -> [_KeptLane?]? {
     let lanes = _laneBox.unsafelyUnwrapped.value
-    if plain && lanes.pendingKeep.isSameRows, let kept = lanes.lanesForMove(sortedIndices: indices, to: target) {
-      return kept
-    }
+    if plain && lanes.pendingKeep.isSameRows { return lanes.lanesForMove(sortedIndices: indices) }
     _keepLanesByID()
     return nil
   }
@@ -131,11 +147,12 @@ extension LazyStackLayout {
     var extents: [Int64] = []
     extents.reserveCapacity(kept.count)
     for j in 0 ..< kept.count { extents.append(_tree.laneExtent(at: target &+ j)) }
+    let starts = _rowsStartSection(at: target)
     let box = _writableLanes()
-    let removed = box.value.remove(sortedIndices: indices, spacing: _tree.spacing)
-    let inserted = box.value.insert(extents, kept: kept, spacing: _tree.spacing, at: target)
-    precondition(removed && inserted, "LazyStackLayout.move: the lane sections did not follow a move they could")
-    box.value.current = true
+    box.value.remove(sortedIndices: indices, spacing: _tree.spacing)
+    box.value.insert(extents, kept: kept, spacing: _tree.spacing, startsSection: starts, at: target)
+    _lanesDropEmptied()
+    _writableLanes().value.current = true
   }
 
   /// The rows at `indices` were just removed; `plain` says none was a
@@ -145,14 +162,12 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal mutating func _lanesDidRemove(_ indices: [Int], plain: Bool, before: _LaneEstimates) {
     guard _laneBox != nil else { return }
-    let box = _writableLanes()
-    if plain {
-      box.value.current = box.value.remove(sortedIndices: indices, spacing: _tree.spacing)
-    }
-    guard box.value.current else {
-      box.value.pendingKeep = .removed(indices)
+    guard plain else {
+      _writableLanes().value.pendingKeep = .removed(indices)
       return
     }
+    _writableLanes().value.remove(sortedIndices: indices, spacing: _tree.spacing)
+    _lanesDropEmptied()
     _lanesFollowExtents(of: EmptyCollection(), since: before)
   }
 
@@ -160,8 +175,8 @@ extension LazyStackLayout {
   /// ids are in `reinserted` come back: a move, L4): when the lane
   /// sections can follow its removals in place, the lanes the returning
   /// masonry rows keep and the estimates now. They can when the sections
-  /// are current with the rows, every removed row is plain, the removal
-  /// keeps every headerless section, and no estimate will move (a measured
+  /// are current with the rows, every removed row is plain, and no
+  /// estimate will move (a measured
   /// row removed for good under `.meanOfMeasured` moves its kind's mean,
   /// and the new rows take their lanes by the rule under the estimates
   /// after the edit, K3, L4). Else every masonry row's lane is kept by id
@@ -178,8 +193,7 @@ extension LazyStackLayout {
       return estimatePolicy(forKind: kind) == .meanOfMeasured
     }
     guard lanes.pendingKeep.isSameRows,
-          !indices.contains(where: { _tree.role(at: $0) != ExtentTree<ID>._plainRole || movesAMean($0) }),
-          lanes._removalKeepsSections(indices) else {
+          !indices.contains(where: { _tree.role(at: $0) != ExtentTree<ID>._plainRole || movesAMean($0) }) else {
       _keepLanesByID()
       return nil
     }
@@ -198,22 +212,8 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal mutating func _lanesDidApplyRemovals(_ indices: [Int]) {
     guard !indices.isEmpty else { return }
-    let removed = _writableLanes().value.remove(sortedIndices: indices, spacing: _tree.spacing)
-    precondition(removed, "LazyStackLayout.apply: the lane sections did not follow a removal they could")
-  }
-
-  /// Before one of `apply(_:)`'s insertions at `index`, with the lane
-  /// sections following it in place so far (`lanes`): whether they take
-  /// this one too. When they do not (its row would start a section), the
-  /// lanes are kept by id from here (with the lanes the rows still to come
-  /// back hold) for the re-layout, and `lanes` becomes nil.
-  /// - Complexity: O(log s); O(m) expected for m masonry rows when the
-  ///   sections cannot take it.
-  @inlinable @inline(never)
-  internal mutating func _lanesWillApplyInsert(at index: Int, _ lanes: inout _LaneApply<ID>?) {
-    guard let following = lanes, !_laneBox.unsafelyUnwrapped.value.takesInsert(at: index) else { return }
-    _keepLanesByID(adding: following.kept)
-    lanes = nil
+    _writableLanes().value.remove(sortedIndices: indices, spacing: _tree.spacing)
+    _lanesDropEmptied()
   }
 
   /// One of `apply(_:)`'s insertions, the row `id` just inserted at
@@ -223,9 +223,9 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal mutating func _lanesDidApplyInsert(at index: Int, id: ID, kept: [ID: _KeptLane]) {
     let lane = kept[id]
-    let inserted = _writableLanes().value.insert([_tree.laneExtent(at: index)], kept: lane.map { [$0] },
-                                                 spacing: _tree.spacing, at: index)
-    precondition(inserted, "LazyStackLayout.apply: the lane sections did not take an insert they could")
+    let starts = _rowsStartSection(at: index)
+    _writableLanes().value.insert([_tree.laneExtent(at: index)], kept: lane.map { [$0] },
+                                  spacing: _tree.spacing, startsSection: starts, at: index)
   }
 
   /// Keeps every masonry row's lane by id before an edit that changes the

@@ -29,7 +29,7 @@ import Foundation
 // | rows inserted                       | `_placementDidInsert`                    |
 // | rows removed                        | `_placementWillRemove`, `_placementDidRemove` |
 // | rows moved                          | `_placementWillMove` (then `_lanesDidMove`) |
-// | a difference applied (`apply`)      | `_placementWillApply`, `…DidApplyRemovals`, `…WillApplyInsert`, `…DidApplyInsert`, `…DidApply` |
+// | a difference applied (`apply`)      | `_placementWillApply`, `…DidApplyRemovals`, `…DidApplyInsert`, `…DidApply` |
 // | rows changed otherwise (`update(ids:)`, a restore) | `_placementKeepsLanesByID` |
 // | a row measured                      | `_placementOldExtent`, `_placementSettlesMeasurement` |
 // | a row's role                        | `_placementSetsRole`                     |
@@ -203,14 +203,14 @@ extension LazyStackLayout {
     if let note { _lanesDidRemove(Array(indices), plain: note.plain, before: note.before) }
   }
 
-  /// Before the rows at the sorted `indices` move to `target` (`plain`:
-  /// all of the plain role): the lanes they keep (L4), for `_lanesDidMove`;
+  /// Before the rows at the sorted `indices` move (`plain`: all of the
+  /// plain role): the lanes they keep (L4), for `_lanesDidMove`;
   /// nil in a list, or when the lanes will be laid out again.
   /// - Complexity: O(1) in a list; with lanes see `_lanesWillMove`.
   @inlinable @inline(__always)
-  internal mutating func _placementWillMove(_ indices: [Int], plain: Bool, to target: Int) -> [_KeptLane?]? {
+  internal mutating func _placementWillMove(_ indices: [Int], plain: Bool) -> [_KeptLane?]? {
     guard _slowPath(_laneBox != nil) else { return nil }
-    return _lanesWillMove(indices, plain: plain, to: target)
+    return _lanesWillMove(indices, plain: plain)
   }
 
   /// Before `apply(_:)` removes the rows at sorted `indices` (`reinserted`:
@@ -229,15 +229,6 @@ extension LazyStackLayout {
   @inlinable @inline(__always)
   internal mutating func _placementDidApplyRemovals(_ indices: [Int], _ lanes: _LaneApply<ID>?) {
     if lanes != nil { _lanesDidApplyRemovals(indices) }
-  }
-
-  /// Before one of `apply(_:)`'s insertions at `index`: `lanes` becomes
-  /// nil when the lane sections cannot take it in place (they keep their
-  /// lanes by id for the re-layout instead).
-  /// - Complexity: O(1) in a list; with lanes see `_lanesWillApplyInsert`.
-  @inlinable @inline(__always)
-  internal mutating func _placementWillApplyInsert(at index: Int, _ lanes: inout _LaneApply<ID>?) {
-    if lanes != nil { _lanesWillApplyInsert(at: index, &lanes) }
   }
 
   /// After one of `apply(_:)`'s insertions, of `id` at `index`.

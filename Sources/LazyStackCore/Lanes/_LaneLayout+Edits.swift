@@ -1,9 +1,10 @@
 // SPEC L8: a measurement, an insert, a removal or a move of plain rows
 // changes the lane sections in place: the section that holds the rows
 // changes its body and its correction, the later sections their body
-// starts. Anything else (a role, a layout, the viewport's width, an
-// estimate, a snapshot) lays the sections out again
-// (`LazyStackLayout._rebuildLanes`).
+// starts; rows that start a section without a header make one of their
+// own, and such a section that an edit empties goes (`dropEmptied`).
+// Anything else (a role, a layout, the viewport's width, a snapshot) lays
+// the sections out again (`LazyStackLayout._rebuildLanes`).
 
 extension _LaneLayout {
   /// Adds `delta` to section `p`'s correction.
@@ -55,19 +56,20 @@ extension _LaneLayout {
   }
 
   /// Rows with `extents` (units, as `setExtent(_:old:at:)` takes them)
-  /// were inserted at `i`, as plain rows: the
-  /// section whose body reaches `i` takes them, the later sections move
-  /// on. In masonry a row keeps the lane `kept` gives it (L4: a moved row
-  /// keeps its lane where its new section has the layout and lane count it
-  /// had), and the others (all, with `kept` nil) are placed by L4's rule.
-  /// Returns false, and changes nothing, when no lane body takes them and
-  /// they may have made a section without a header in a lane layout (the
-  /// caller lays the sections out again).
-  /// - Complexity: O(r + k (B + log m) + s).
+  /// were inserted at `i`, as plain rows: the section whose body reaches
+  /// `i` takes them, the later sections move on. In masonry a row keeps the
+  /// lane `kept` gives it (L4: a moved row keeps its lane where its new
+  /// section has the layout and lane count it had), and the others (all,
+  /// with `kept` nil) are placed by L4's rule. Where no body reaches `i`,
+  /// the rows start a section without a header when `startsSection` says
+  /// so (the tree has no row before them, or a footer: L1), which is a lane
+  /// section of its own in a lane `defaultLayout`; else they join a list.
+  /// - Complexity: O(r + k (B + log m) + s); O(k r + s) for a new section.
   @inlinable
-  package mutating func insert(_ extents: [Int64], kept: [_KeptLane?]?, spacing: Int64, at i: Int) -> Bool {
+  package mutating func insert(_ extents: [Int64], kept: [_KeptLane?]?, spacing: Int64, startsSection: Bool,
+                               at i: Int) {
     let r = extents.count
-    guard r > 0 else { return true }
+    guard r > 0 else { return }
     let q = _sections(startingAtOrBefore: i)
     if q > 0, i <= sections[q &- 1].body.upperBound {
       let p = q &- 1
@@ -80,71 +82,43 @@ extension _LaneLayout {
       for e in extents { pitch &+= (e < 0 ? estimate : e) &+ spacing }
       sections[p].listPitch &+= pitch
       _correct(p, by: sections[p].correction &- before)
-    } else if defaultLayout != .list {
-      return false
+    } else if startsSection && defaultLayout != .list {
+      // A new section without a header, of the rows alone (the tree has a
+      // header or nothing after them, else a body would reach `i`).
+      let k = laneCount(defaultLayout)
+      let given = kept.map { kept in
+        kept.map { $0 != nil && $0!.layout == defaultLayout && $0!.lanes == k ? $0!.lane : -1 }
+      } ?? []
+      var pitch: Int64 = 0
+      for e in extents { pitch &+= (e < 0 ? estimate : e) &+ spacing }
+      let run = Self._run(defaultLayout, lanes: k, extents: extents, given: given, spacing: spacing, estimate: estimate)
+      sections.insert(_LaneSection(header: nil, layout: defaultLayout, bodyStart: i, run: run.unsafelyUnwrapped,
+                                   listPitch: pitch), at: q)
+      for s in q &+ 1 ..< sections.count { sections[s].bodyStart &+= r }
+      return _rebuildCorrections()
     }
     // The sections after the one that took them (or after `i`) move on.
     for s in q ..< sections.count { sections[s].bodyStart &+= r }
-    return true
   }
 
-  /// Whether `insert(_:kept:spacing:at:)` at `i` changes the sections in
-  /// place: a lane body takes the rows, or rows outside every body are list
-  /// rows (`defaultLayout` is `.list`: they start no section).
-  /// - Complexity: O(log s).
+  /// Drops the sections without a header that edits emptied, but for one
+  /// that still ends in a footer (`footerAt(bodyStart)`): laid out afresh,
+  /// the tree has no section there (L1).
+  /// - Complexity: O(s) for s lane sections.
   @inlinable
-  package func takesInsert(at i: Int) -> Bool {
-    if defaultLayout == .list { return true }
-    let q = _sections(startingAtOrBefore: i)
-    return q > 0 && i <= sections[q &- 1].body.upperBound
-  }
-
-  /// Whether removing the plain rows at `indices` (sorted, unique) keeps
-  /// every headerless section (`remove(sortedIndices:spacing:)` would
-  /// change the sections in place).
-  /// - Complexity: O(r + log s) for r indices.
-  @inlinable
-  package func _removalKeepsSections(_ indices: [Int]) -> Bool {
-    var g = 0
-    while g < indices.count {
-      let (p, end) = _removedRun(indices, from: g)
-      if let p, sections[p].header == nil && end &- g == sections[p].body.count { return false }
-      g = end
-    }
-    return true
+  package mutating func dropEmptied(footerAt: (Int) -> Bool) {
+    guard sections.contains(where: { $0.header == nil && $0.run.count == 0 && !footerAt($0.bodyStart) }) else { return }
+    sections.removeAll { $0.header == nil && $0.run.count == 0 && !footerAt($0.bodyStart) }
+    _rebuildCorrections()
   }
 
   /// The lanes the plain rows at `indices` (sorted, unique) hold, for a
-  /// move that leaves them at `target` (an index among the rows left):
-  /// each masonry row's lane with its section's flow, nil for a row of a
-  /// grid or a list (L4: moved rows keep their lanes). Nil when the
-  /// sections cannot follow the move in place: it empties a headerless
-  /// section, or its rows would start one (the caller lays the sections
-  /// out again).
-  /// - Complexity: O(r (log s + log m) + log r log s) for r rows.
+  /// move: each masonry row's lane with its section's flow, nil for a row
+  /// of a grid or a list (L4: moved rows keep their lanes).
+  /// - Complexity: O(r (log s + log m)) for r rows.
   @inlinable
-  package func lanesForMove(sortedIndices indices: [Int], to target: Int) -> [_KeptLane?]? {
-    guard _removalKeepsSections(indices) else { return nil }
-    // Where the insert lands once the rows are gone: the last section whose
-    // body starts at or before `target` then (body starts only move back).
-    func gone(before x: Int) -> Int {  // how many of `indices` are below `x`
-      var low = 0
-      var high = indices.count
-      while low < high {
-        let mid = (low &+ high) &>> 1
-        if indices[mid] < x { low = mid &+ 1 } else { high = mid }
-      }
-      return low
-    }
-    var low = 0
-    var high = sections.count
-    while low < high {
-      let mid = (low &+ high) &>> 1
-      if sections[mid].bodyStart &- gone(before: sections[mid].bodyStart) <= target { low = mid &+ 1 } else { high = mid }
-    }
-    let upper = low > 0 ? sections[low &- 1].body.upperBound : 0
-    guard (low > 0 && target <= upper &- gone(before: upper)) || defaultLayout == .list else { return nil }
-    return indices.map(keptLane(at:))
+  package func lanesForMove(sortedIndices indices: [Int]) -> [_KeptLane?] {
+    indices.map(keptLane(at:))
   }
 
   /// The lane row `i` keeps when it moves (L4): its masonry lane with its
@@ -157,18 +131,17 @@ extension _LaneLayout {
   }
 
   /// The plain rows at `indices` (sorted, unique; none a header or a
-  /// footer) were removed. Returns false, and changes nothing, when that
-  /// empties a headerless section (the caller lays the sections out
-  /// again: such a section is gone).
+  /// footer) were removed. A section without a header that this empties
+  /// stays, empty, until `dropEmptied(footerAt:)` (a move's insert may
+  /// fill it again).
   /// - Complexity: O(r (log s + log m) + k (B + log m) a section touched + s).
   @inlinable
-  package mutating func remove(sortedIndices indices: [Int], spacing: Int64) -> Bool {
-    guard !indices.isEmpty else { return true }
+  package mutating func remove(sortedIndices indices: [Int], spacing: Int64) {
+    guard !indices.isEmpty else { return }
     // The indices are sorted, so each section's removed rows are one run
-    // of them. Walked twice without a table: a first-time generic type
-    // here (a dictionary of arrays, an array of ranges) costs the Swift
-    // runtime about 100 µs to instantiate in the process's first removal.
-    guard _removalKeepsSections(indices) else { return false }
+    // of them, found without a table: a first-time generic type here (a
+    // dictionary of arrays, an array of ranges) costs the Swift runtime
+    // about 100 µs to instantiate in the process's first removal.
     var g = 0
     while g < indices.count {
       let (section, end) = _removedRun(indices, from: g)
@@ -204,7 +177,6 @@ extension _LaneLayout {
       while k < indices.count && indices[k] < sections[p].bodyStart { k &+= 1 }
       sections[p].bodyStart &-= k
     }
-    return true
   }
 }
 

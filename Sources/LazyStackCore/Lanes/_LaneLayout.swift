@@ -289,17 +289,28 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
         listPitch &+= (stored < 0 ? e0 : stored) &+ s
       }
     }
-    let run: _LaneRun
+    guard let run = Self._run(layout, lanes: k, extents: extents, given: given, spacing: tree.spacing,
+                              estimate: tree.estimate) else { return nil }
+    return _LaneSection(header: header, layout: layout, bodyStart: body.lowerBound, run: run, listPitch: listPitch)
+  }
+
+  /// A body of `layout` in `k` lanes of rows with `extents` (units;
+  /// `_LaneBlocks.followsEstimate`: kind 0's `estimate`); in masonry a row
+  /// keeps the lane `given` has for it (-1, or `given` empty: placed by
+  /// L4's rule). Nil for a list.
+  /// - Complexity: O(k m) for m rows.
+  @inlinable
+  package static func _run(_ layout: SectionLayout, lanes k: Int, extents: [Int64], given: [Int], spacing: Int64,
+                           estimate: Int64) -> _LaneRun? {
     switch layout {
     case .grid(let g):
-      run = .grid(_GridLines(extents: extents, lanes: k, spacing: tree.spacing, estimate: tree.estimate),
-                  alignment: _FixedPoint.fraction(g.alignment))
+      .grid(_GridLines(extents: extents, lanes: k, spacing: spacing, estimate: estimate),
+            alignment: _FixedPoint.fraction(g.alignment))
     case .masonry:
-      run = .masonry(Self._masonry(extents: extents, given: given, lanes: k, spacing: tree.spacing, estimate: tree.estimate))
+      .masonry(_masonry(extents: extents, given: given, lanes: k, spacing: spacing, estimate: estimate))
     case .list:
-      return nil
+      nil
     }
-    return _LaneSection(header: header, layout: layout, bodyStart: body.lowerBound, run: run, listPitch: listPitch)
   }
 
   /// Lays out again the sections of rows `rows`, whole sections both of

@@ -205,7 +205,7 @@ extension LazyStackLayout {
     let target = destination &- _lowerBound(offsets, destination)
     if _slowPath(_batch != nil) { _logRemoval(offsets) }
     // L4: moved rows keep their lanes
-    let keptLanes = _placementWillMove(offsets, plain: !roles.contains { $0 != ExtentTree<ID>._plainRole }, to: target)
+    let keptLanes = _placementWillMove(offsets, plain: !roles.contains { $0 != ExtentTree<ID>._plainRole })
     _tree.remove(sortedIndices: offsets)
     do {
       try _tree.insert(ids, extents: extents, roles: roles, extras: extras.isEmpty ? nil : extras, at: target,
@@ -230,7 +230,7 @@ extension LazyStackLayout {
     let extra = _tree._kinds == nil ? 0 : _tree._extra(at: location)  // K1, K2: so do kinds
     let target = source < destination ? destination &- 1 : destination
     if _slowPath(_batch != nil) { _logRemoval(CollectionOfOne(source)) }
-    let keptLanes = _placementWillMove([source], plain: role == ExtentTree<ID>._plainRole, to: target)  // L4
+    let keptLanes = _placementWillMove([source], plain: role == ExtentTree<ID>._plainRole)  // L4
     _tree._remove(at: location)
     let stored: [Int32]? = row.stored == ExtentTree<ID>._estimated ? nil : [row.stored]
     do {
@@ -301,12 +301,11 @@ extension LazyStackLayout {
       for id in inserted where !removedIDs.contains(id) { _frameNoteInserted(id) }
     }
     if _slowPath(_batch != nil) { _logRemoval(removedIndices) }
-    var lanes = _placementWillApply(removedIndices, reinserted: inserted)  // L4: moved rows keep their lanes
+    let lanes = _placementWillApply(removedIndices, reinserted: inserted)  // L4: moved rows keep their lanes
     _tree.remove(sortedIndices: removedIndices)
     _placementDidApplyRemovals(removedIndices, lanes)
     for change in difference.insertions {
       guard case .insert(let offset, let id, _) = change else { continue }
-      _placementWillApplyInsert(at: offset, &lanes)
       do {
         let kept = carried[id]
         let extra = kept?.extra ?? 0
