@@ -18,7 +18,7 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   case "memory", "memory_ordered": return prepareMemory(S.self, n, name, &rng)
   case "grid_measure", "grid_measure_visible", "grid_insert", "grid_move", "grid_kind_estimate_change", "grid_scroll",
        "grid_estimate_change", "masonry_measure", "masonry_measure_visible", "masonry_measure_mean", "masonry_insert",
-       "masonry_move", "masonry_apply", "masonry_estimate_change", "masonry_scroll":
+       "masonry_move", "masonry_move_above_headers", "masonry_apply", "masonry_estimate_change", "masonry_scroll":
     return prepareLanes(S.self, n, name, &rng)
   case "reflow": return prepareReflow(S.self, n, name, &rng)
   case "masonry_snapshot_restore": return prepareMasonryRestore(S.self, n, name, &rng)
@@ -498,6 +498,39 @@ func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: i
         let id = layout.id(at: from)
         blackHole(layout.move(fromOffsets: IndexSet(integer: from), toOffset: to))
         tally.record(changed: layout.id(at: from < to ? to - 1 : to) == id)
+        blackHole(layout.contentSize)
+        blackHole(layout.visibleRows)
+      }
+    }, tally: tally)
+  }
+  if name == "masonry_move_above_headers" {
+    // Headers at every eighth of the rows, from row 0: no row is above the
+    // first. A call moves a plain row up there (it starts a section without
+    // a header, L1) or, the next, back (that section empties and goes), so
+    // the rows are as set up after every second call.
+    let every = Swift.max(n / 8, 2)
+    box.with { $0.makeSections(every: every) }
+    let rows = table { () -> Int in
+      var row = 0
+      while row % every == 0 { row = Int.random(in: 1 ..< n, using: &rng) }
+      return row
+    }
+    let cursor = Cursor()
+    let away = Box(-1)  // the row now at the top, moved from there; -1: none
+    return Prepared(operation: {
+      box.with { layout in
+        if away.value < 0 {
+          let row = rows[cursor.next()]
+          let id = layout.id(at: row)
+          blackHole(layout.move(fromOffsets: IndexSet(integer: row), toOffset: 0))
+          tally.record(changed: layout.id(at: 0) == id)
+          away.value = row
+        } else {
+          let id = layout.id(at: 0)
+          blackHole(layout.move(fromOffsets: IndexSet(integer: 0), toOffset: away.value &+ 1))
+          tally.record(changed: layout.id(at: away.value) == id)
+          away.value = -1
+        }
         blackHole(layout.contentSize)
         blackHole(layout.visibleRows)
       }

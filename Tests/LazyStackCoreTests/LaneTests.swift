@@ -240,8 +240,8 @@ final class LaneTests: CheckedTestCase {
   /// the lane sections in place (L8): a moved row keeps its lane, a new
   /// one takes the rule's. Three layouts: one masonry of every row, a
   /// masonry section after a header in a list, and a masonry whose first
-  /// row is a header, where an insert before it starts a section (the
-  /// sections are laid out again, and the moved rows still keep their
+  /// row is a header, where an insert before it starts a section (a
+  /// section of its own, in place; the moved rows still keep their
   /// lanes). Against the reference after each step.
   func testL4_applyKeepsMovedRowsLanesAndPlacesNewOnesByTheRule() throws {
     let masonry4 = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(4)))
@@ -316,13 +316,18 @@ final class LaneTests: CheckedTestCase {
       var ops: [LayoutOperation] = [
         .laneViewport(CGSize(width: 300, height: 400)), .sectionLayout(layout),
         .setRole(6, .sectionHeader), .headerLayout(6, .list), .setRole(15, .sectionFooter),
-        .setRole(20, .sectionHeader), .headerLayout(20, masonry3),
+        .setRole(20, .sectionHeader), .headerLayout(20, masonry3), .setRole(39, .sectionFooter),
       ]
       for id in 0 ..< 40 where id % 3 != 0 { ops.append(.measure(id, CGFloat(20 + (id * 37) % 90))) }
       for op in ops { XCTAssertNil(pair.step(op) ?? pair.difference(probes: []), "setup \(setup) \(op)") }
       // Each step is made from the rows as they are then.
       let steps: [(String, ([Int]) -> LayoutOperation)] = [
-        ("the first section's rows moved into the list section: it empties", { _ in .move(IndexSet(0 ..< 6), to: 10) }),
+        ("a row of the first section moved past the last footer: it starts a section and keeps its lane",
+         { ids in .move(IndexSet(integer: ids.firstIndex(of: 2)!), to: ids.count) }),
+        ("the first section's rows moved into the list section: it empties", { _ in .move(IndexSet(0 ..< 5), to: 10) }),
+        ("a difference that moves the last row above the first header: its section empties, it starts one, keeping its lane",
+         { ids in .difference([2] + ids.dropLast()) }),
+        ("and back", { ids in .move(IndexSet(integer: 0), to: ids.count) }),
         ("a row inserted before the first header: it starts a section", { _ in .insert([105], at: 0) }),
         ("and removed: the section empties again", { _ in .removeOffsets(IndexSet(integer: 0)) }),
         ("two rows moved back before the first header: they start it", { _ in .move(IndexSet(4 ..< 6), to: 0) }),
@@ -347,6 +352,30 @@ final class LaneTests: CheckedTestCase {
         let op = make(pair.reference.ids)
         XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200, 600]), "setup \(setup): \(what): \(op)")
       }
+    }
+    // Footers with no rows before them: a footer at row 0 and one right
+    // after another end sections of no rows, which rows join and leave.
+    var pair = try ModelPair(ids: Array(0 ..< 12), estimate: 30, blockCapacity: 4)
+    let setup: [LayoutOperation] = [
+      .laneViewport(CGSize(width: 300, height: 400)), .sectionLayout(masonry3),
+      .setRole(0, .sectionFooter), .setRole(4, .sectionFooter), .setRole(5, .sectionFooter), .setRole(8, .sectionHeader),
+    ]
+    for op in setup { XCTAssertNil(pair.step(op) ?? pair.difference(probes: []), "footers: \(op)") }
+    let steps: [(String, ([Int]) -> LayoutOperation)] = [
+      ("a row before the footer at row 0", { _ in .insert([50], at: 0) }),
+      ("a row between two footers", { ids in .insert([51], at: ids.firstIndex(of: 5)!) }),
+      ("the rows after the second footer removed: their section goes", { ids in
+        .removeOffsets(IndexSet(ids.firstIndex(of: 6)! ... ids.firstIndex(of: 7)!)) }),
+      ("a row after it: it starts a section", { ids in .insert([53], at: ids.firstIndex(of: 5)! + 1) }),
+      ("the row between the footers removed: its footer's section stays", { ids in
+        .removeOffsets(IndexSet(integer: ids.firstIndex(of: 51)!)) }),
+      ("the row before the first footer removed: its section stays", { _ in .removeOffsets(IndexSet(integer: 0)) }),
+      ("a row moved from the last section before the first footer", { ids in
+        .move(IndexSet(integer: ids.firstIndex(of: 10)!), to: 0) }),
+    ]
+    for (what, make) in steps {
+      let op = make(pair.reference.ids)
+      XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200]), "footers: \(what): \(op)")
     }
   }
 

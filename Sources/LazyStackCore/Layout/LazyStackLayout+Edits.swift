@@ -257,9 +257,8 @@ extension LazyStackLayout {
   /// - Complexity: O(k (log n + B)) for k changes, plus O(n/B) on splits or
   ///   merges; with lane sections, O(k (log n + B + l) + k s) more for l
   ///   lanes and s lane sections (L8), or O(n) when a header or footer is
-  ///   removed, a removal empties a section without a header, a measured
-  ///   row removed for good moves a `.meanOfMeasured` estimate, or an
-  ///   inserted row would start a section (the sections are laid out again).
+  ///   removed or a measured row removed for good moves a `.meanOfMeasured`
+  ///   estimate (the sections are laid out again).
   @inlinable
   @discardableResult
   public mutating func apply(_ difference: CollectionDifference<ID>) throws(LazyStackError) -> ScrollCorrection {
