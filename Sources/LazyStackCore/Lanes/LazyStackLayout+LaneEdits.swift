@@ -98,10 +98,9 @@ extension LazyStackLayout {
       _writableLanes().value.pendingKeep = .inserted(at: index, count: count)
       return
     }
-    let starts = _rowsStartSection(at: index)
     let box = _writableLanes()
     box.value.insert(Array(repeating: _LaneBlocks.followsEstimate, count: count), kept: nil,
-                     spacing: _tree.spacing, startsSection: starts, at: index)
+                     spacing: _tree.spacing, startsSection: _rowsStartSection(at: index), at: index)
     box.value.current = true
   }
 
@@ -113,14 +112,13 @@ extension LazyStackLayout {
     index == 0 || _tree.role(at: index &- 1) == ExtentTree<ID>._footerRole
   }
 
-  /// After an edit that removed plain rows: the lane sections without a
-  /// header that it emptied go, but for one that still ends in a footer
-  /// (L1: laid out afresh, the tree has no section there).
+  /// After an edit that emptied lane sections without a header (`box`:
+  /// the sections, taken for a write): they go, but for one that still
+  /// ends in a footer (L1: laid out afresh, the tree has no section there).
   /// - Complexity: O(s) for s lane sections, plus O(log n + B) an emptied one.
   @inlinable
-  internal mutating func _lanesDropEmptied() {
-    let tree = _tree
-    _writableLanes().value.dropEmptied { b in b < tree.count && tree.role(at: b) == ExtentTree<ID>._footerRole }
+  internal func _lanesDropEmptied(in box: _LaneBox<ID>) {
+    box.value.dropEmptied { b in b < _tree.count && _tree.role(at: b) == ExtentTree<ID>._footerRole }
   }
 
   /// Before a move of the rows at sorted `indices`: the lanes they hold, when the lane sections can
@@ -147,12 +145,12 @@ extension LazyStackLayout {
     var extents: [Int64] = []
     extents.reserveCapacity(kept.count)
     for j in 0 ..< kept.count { extents.append(_tree.laneExtent(at: target &+ j)) }
-    let starts = _rowsStartSection(at: target)
     let box = _writableLanes()
-    box.value.remove(sortedIndices: indices, spacing: _tree.spacing)
-    box.value.insert(extents, kept: kept, spacing: _tree.spacing, startsSection: starts, at: target)
-    _lanesDropEmptied()
-    _writableLanes().value.current = true
+    let emptied = box.value.remove(sortedIndices: indices, spacing: _tree.spacing)
+    box.value.insert(extents, kept: kept, spacing: _tree.spacing, startsSection: _rowsStartSection(at: target),
+                     at: target)
+    if emptied { _lanesDropEmptied(in: box) }
+    box.value.current = true
   }
 
   /// The rows at `indices` were just removed; `plain` says none was a
@@ -166,8 +164,10 @@ extension LazyStackLayout {
       _writableLanes().value.pendingKeep = .removed(indices)
       return
     }
-    _writableLanes().value.remove(sortedIndices: indices, spacing: _tree.spacing)
-    _lanesDropEmptied()
+    do {
+      let box = _writableLanes()
+      if box.value.remove(sortedIndices: indices, spacing: _tree.spacing) { _lanesDropEmptied(in: box) }
+    }
     _lanesFollowExtents(of: EmptyCollection(), since: before)
   }
 
@@ -212,8 +212,8 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal mutating func _lanesDidApplyRemovals(_ indices: [Int]) {
     guard !indices.isEmpty else { return }
-    _writableLanes().value.remove(sortedIndices: indices, spacing: _tree.spacing)
-    _lanesDropEmptied()
+    let box = _writableLanes()
+    if box.value.remove(sortedIndices: indices, spacing: _tree.spacing) { _lanesDropEmptied(in: box) }
   }
 
   /// One of `apply(_:)`'s insertions, the row `id` just inserted at
@@ -223,9 +223,9 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal mutating func _lanesDidApplyInsert(at index: Int, id: ID, kept: [ID: _KeptLane]) {
     let lane = kept[id]
-    let starts = _rowsStartSection(at: index)
-    _writableLanes().value.insert([_tree.laneExtent(at: index)], kept: lane.map { [$0] },
-                                  spacing: _tree.spacing, startsSection: starts, at: index)
+    let box = _writableLanes()
+    box.value.insert([_tree.laneExtent(at: index)], kept: lane.map { [$0] }, spacing: _tree.spacing,
+                     startsSection: _rowsStartSection(at: index), at: index)
   }
 
   /// Keeps every masonry row's lane by id before an edit that changes the

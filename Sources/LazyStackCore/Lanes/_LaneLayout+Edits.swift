@@ -62,12 +62,12 @@ extension _LaneLayout {
   /// section has the layout and lane count it had), and the others (all,
   /// with `kept` nil) are placed by L4's rule. Where no body reaches `i`,
   /// the rows start a section without a header when `startsSection` says
-  /// so (the tree has no row before them, or a footer: L1), which is a lane
+  /// so (asked only then: the tree has no row before them, or a footer: L1), which is a lane
   /// section of its own in a lane `defaultLayout`; else they join a list.
   /// - Complexity: O(r + k (B + log m) + s); O(k r + s) for a new section.
   @inlinable
-  package mutating func insert(_ extents: [Int64], kept: [_KeptLane?]?, spacing: Int64, startsSection: Bool,
-                               at i: Int) {
+  package mutating func insert(_ extents: [Int64], kept: [_KeptLane?]?, spacing: Int64,
+                               startsSection: @autoclosure () -> Bool, at i: Int) {
     let r = extents.count
     guard r > 0 else { return }
     let q = _sections(startingAtOrBefore: i)
@@ -82,7 +82,7 @@ extension _LaneLayout {
       for e in extents { pitch &+= (e < 0 ? estimate : e) &+ spacing }
       sections[p].listPitch &+= pitch
       _correct(p, by: sections[p].correction &- before)
-    } else if startsSection && defaultLayout != .list {
+    } else if defaultLayout != .list && startsSection() {
       // A new section without a header, of the rows alone (the tree has a
       // header or nothing after them, else a body would reach `i`).
       let k = laneCount(defaultLayout)
@@ -133,11 +133,13 @@ extension _LaneLayout {
   /// The plain rows at `indices` (sorted, unique; none a header or a
   /// footer) were removed. A section without a header that this empties
   /// stays, empty, until `dropEmptied(footerAt:)` (a move's insert may
-  /// fill it again).
+  /// fill it again). Returns whether it emptied one.
   /// - Complexity: O(r (log s + log m) + k (B + log m) a section touched + s).
   @inlinable
-  package mutating func remove(sortedIndices indices: [Int], spacing: Int64) {
-    guard !indices.isEmpty else { return }
+  @discardableResult
+  package mutating func remove(sortedIndices indices: [Int], spacing: Int64) -> Bool {
+    guard !indices.isEmpty else { return false }
+    var emptied = false
     // The indices are sorted, so each section's removed rows are one run
     // of them, found without a table: a first-time generic type here (a
     // dictionary of arrays, an array of ranges) costs the Swift runtime
@@ -170,6 +172,7 @@ extension _LaneLayout {
       }
       sections[p].listPitch &-= pitch
       _correct(p, by: sections[p].correction &- before)
+      if sections[p].header == nil && sections[p].run.count == 0 { emptied = true }
     }
     // Body starts move back by the rows removed before them.
     var k = 0
@@ -177,6 +180,7 @@ extension _LaneLayout {
       while k < indices.count && indices[k] < sections[p].bodyStart { k &+= 1 }
       sections[p].bodyStart &-= k
     }
+    return emptied
   }
 }
 
