@@ -90,7 +90,12 @@ if CommandLine.arguments.dropFirst().first == "--trace" {
   let seed = UInt64(countArgument(1, default: 1))
   LazyStackInternalChecks.isEnabled = true
   do {
-    _ = try soakSeed(seed, operations: 2_000) { step, op in print("step \(step): \(op)") }
+    _ = try soakSeed(seed, operations: 2_000) { step, op in
+      // Flushed step by step: an internal check that traps must not take
+      // the last steps printed with it.
+      print("step \(step): \(op)")
+      fflush(nil)
+    }
     print("soak: seed \(seed): 2000 operations, no divergence")
     exit(0)
   } catch {
@@ -106,8 +111,13 @@ let perSeed = 2_000
 let start = Date()
 var done = 0
 var seed = firstSeed
+// A trap (an internal check, a precondition) cannot be caught: each seed
+// is named, flushed, before it runs, so the log's last such line names the
+// seed to replay with `--trace`.
 while done < total {
   let n = min(perSeed, total - done)
+  print("soak: seed \(seed)")
+  fflush(nil)
   do {
     done += try soakSeed(seed, operations: n)
   } catch {

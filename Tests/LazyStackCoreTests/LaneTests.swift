@@ -449,6 +449,30 @@ final class LaneTests: CheckedTestCase {
     }
   }
 
+  /// SPEC L5 at a body's start: a header measured 0 starts where its
+  /// masonry body does and meets a window from there (G5). A scroll frame
+  /// back to that start, and a measurement on screen after it, must find
+  /// it, not only the body's rows next to the last frame's (soak seed
+  /// 33641 found the first).
+  func testL5_anEmptyHeaderAtItsBodysStartMeetsTheWindowFromThere() throws {
+    var m = try make(rows: 60)
+    XCTAssertTrue(m.setRole(.sectionHeader, for: 0))
+    XCTAssertTrue(m.setSectionLayout(try masonry(.fixed(2)), forHeader: 0))
+    m.setMeasuredExtent(0, for: m.id(at: 0))
+    // Less than half the viewport (200 pt) in all: a scroll frame each.
+    m.userScroll(to: CGPoint(x: 0, y: 20))
+    XCTAssertEqual(m.visibleRows, rowsMeetingViewport(m))
+    XCTAssertFalse(m.visibleRows.contains(0))
+    m.userScroll(to: CGPoint(x: 0, y: 0))
+    XCTAssertEqual(m.visibleRows, rowsMeetingViewport(m), "after the scroll frame back to the body's start")
+    XCTAssertEqual(m.visibleRows.first, 0)
+    // A row on screen in a lane grows, under an automatic anchor: the
+    // rows kept on screen are patched, the header among them.
+    m.setMeasuredExtent(130, for: m.id(at: m.visibleRows[2]))
+    XCTAssertEqual(m.visibleRows, rowsMeetingViewport(m), "after the measurement")
+    XCTAssertEqual(m.visibleRows.first, 0)
+  }
+
   // MARK: L6
 
   /// SPEC L6: a grid measured above the viewport moves nothing on screen;

@@ -197,7 +197,9 @@ extension _LaneLayout {
     guard p < sections.count, let masonry = sections[p].masonry else { return false }
     let g = bodyStart(p, in: tree)
     // Rows before the body end by its start, rows after start at its end.
-    guard g <= top && bottom <= g &+ masonry.pitch else { return false }
+    // An empty row may start at the body's start (a header measured 0),
+    // and meets a window from there: the window must start after it.
+    guard (g < top || sections[p].bodyStart == 0) && bottom <= g &+ masonry.pitch else { return false }
     return masonry.appendStrips(meeting: low &- g, high &- g, after: lastLow &- g, lastHigh &- g, last: last,
                                 rowBase: sections[p].bodyStart, startBase: g, to: &gained)
   }
@@ -234,7 +236,9 @@ extension _LaneLayout {
       return (spans.count, shift)
     }
     let masonry = sections[p].masonry.unsafelyUnwrapped
-    // Rows before the body end by its start, rows after start at its end.
+    // Rows before the body end by its start, rows after start at its end:
+    // a measurement in the body moves none of them, and one that meets the
+    // window (an empty header at the body's start) is among `spans`.
     guard g <= low && high <= g &+ masonry.pitch else { return nil }
     return masonry._patchSpans(afterMeasuring: i &- sections[p].bodyStart, old: old, meeting: low &- g, high &- g,
                                spans: spans, rowBase: sections[p].bodyStart, startBase: g, entering: &entering)
