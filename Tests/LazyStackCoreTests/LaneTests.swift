@@ -379,6 +379,62 @@ final class LaneTests: CheckedTestCase {
     }
   }
 
+  /// SPEC H2, L1, L4, L8: a header or a footer removed or moved joins or
+  /// splits the sections around where it was and where it goes; the
+  /// sections are laid out again only there, masonry rows keeping their
+  /// lanes where their section keeps its flow, moved ones the lanes they
+  /// held (L4). Grid and masonry defaults, sections of each layout;
+  /// against the reference (and the internal checks, which compare the
+  /// sections with ones laid out afresh) after each step.
+  func testL8_headersAndFootersRemovedOrMovedLayOutOnlyTheSectionsAroundThem() throws {
+    let masonry3 = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(3)))
+    let masonry2 = SectionLayout.masonry(try MasonryLayout(lanes: .fixed(2)))
+    let grid3 = SectionLayout.grid(try GridLayout(lanes: .fixed(3), alignment: 0.5))
+    for (setup, layout) in [masonry3, grid3].enumerated() {
+      var pair = try ModelPair(ids: Array(0 ..< 60), estimate: 30, blockCapacity: 4)
+      // Rows 0-5: no header (the default); 6: a header (masonry, 3 lanes),
+      // its footer 15; 16-19: no header; 20: a header (grid), 30: a header
+      // (a list), its footer 39; 40: a header (masonry, 2 lanes), 50: one
+      // (the default).
+      var ops: [LayoutOperation] = [
+        .laneViewport(CGSize(width: 300, height: 400)), .sectionLayout(layout),
+        .setRole(6, .sectionHeader), .headerLayout(6, masonry3), .setRole(15, .sectionFooter),
+        .setRole(20, .sectionHeader), .headerLayout(20, grid3), .setRole(30, .sectionHeader), .headerLayout(30, .list),
+        .setRole(39, .sectionFooter), .setRole(40, .sectionHeader), .headerLayout(40, masonry2), .setRole(50, .sectionHeader),
+      ]
+      for id in 0 ..< 60 where id % 3 != 0 { ops.append(.measure(id, CGFloat(20 + (id * 37) % 90))) }
+      for op in ops { XCTAssertNil(pair.step(op) ?? pair.difference(probes: []), "setup \(setup) \(op)") }
+      func at(_ id: Int, _ ids: [Int]) -> Int { ids.firstIndex(of: id)! }
+      // Each step is made from the rows as they are then.
+      let steps: [(String, ([Int]) -> LayoutOperation)] = [
+        ("the masonry header removed: its rows join the section before", { ids in .removeOffsets([at(6, ids)]) }),
+        ("its footer removed: the rows after it join too", { ids in .removeOffsets([at(15, ids)]) }),
+        ("the grid header moved into its body: its first rows join the section before", { ids in
+          .move([at(20, ids)], to: at(25, ids)) }),
+        ("the 2-lane masonry header with four rows moved into the list section: they keep their lanes", { ids in
+          .move(IndexSet(at(40, ids) ... at(44, ids)), to: at(32, ids)) }),
+        ("the list header with three rows moved to the top", { ids in .move(IndexSet(at(30, ids) ... at(33, ids)), to: 0) }),
+        ("a header and plain rows far apart removed at once", { ids in
+          .removeOffsets([at(1, ids), at(40, ids), at(47, ids), at(58, ids)]) }),
+        ("the header at row 0 removed", { _ in .removeOffsets([0]) }),
+        ("a footer moved into the last section", { ids in .move([at(39, ids)], to: at(52, ids)) }),
+        ("and the header of that section moved to the very end", { ids in .move([at(50, ids)], to: ids.count) }),
+        ("rows up to that footer removed, the footer with them", { ids in
+          .removeOffsets(IndexSet(at(51, ids) ... at(39, ids))) }),
+        ("the grid header, its rows and a row of the first section moved after the last row", { ids in
+          var rows = IndexSet(at(20, ids) ..< at(20, ids) + 3)
+          rows.insert(at(2, ids))
+          return .move(rows, to: ids.count)
+        }),
+        ("every row removed", { ids in .removeOffsets(IndexSet(0 ..< ids.count)) }),
+      ]
+      for (what, make) in steps {
+        let op = make(pair.reference.ids)
+        XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200, 600]), "setup \(setup): \(what): \(op)")
+      }
+    }
+  }
+
   // MARK: L5
 
   /// SPEC L5: `visibleRows` lists exactly the rows that meet the viewport;

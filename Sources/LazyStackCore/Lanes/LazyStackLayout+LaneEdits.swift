@@ -121,8 +121,19 @@ extension LazyStackLayout {
     box.value.dropEmptied { b in b < _tree.count && _tree.role(at: b) == ExtentTree<ID>._footerRole }
   }
 
-  /// Before a move of the rows at sorted `indices`: the lanes they hold, when the lane sections can
-  /// follow the move in place (`plain`: none is a header or a footer;
+  /// Whether the lane sections can follow in place an edit of headers or
+  /// footers (laying out again the sections around them): outside a batch,
+  /// where the last stabilization laid them out for the rows as they are
+  /// (in a batch, edits they did not follow may come before).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  internal var _lanesFollowRoles: Bool {
+    _batch == nil && _laneBox.unsafelyUnwrapped.value.pendingKeep.isSameRows
+  }
+
+  /// Before a move of the rows at sorted `indices`: the lanes they hold,
+  /// when the lane sections can follow the move in place (`plain`: none is
+  /// a header or a footer; else outside a batch, `_lanesFollowRoles`;
   /// `_LaneLayout.lanesForMove`); else nil, and every masonry row's lane
   /// is kept by id for the re-layout (L4: moved rows keep their lanes).
   /// - Complexity: O(r (log n + B)) for r rows; O(m) expected for m
@@ -130,7 +141,7 @@ extension LazyStackLayout {
   @inlinable @inline(never)
   internal mutating func _lanesWillMove(_ indices: [Int], plain: Bool) -> [_KeptLane?]? {
     let lanes = _laneBox.unsafelyUnwrapped.value
-    if plain && lanes.pendingKeep.isSameRows { return lanes.lanesForMove(sortedIndices: indices) }
+    if plain ? lanes.pendingKeep.isSameRows : _lanesFollowRoles { return lanes.lanesForMove(sortedIndices: indices) }
     _keepLanesByID()
     return nil
   }
@@ -138,10 +149,16 @@ extension LazyStackLayout {
   /// The rows at sorted `indices` were just moved to `target ..< target +
   /// kept.count` (`_lanesWillMove` gave `kept`): the lane sections follow
   /// in place, a removal and an insert whose masonry rows keep their
-  /// lanes where their new section has the flow they had (L4, L8).
-  /// - Complexity: O(r (log n + B) + k (B + log n) a section touched + s).
+  /// lanes where their new section has the flow they had (L4, L8). With
+  /// headers or footers among them (`roles`: where), the sections around where each was and
+  /// around where they went are laid out again (`_LaneLayout.relayout`),
+  /// the moved rows keeping the lanes they held.
+  /// - Complexity: O(r (log n + B) + k (B + log n) a section touched + s);
+  ///   with headers or footers, plus O(k m + s) for each place, m rows of
+  ///   the sections around it.
   @inlinable @inline(never)
-  internal mutating func _lanesDidMove(_ indices: [Int], keeping kept: [_KeptLane?], to target: Int) {
+  internal mutating func _lanesDidMove(_ indices: [Int], keeping kept: [_KeptLane?], to target: Int,
+                                      roles: [Int] = []) {
     var extents: [Int64] = []
     extents.reserveCapacity(kept.count)
     for j in 0 ..< kept.count { extents.append(_tree.laneExtent(at: target &+ j)) }
@@ -150,23 +167,72 @@ extension LazyStackLayout {
     box.value.insert(extents, kept: kept, spacing: _tree.spacing, startsSection: _rowsStartSection(at: target),
                      at: target)
     if emptied { _lanesDropEmptied(in: box) }
+    if !roles.isEmpty {
+      // Where each header or footer was, its neighbours now meet: after the
+      // removal at `indices[j] - j`, after the insert `kept.count` further
+      // when past `target`. And where the rows went.
+      var places = roles.map { j in
+        let joint = indices[j] &- j
+        return joint > target ? joint &+ kept.count : joint
+      }
+      places.append(target)
+      _lanesRelayout(around: places, to: target &+ kept.count, moved: (target, kept), in: box)
+    }
     box.value.current = true
   }
 
-  /// The rows at `indices` were just removed; `plain` says none was a
-  /// header or a footer.
+  /// Lays out again the lane sections around rows `places` (those holding
+  /// the row before each and the row at it; for the last of `places`, up
+  /// to the row at `last`), merged where they meet: the sections an edit
+  /// of headers or footers there joined or split (SPEC H2, L1). `moved`:
+  /// rows the edit moved, and the lanes they keep (L4).
+  /// - Complexity: O(p (log n + B) + k m + p s) for p places and the m
+  ///   rows of the sections around them.
+  @inlinable
+  internal func _lanesRelayout(around places: [Int], to last: Int? = nil, moved: (at: Int, lanes: [_KeptLane?])? = nil,
+                               in box: _LaneBox<ID>) {
+    guard count > 0 else { return }
+    var ranges: [Range<Int>] = []
+    for (n, place) in places.enumerated() {
+      let low = _tree.section(containing: Swift.min(count &- 1, Swift.max(0, place &- 1))).lowerBound
+      let end = n == places.count &- 1 ? (last ?? place) : place
+      let high = _tree.section(containing: Swift.min(count &- 1, end)).upperBound
+      ranges.append(low ..< high)
+    }
+    ranges.sort { $0.lowerBound < $1.lowerBound }
+    var merged: [Range<Int>] = []
+    for range in ranges {
+      if let previous = merged.last, range.lowerBound <= previous.upperBound {
+        merged[merged.count &- 1] = previous.lowerBound ..< Swift.max(previous.upperBound, range.upperBound)
+      } else {
+        merged.append(range)
+      }
+    }
+    for range in merged { box.value.relayout(range, in: _tree, moved: moved) }
+  }
+
+  /// The rows at `indices` were just removed; `roles`: where among them
+  /// the headers and footers were (none: all plain rows). Plain rows leave
+  /// their bodies in place; with headers or footers, outside a batch
+  /// (`_lanesFollowRoles`), the sections around where each was are laid
+  /// out again too, else all of them at the stabilization.
   /// `before`: the estimates before the removal (a removed measured row
   /// moves its kind's mean, K3).
+  /// - Complexity: O(r (log s + log m) + k (B + log m) a section touched +
+  ///   s); with headers or footers, plus O(k m + s) for each place, m rows
+  ///   of the sections around it.
   @inlinable @inline(never)
-  internal mutating func _lanesDidRemove(_ indices: [Int], plain: Bool, before: _LaneEstimates) {
+  internal mutating func _lanesDidRemove(_ indices: [Int], roles: [Int], before: _LaneEstimates) {
     guard _laneBox != nil else { return }
-    guard plain else {
+    guard roles.isEmpty || _lanesFollowRoles else {
       _writableLanes().value.pendingKeep = .removed(indices)
       return
     }
     do {
       let box = _writableLanes()
       if box.value.remove(sortedIndices: indices, spacing: _tree.spacing) { _lanesDropEmptied(in: box) }
+      // Where each header or footer was, the rows before and after it meet.
+      if !roles.isEmpty { _lanesRelayout(around: roles.map { indices[$0] &- $0 }, in: box) }
     }
     _lanesFollowExtents(of: EmptyCollection(), since: before)
   }

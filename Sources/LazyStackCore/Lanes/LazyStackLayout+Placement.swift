@@ -185,13 +185,15 @@ extension LazyStackLayout {
   }
 
   /// Before the rows at the sorted `indices` are removed from the tree:
-  /// whether they are all plain rows, and the estimates then; nil in a list.
-  /// - Complexity: O(1) in a list; with lanes O(k (log n + B)).
+  /// where among them the headers and footers are (none: all plain rows),
+  /// and the estimates then; nil in a list.
+  /// - Complexity: O(1) in a list; with lanes O(r (log n + B)) for r rows.
   @inlinable @inline(__always)
-  internal func _placementWillRemove(_ indices: some Collection<Int>) -> (plain: Bool, before: _LaneEstimates)? {
+  internal func _placementWillRemove(_ indices: some Collection<Int>) -> (roles: [Int], before: _LaneEstimates)? {
     guard _slowPath(_laneBox != nil) else { return nil }
-    let plain = !indices.contains { _tree.role(at: $0) != ExtentTree<ID>._plainRole }
-    return (plain, _laneEstimates)
+    var roles: [Int] = []
+    for (k, i) in indices.enumerated() where _tree.role(at: i) != ExtentTree<ID>._plainRole { roles.append(k) }
+    return (roles, _laneEstimates)
   }
 
   /// After the rows at the sorted `indices` were removed (`note` from
@@ -199,8 +201,8 @@ extension LazyStackLayout {
   /// - Complexity: O(1) in a list; with lanes see `_lanesDidRemove`.
   @inlinable @inline(__always)
   internal mutating func _placementDidRemove(_ indices: some Collection<Int>,
-                                             _ note: (plain: Bool, before: _LaneEstimates)?) {
-    if let note { _lanesDidRemove(Array(indices), plain: note.plain, before: note.before) }
+                                             _ note: (roles: [Int], before: _LaneEstimates)?) {
+    if let note { _lanesDidRemove(Array(indices), roles: note.roles, before: note.before) }
   }
 
   /// Before the rows at the sorted `indices` move (`plain`: all of the

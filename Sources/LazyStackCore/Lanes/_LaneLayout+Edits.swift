@@ -130,10 +130,12 @@ extension _LaneLayout {
     return _KeptLane(lane: m.lane(at: i &- sections[p].bodyStart), layout: sections[p].layout, lanes: m.k)
   }
 
-  /// The plain rows at `indices` (sorted, unique; none a header or a
-  /// footer) were removed. A section without a header that this empties
-  /// stays, empty, until `dropEmptied(footerAt:)` (a move's insert may
-  /// fill it again). Returns whether it emptied one.
+  /// The rows at `indices` (sorted, unique) were removed. A section
+  /// without a header that this empties stays, empty, until
+  /// `dropEmptied(footerAt:)` (a move's insert may fill it again). Returns
+  /// whether it emptied one. A header or a footer among them leaves its
+  /// sections as they were but for their rows (a section whose header
+  /// went has none), for `relayout(_:in:moved:)` to lay out again.
   /// - Complexity: O(r (log s + log m) + k (B + log m) a section touched + s).
   @inlinable
   @discardableResult
@@ -178,6 +180,10 @@ extension _LaneLayout {
     var k = 0
     for p in sections.indices {
       while k < indices.count && indices[k] < sections[p].bodyStart { k &+= 1 }
+      if k > 0 && indices[k &- 1] == sections[p].bodyStart &- 1 && sections[p].header != nil {
+        sections[p].header = nil
+        if sections[p].run.count == 0 { emptied = true }
+      }
       sections[p].bodyStart &-= k
     }
     return emptied

@@ -214,7 +214,10 @@ extension LazyStackLayout {
       preconditionFailure("LazyStackLayout.move: reinserting moved rows failed: \(error)")
     }
     if _slowPath(_batch != nil) { _logInsertion(at: target, count: ids.count, stored: extents) }
-    if let keptLanes { _lanesDidMove(offsets, keeping: keptLanes, to: target) }
+    if let keptLanes {
+      _lanesDidMove(offsets, keeping: keptLanes, to: target,
+                    roles: roles.indices.filter { roles[$0] != ExtentTree<ID>._plainRole })
+    }
     return _settle(from: before, cause: .edit)
   }
 
@@ -241,7 +244,7 @@ extension LazyStackLayout {
       preconditionFailure("LazyStackLayout.move: reinserting the moved row failed: \(error)")
     }
     if _slowPath(_batch != nil) { _logInsertion(at: target, count: 1, stored: stored) }
-    if let keptLanes { _lanesDidMove([source], keeping: keptLanes, to: target) }
+    if let keptLanes { _lanesDidMove([source], keeping: keptLanes, to: target, roles: role == ExtentTree<ID>._plainRole ? [] : [0]) }
     return _settle(from: before, cause: .edit)
   }
 
