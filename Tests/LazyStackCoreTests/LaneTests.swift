@@ -426,12 +426,34 @@ final class LaneTests: CheckedTestCase {
           rows.insert(at(2, ids))
           return .move(rows, to: ids.count)
         }),
+        ("a difference that removes the grid header for good, and a row, and inserts two", { ids in
+          var list = ids.filter { $0 != 20 && $0 != 5 }
+          list.insert(200, at: 2)
+          list.insert(201, at: list.count - 3)
+          return .difference(list)
+        }),
+        ("a difference that moves the list header (it comes back: laid out afresh)", { ids in
+          var list = ids.filter { $0 != 30 }
+          list.insert(30, at: list.count / 2)
+          return .difference(list)
+        }),
         ("every row removed", { ids in .removeOffsets(IndexSet(0 ..< ids.count)) }),
       ]
       for (what, make) in steps {
         let op = make(pair.reference.ids)
         XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200, 600]), "setup \(setup): \(what): \(op)")
       }
+    }
+    // A footer at row 0 ends a section of no rows; removed, the rows after
+    // it start at row 0 as that section did (soak seed 13).
+    var pair = try ModelPair(ids: Array(0 ..< 12), estimate: 30, blockCapacity: 4)
+    let setup: [LayoutOperation] = [
+      .laneViewport(CGSize(width: 300, height: 400)), .sectionLayout(masonry3),
+      .setRole(0, .sectionFooter), .setRole(3, .sectionFooter), .setRole(6, .sectionHeader), .headerLayout(6, grid3),
+    ]
+    for op in setup { XCTAssertNil(pair.step(op) ?? pair.difference(probes: []), "footer at 0: \(op)") }
+    for op: LayoutOperation in [.removeOffsets([0]), .removeOffsets([2, 3, 5])] {
+      XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200]), "footer at 0: \(op)")
     }
   }
 

@@ -329,7 +329,10 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     // The old sections in `rows`: those whose first row (the header's, else
     // the body's) is in it. A row asked for its old lane is in one of them.
     func first(_ p: Int) -> Int { sections[p].header == nil ? sections[p].bodyStart : sections[p].bodyStart &- 1 }
-    var low = Swift.max(0, _sections(startingAtOrBefore: rows.lowerBound) &- 1)
+    // Back over every section that starts at the range's start: sections
+    // of no rows (footers with none before them) share their body start.
+    var low = _sections(startingAtOrBefore: rows.lowerBound)
+    while low > 0 && first(low &- 1) >= rows.lowerBound { low &-= 1 }
     while low < sections.count && first(low) < rows.lowerBound { low &+= 1 }
     var high = low
     while high < sections.count && first(high) < rows.upperBound { high &+= 1 }

@@ -70,7 +70,10 @@ extension _LaneLayout {
   package func _checkInvariants(equals fresh: _LaneLayout) {
     precondition(estimate == fresh.estimate, "_LaneLayout: kind 0's estimate \(estimate), the tree's \(fresh.estimate)")
     precondition(sections.count == fresh.sections.count,
-                 "_LaneLayout: \(sections.count) lane sections, laid out afresh \(fresh.sections.count)")
+                 """
+                 _LaneLayout: \(sections.count) lane sections, laid out afresh \(fresh.sections.count) \
+                 (bodies \(sections.map(\.body)), afresh \(fresh.sections.map(\.body)))
+                 """)
     for (p, (a, b)) in zip(sections, fresh.sections).enumerated() {
       precondition(a.header == b.header && a.layout == b.layout, "_LaneLayout: section \(p)'s header or layout")
       precondition(a.bodyStart == b.bodyStart, "_LaneLayout: section \(p) body at \(a.bodyStart), afresh \(b.bodyStart)")
