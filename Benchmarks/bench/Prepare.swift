@@ -18,7 +18,7 @@ func prepare<S: BenchSubject>(_ type: S.Type, _ n: Int, _ name: String) -> Prepa
   case "memory", "memory_ordered": return prepareMemory(S.self, n, name, &rng)
   case "grid_measure", "grid_measure_visible", "grid_insert", "grid_move", "grid_kind_estimate_change", "grid_scroll",
        "grid_estimate_change", "masonry_measure", "masonry_measure_visible", "masonry_measure_mean", "masonry_insert",
-       "masonry_move", "masonry_move_above_headers", "masonry_apply", "masonry_estimate_change", "masonry_scroll":
+       "masonry_move", "masonry_move_above_headers", "masonry_move_header", "masonry_apply", "masonry_estimate_change", "masonry_scroll":
     return prepareLanes(S.self, n, name, &rng)
   case "reflow": return prepareReflow(S.self, n, name, &rng)
   case "masonry_snapshot_restore": return prepareMasonryRestore(S.self, n, name, &rng)
@@ -528,6 +528,46 @@ func prepareLanes<S: BenchSubject>(_: S.Type, _ n: Int, _ name: String, _ rng: i
         } else {
           let id = layout.id(at: 0)
           blackHole(layout.move(fromOffsets: IndexSet(integer: 0), toOffset: away.value &+ 1))
+          tally.record(changed: layout.id(at: away.value) == id)
+          away.value = -1
+        }
+        blackHole(layout.contentSize)
+        blackHole(layout.visibleRows)
+      }
+    }, tally: tally)
+  }
+  if name == "masonry_move_header" {
+    // Headers every 256 rows. A call moves a random header (not the first)
+    // 100 rows down into its own section, whose first 100 rows join the
+    // section before (H2, L1), or, the next, back: the two sections around
+    // it are laid out again, not the list (L8).
+    let every = Swift.min(256, Swift.max(n / 4, 2))
+    box.with { layout in
+      // Marked in a list (each header splits the long section after it:
+      // in lanes O(n) each), then laid out in lanes once.
+      let lanes = layout.sectionLayout
+      layout.sectionLayout = .list
+      layout.makeSections(every: every)
+      layout.sectionLayout = lanes
+    }
+    let headers = Swift.max(1, (n &- 1) / every)
+    let rows = table { () -> Int in every * Int.random(in: 1 ... headers, using: &rng) }
+    let cursor = Cursor()
+    let away = Box(-1)  // where the header moved from; -1: it is there
+    let moved = Box(0)  // where it is while away
+    return Prepared(operation: {
+      box.with { layout in
+        if away.value < 0 {
+          let row = Swift.min(rows[cursor.next()], layout.count &- 1)
+          let to = Swift.min(row &+ 101, layout.count)
+          let id = layout.id(at: row)
+          blackHole(layout.move(fromOffsets: IndexSet(integer: row), toOffset: to))
+          tally.record(changed: layout.id(at: to &- 1) == id)
+          away.value = row
+          moved.value = to &- 1
+        } else {
+          let id = layout.id(at: moved.value)
+          blackHole(layout.move(fromOffsets: IndexSet(integer: moved.value), toOffset: away.value))
           tally.record(changed: layout.id(at: away.value) == id)
           away.value = -1
         }

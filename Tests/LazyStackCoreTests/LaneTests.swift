@@ -452,7 +452,10 @@ final class LaneTests: CheckedTestCase {
       .setRole(0, .sectionFooter), .setRole(3, .sectionFooter), .setRole(6, .sectionHeader), .headerLayout(6, grid3),
     ]
     for op in setup { XCTAssertNil(pair.step(op) ?? pair.difference(probes: []), "footer at 0: \(op)") }
-    for op: LayoutOperation in [.removeOffsets([0]), .removeOffsets([2, 3, 5])] {
+    // And the last row, a footer right after another: its section of no
+    // rows starts at the end (soak seed 33641).
+    for op: LayoutOperation in [.removeOffsets([0]), .removeOffsets([2, 3, 5]), .setRole(10, .sectionFooter),
+                                .setRole(11, .sectionFooter), .removeOffsets([7])] {
       XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200]), "footer at 0: \(op)")
     }
   }

@@ -334,8 +334,11 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     var low = _sections(startingAtOrBefore: rows.lowerBound)
     while low > 0 && first(low &- 1) >= rows.lowerBound { low &-= 1 }
     while low < sections.count && first(low) < rows.lowerBound { low &+= 1 }
+    // To the end, when the range ends there: a section of no rows whose
+    // footer went starts at the last row's end.
+    let toEnd = rows.upperBound == tree.count
     var high = low
-    while high < sections.count && first(high) < rows.upperBound { high &+= 1 }
+    while high < sections.count && (toEnd || first(high) < rows.upperBound) { high &+= 1 }
     var kept = _KeptLanes(sections[low ..< high], keep: .sameRows)
     if let moved { kept.keepMoved(moved.lanes, at: moved.at) }
     var fresh: ContiguousArray<_LaneSection<ID>> = []
