@@ -458,6 +458,35 @@ final class LaneTests: CheckedTestCase {
                                 .setRole(11, .sectionFooter), .removeOffsets([7])] {
       XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200]), "footer at 0: \(op)")
     }
+    // Differences: a header that comes back elsewhere splits the section
+    // it lands in; rows that come back keep their lanes (L4) and new rows
+    // are placed by the rule where sections joined.
+    pair = try ModelPair(ids: Array(0 ..< 30), estimate: 30, blockCapacity: 4)
+    let sections: [LayoutOperation] = [
+      .laneViewport(CGSize(width: 300, height: 400)), .sectionLayout(masonry3),
+      .setRole(10, .sectionHeader), .headerLayout(10, masonry2), .setRole(20, .sectionHeader), .headerLayout(20, grid3),
+    ]
+    for op in sections { XCTAssertNil(pair.step(op) ?? pair.difference(probes: []), "differences: \(op)") }
+    for id in 0 ..< 30 where id % 4 != 0 { XCTAssertNil(pair.step(.measure(id, CGFloat(20 + (id * 53) % 110)))) }
+    let differences: [(String, ([Int]) -> [Int])] = [
+      ("the 2-lane header removed for good, rows of the first section moved after it, new rows there", { ids in
+        let moved = [1, 2, 3, 6, 7, 9]
+        var list = ids.filter { $0 != 10 && !moved.contains($0) }
+        let at = list.firstIndex(of: 12)!
+        list.insert(contentsOf: moved + [100, 101], at: at)
+        list.insert(102, at: 1)
+        return list
+      }),
+      ("the grid header moved into the first section", { ids in
+        var list = ids.filter { $0 != 20 }
+        list.insert(20, at: 5)
+        return list
+      }),
+    ]
+    for (what, make) in differences {
+      let op = LayoutOperation.difference(make(pair.reference.ids))
+      XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200]), "differences: \(what): \(op)")
+    }
   }
 
   // MARK: L5
@@ -793,3 +822,4 @@ final class LaneReferenceCheckTests: CheckedTestCase {
 extension SectionLayout {
   var isMasonry: Bool { if case .masonry = self { true } else { false } }
 }
+

@@ -171,32 +171,32 @@ extension LazyStackLayout {
       // Where each header or footer was, its neighbours now meet: after the
       // removal at `indices[j] - j`, after the insert `kept.count` further
       // when past `target`. And where the rows went.
-      var places = roles.map { j in
+      var spans = roles.map { j in
         let joint = indices[j] &- j
-        return joint > target ? joint &+ kept.count : joint
+        let place = joint > target ? joint &+ kept.count : joint
+        return (from: place, to: place)
       }
-      places.append(target)
-      _lanesRelayout(around: places, to: target &+ kept.count, moved: (target, kept), in: box)
+      spans.append((target, target &+ kept.count))
+      _lanesRelayout(spans, given: kept.indices.map { (target &+ $0, kept[$0]) }, in: box)
     }
     box.value.current = true
   }
 
-  /// Lays out again the lane sections around rows `places` (those holding
-  /// the row before each and the row at it; for the last of `places`, up
-  /// to the row at `last`), merged where they meet: the sections an edit
-  /// of headers or footers there joined or split (SPEC H2, L1). `moved`:
-  /// rows the edit moved, and the lanes they keep (L4).
-  /// - Complexity: O(p (log n + B) + k m + p s) for p places and the m
+  /// Lays out again the lane sections from the one holding the row before
+  /// `from` to the one holding the row at `to`, for each of `spans`, merged
+  /// where they meet: the sections an edit of headers or footers there
+  /// joined or split (SPEC H2, L1). `given`: rows the edit moved or
+  /// inserted, sorted, and the lanes they keep (L4).
+  /// - Complexity: O(p (log n + B) + k m + p s) for p spans and the m
   ///   rows of the sections around them.
   @inlinable
-  internal func _lanesRelayout(around places: [Int], to last: Int? = nil, moved: (at: Int, lanes: [_KeptLane?])? = nil,
+  internal func _lanesRelayout(_ spans: [(from: Int, to: Int)], given: [(row: Int, lane: _KeptLane?)] = [],
                                in box: _LaneBox<ID>) {
     guard count > 0 else { return }
     var ranges: [Range<Int>] = []
-    for (n, place) in places.enumerated() {
-      let low = _tree.section(containing: Swift.min(count &- 1, Swift.max(0, place &- 1))).lowerBound
-      let end = n == places.count &- 1 ? (last ?? place) : place
-      let high = _tree.section(containing: Swift.min(count &- 1, end)).upperBound
+    for span in spans {
+      let low = _tree.section(containing: Swift.min(count &- 1, Swift.max(0, span.from &- 1))).lowerBound
+      let high = _tree.section(containing: Swift.min(count &- 1, Swift.max(0, span.to))).upperBound
       ranges.append(low ..< high)
     }
     ranges.sort { $0.lowerBound < $1.lowerBound }
@@ -208,7 +208,7 @@ extension LazyStackLayout {
         merged.append(range)
       }
     }
-    for range in merged { box.value.relayout(range, in: _tree, moved: moved) }
+    for range in merged { box.value.relayout(range, in: _tree, given: given) }
   }
 
   /// The rows at `indices` were just removed; `roles`: where among them
@@ -232,7 +232,7 @@ extension LazyStackLayout {
       let box = _writableLanes()
       if box.value.remove(sortedIndices: indices, spacing: _tree.spacing) { _lanesDropEmptied(in: box) }
       // Where each header or footer was, the rows before and after it meet.
-      if !roles.isEmpty { _lanesRelayout(around: roles.map { indices[$0] &- $0 }, in: box) }
+      if !roles.isEmpty { _lanesRelayout(roles.map { (indices[$0] &- $0, indices[$0] &- $0) }, in: box) }
     }
     _lanesFollowExtents(of: EmptyCollection(), since: before)
   }
@@ -240,13 +240,13 @@ extension LazyStackLayout {
   /// Before `apply(_:)` removes the rows at sorted `indices` (those whose
   /// ids are in `reinserted` come back: a move, L4): when the lane
   /// sections can follow its removals in place, the lanes the returning
-  /// masonry rows keep and the estimates now. They can when the sections
-  /// are current with the rows, every removed row is plain, and no
-  /// estimate will move (a measured
-  /// row removed for good under `.meanOfMeasured` moves its kind's mean,
-  /// and the new rows take their lanes by the rule under the estimates
-  /// after the edit, K3, L4). Else every masonry row's lane is kept by id
-  /// for the re-layout, and nil.
+  /// masonry rows keep, the estimates now, and where removed headers and
+  /// footers were. They can when the sections are current with the rows,
+  /// no header or footer is removed in a batch (`_lanesFollowRoles`), and
+  /// no estimate will move (a measured row removed for good under
+  /// `.meanOfMeasured` moves its kind's mean, and the new rows take their
+  /// lanes by the rule under the estimates after the edit, K3, L4). Else
+  /// every masonry row's lane is kept by id for the re-layout, and nil.
   /// - Complexity: O(r (log n + B)) for r removed rows; O(m) expected for
   ///   m masonry rows when the sections cannot follow.
   @inlinable @inline(never)
@@ -258,8 +258,20 @@ extension LazyStackLayout {
       let kind = _tree._kinds == nil ? 0 : ExtentTree<ID>._kind(ofExtra: _tree._extra(at: location))
       return estimatePolicy(forKind: kind) == .meanOfMeasured
     }
-    guard lanes.pendingKeep.isSameRows,
-          !indices.contains(where: { _tree.role(at: $0) != ExtentTree<ID>._plainRole || movesAMean($0) }) else {
+    // Headers and footers, outside a batch: where each was (`joints`, in
+    // the rows after the removals) and where one that comes back goes, the
+    // sections around are laid out again at the end (`_lanesDidApply`).
+    var joints: [Int] = []
+    var movesRoles = false
+    var follows = lanes.pendingKeep.isSameRows
+    for (k, i) in indices.enumerated() where follows {
+      if movesAMean(i) { follows = false }
+      guard _tree.role(at: i) != ExtentTree<ID>._plainRole else { continue }
+      if !_lanesFollowRoles { follows = false }
+      if reinserted.contains(_tree.id(at: i)) { movesRoles = true }
+      joints.append(i &- k)
+    }
+    guard follows else {
       _keepLanesByID()
       return nil
     }
@@ -269,7 +281,39 @@ extension LazyStackLayout {
       guard reinserted.contains(id), let lane = lanes.keptLane(at: i) else { continue }
       kept[id] = lane
     }
-    return _LaneApply(kept: kept, before: _laneEstimates)
+    return _LaneApply(kept: kept, before: _laneEstimates, joints: joints, movesRoles: movesRoles)
+  }
+
+  /// At the end of an `apply(_:)` that removed or moved headers or footers
+  /// (`lanes.joints`): the sections around where each was, and around
+  /// each that came back, laid out again (`_lanesRelayout`), the rows
+  /// inserted there keeping the lanes `lanes.kept` gives them, a new row
+  /// placed by L4's rule (as a full re-layout would, with the rows before
+  /// it in place). `insertions`: the rows inserted, at their offsets, in
+  /// ascending order.
+  /// - Complexity: O(r + p log r + k m + p s) for r insertions, p headers
+  ///   or footers and the m rows of the sections around them.
+  @inlinable @inline(never)
+  internal mutating func _lanesDidApply(_ lanes: _LaneApply<ID>, insertions: [(row: Int, id: ID)]) {
+    // The t-th inserted row has `row - t` of the rows left by the removals
+    // before it (non-decreasing in t): those before row j are the first
+    // whose count is at most j.
+    func final(_ j: Int) -> Int {
+      var low = 0
+      var high = insertions.count
+      while low < high {
+        let mid = (low &+ high) / 2
+        if insertions[mid].row &- mid <= j { low = mid &+ 1 } else { high = mid }
+      }
+      return j &+ low
+    }
+    var spans: [(from: Int, to: Int)] = []
+    for j in lanes.joints { spans.append((j == 0 ? 0 : final(j &- 1) &+ 1, final(j))) }
+    if lanes.movesRoles {
+      for (row, _) in insertions where _tree.role(at: row) != ExtentTree<ID>._plainRole { spans.append((row, row &+ 1)) }
+    }
+    let given = insertions.map { (row: $0.row, lane: lanes.kept[$0.id]) }
+    _lanesRelayout(spans, given: given, in: _writableLanes())
   }
 
   /// `apply(_:)`'s removals, just made in the tree (`_lanesWillApply`
@@ -449,11 +493,18 @@ extension LazyStackLayout {
 internal struct _LaneApply<ID: Hashable & Sendable> {
   @usableFromInline let kept: [ID: _KeptLane]
   @usableFromInline let before: _LaneEstimates
+  /// Where removed headers and footers were, in the rows after the
+  /// removals (none: all the removed rows were plain).
+  @usableFromInline let joints: [Int]
+  /// Whether a header or a footer among them comes back.
+  @usableFromInline let movesRoles: Bool
 
   @inlinable
-  init(kept: [ID: _KeptLane], before: _LaneEstimates) {
+  init(kept: [ID: _KeptLane], before: _LaneEstimates, joints: [Int], movesRoles: Bool) {
     self.kept = kept
     self.before = before
+    self.joints = joints
+    self.movesRoles = movesRoles
   }
 }
 

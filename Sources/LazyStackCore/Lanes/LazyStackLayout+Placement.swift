@@ -240,13 +240,21 @@ extension LazyStackLayout {
     if let lanes { _lanesDidApplyInsert(at: index, id: id, kept: lanes.kept) }
   }
 
-  /// At the end of `apply(_:)`, after the estimates were refreshed: the
-  /// lanes follow the estimated rows whose kind's estimate moved (K3), and
-  /// are current.
-  /// - Complexity: O(1) in a list; with lanes see `_lanesFollowExtents`.
+  /// At the end of `apply(_:)` (of `difference`), after the estimates were
+  /// refreshed: where it removed or moved headers or footers, the sections
+  /// around are laid out again (`_lanesDidApply`); the lanes follow the
+  /// estimated rows whose kind's estimate moved (K3), and are current.
+  /// - Complexity: O(1) in a list; with lanes see `_lanesDidApply` and
+  ///   `_lanesFollowExtents`.
   @inlinable @inline(__always)
-  internal mutating func _placementDidApply(_ lanes: _LaneApply<ID>?) {
-    if let lanes { _lanesFollowExtents(of: EmptyCollection(), since: lanes.before) }
+  internal mutating func _placementDidApply(_ lanes: _LaneApply<ID>?, _ difference: CollectionDifference<ID>) {
+    guard let lanes else { return }
+    if !lanes.joints.isEmpty {
+      var insertions: [(row: Int, id: ID)] = []
+      for case .insert(let offset, let id, _) in difference.insertions { insertions.append((offset, id)) }
+      _lanesDidApply(lanes, insertions: insertions)
+    }
+    _lanesFollowExtents(of: EmptyCollection(), since: lanes.before)
   }
 
   /// Before an edit that changes the rows otherwise than by an insert, a

@@ -318,14 +318,15 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
   /// rows, roles changed among them), and keeps the others as they are: a
   /// role change (SPEC H2, L1), or a header or a footer removed or moved,
   /// changes only the sections around its row. Masonry rows keep their
-  /// lanes as a full re-layout would keep them; the rows of `moved` (rows
-  /// just moved to `at`, the sections followed them in place) keep the
-  /// lanes it gives them, the ones they held before the move (L4).
+  /// lanes as a full re-layout would keep them; the rows `given` names
+  /// (sorted by row: rows just moved or inserted, which the sections took
+  /// in place) keep the lanes it gives them instead (L4: a moved row's
+  /// from before the move; nil, a new row's: placed by the rule).
   /// - Precondition: `pendingKeep` is `.sameRows`.
   /// - Complexity: O(k m + s) for the m rows of `rows` and s sections.
   @inlinable
   package mutating func relayout(_ rows: Range<Int>, in tree: ExtentTree<ID>,
-                                 moved: (at: Int, lanes: [_KeptLane?])? = nil) {
+                                 given: [(row: Int, lane: _KeptLane?)] = []) {
     // The old sections in `rows`: those whose first row (the header's, else
     // the body's) is in it. A row asked for its old lane is in one of them.
     func first(_ p: Int) -> Int { sections[p].header == nil ? sections[p].bodyStart : sections[p].bodyStart &- 1 }
@@ -340,7 +341,7 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
     var high = low
     while high < sections.count && (toEnd || first(high) < rows.upperBound) { high &+= 1 }
     var kept = _KeptLanes(sections[low ..< high], keep: .sameRows)
-    if let moved { kept.keepMoved(moved.lanes, at: moved.at) }
+    if !given.isEmpty { kept.keep(given) }
     var fresh: ContiguousArray<_LaneSection<ID>> = []
     var i = rows.lowerBound
     while i < rows.upperBound {
@@ -423,9 +424,12 @@ package struct _KeptLanes<ID: Hashable & Sendable> {
   @usableFromInline var lanesOf = -1
   /// `.removed`: how many removed rows come before the last old row asked for.
   @usableFromInline var removedBefore = 0
-  /// Rows just moved to `at` (under `.sameRows`: the sections followed the
-  /// move in place) and the lanes they held before it, which they keep.
-  @usableFromInline var moved: (at: Int, lanes: [_KeptLane?])?
+  /// Rows just moved or inserted (under `.sameRows`: the sections took
+  /// them in place), sorted by row, and the lanes they keep; the next of
+  /// them `lane(ofRow:)` and `sameBody` may ask for.
+  @usableFromInline var given: [(row: Int, lane: _KeptLane?)] = []
+  @usableFromInline var nextGiven = 0
+  @usableFromInline var nextGivenBody = 0
 
   @inlinable
   init(_ old: _LaneLayout<ID>?) {
@@ -443,14 +447,15 @@ package struct _KeptLanes<ID: Hashable & Sendable> {
     }
   }
 
-  /// Rows `at ..< at + lanes.count` keep `lanes` (a move's rows: the
-  /// lanes they held before it, nil for a row of a grid or a list), not
-  /// the lanes the sections gave them since.
+  /// The rows `given` names (sorted by row) keep the lanes it gives them
+  /// (a moved row's from before the move; nil for a new row, or one of a
+  /// grid or a list), not the lanes the sections gave them since.
   /// - Complexity: O(r) for r rows.
   @inlinable
-  mutating func keepMoved(_ lanes: [_KeptLane?], at: Int) {
-    moved = (at, lanes)
-    for case let lane? in lanes where !flows.contains(where: { $0.layout == lane.layout && $0.lanes == lane.lanes }) {
+  mutating func keep(_ given: [(row: Int, lane: _KeptLane?)]) {
+    self.given = given
+    for case let lane? in given.lazy.map(\.lane)
+    where !flows.contains(where: { $0.layout == lane.layout && $0.lanes == lane.lanes }) {
       flows.append((lane.layout, lane.lanes))
     }
   }
@@ -463,8 +468,9 @@ package struct _KeptLanes<ID: Hashable & Sendable> {
   @inlinable
   mutating func sameBody(_ body: Range<Int>, layout: SectionLayout, lanes k: Int) -> _MasonryLanes? {
     guard case .sameRows = keep else { return nil }
-    // A body with moved rows reads their lanes from `moved`.
-    if let moved, body.overlaps(moved.at ..< moved.at &+ moved.lanes.count) { return nil }
+    // A body with given rows reads their lanes from `given`.
+    while nextGivenBody < given.count && given[nextGivenBody].row < body.lowerBound { nextGivenBody &+= 1 }
+    if nextGivenBody < given.count && given[nextGivenBody].row < body.upperBound { return nil }
     // (Its own cursor: `lane(ofRow:)` may still read the section before.)
     while same < sections.count && sections[same].bodyStart < body.lowerBound { same &+= 1 }
     guard same < sections.count, sections[same].body == body, let m = sections[same].masonry, m.k == k,
@@ -502,9 +508,10 @@ package struct _KeptLanes<ID: Hashable & Sendable> {
   /// - Complexity: amortized O(1) (O(m) the first time a section is read).
   @inlinable
   mutating func lane(ofRow r: Int, layout: SectionLayout, lanes k: Int) -> Int {
-    if let moved, r >= moved.at && r < moved.at &+ moved.lanes.count {
-      guard let given = moved.lanes[r &- moved.at], given.layout == layout, given.lanes == k else { return -1 }
-      return given.lane
+    while nextGiven < given.count && given[nextGiven].row < r { nextGiven &+= 1 }
+    if nextGiven < given.count && given[nextGiven].row == r {
+      guard let lane = given[nextGiven].lane, lane.layout == layout, lane.lanes == k else { return -1 }
+      return lane.lane
     }
     var o = r
     switch keep {

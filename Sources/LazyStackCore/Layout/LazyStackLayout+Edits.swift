@@ -320,7 +320,7 @@ extension LazyStackLayout {
       _placementDidApplyInsert(at: offset, id: id, lanes)
     }
     _refreshEstimate()
-    _placementDidApply(lanes)
+    _placementDidApply(lanes, difference)
     let correction = _settle(from: before, cause: .edit)
     if _slowPath(_pendingRestore != nil) { return _resumeRestore(after: correction) }  // C3
     return correction
