@@ -323,7 +323,8 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
   /// in place) keep the lanes it gives them instead (L4: a moved row's
   /// from before the move; nil, a new row's: placed by the rule).
   /// - Precondition: `pendingKeep` is `.sameRows`.
-  /// - Complexity: O(k m + s) for the m rows of `rows` and s sections.
+  /// - Complexity: O(k m + s) for the m rows of `rows` and s sections;
+  ///   O(k m + log s) when they are as many sections as before.
   @inlinable
   package mutating func relayout(_ rows: Range<Int>, in tree: ExtentTree<ID>,
                                  given: [(row: Int, lane: _KeptLane?)] = []) {
@@ -349,8 +350,16 @@ package struct _LaneLayout<ID: Hashable & Sendable>: Sendable {
       i = section.upperBound
       if let laidOut = _section(of: section, in: tree, kept: &kept) { fresh.append(laidOut) }
     }
-    sections.replaceSubrange(low ..< high, with: fresh)
-    _rebuildCorrections()
+    guard fresh.count == high &- low else {
+      sections.replaceSubrange(low ..< high, with: fresh)
+      return _rebuildCorrections()
+    }
+    // As many sections as before (a header moved within its neighbours):
+    // only theirs change in the corrections' tree, not every later one's.
+    for (p, section) in zip(low ..< high, fresh) {
+      _correct(p, by: section.correction &- sections[p].correction)
+      sections[p] = section
+    }
   }
 
   /// A masonry body of `extents` (`_LaneBlocks.followsEstimate`: kind
