@@ -455,7 +455,9 @@ final class LaneTests: CheckedTestCase {
     // And the last row, a footer right after another: its section of no
     // rows starts at the end (soak seed 33641).
     for op: LayoutOperation in [.removeOffsets([0]), .removeOffsets([2, 3, 5]), .setRole(10, .sectionFooter),
-                                .setRole(11, .sectionFooter), .removeOffsets([7])] {
+                                .setRole(11, .sectionFooter), .removeOffsets([7]),
+                                // Every row but that footer, then it: no rows, no sections (seed 150005).
+                                .removeOffsets(IndexSet(0 ..< 6)), .removeOffsets([0])] {
       XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200]), "footer at 0: \(op)")
     }
     // Differences: a header that comes back elsewhere splits the section

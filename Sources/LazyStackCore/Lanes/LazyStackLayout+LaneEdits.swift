@@ -192,7 +192,14 @@ extension LazyStackLayout {
   @inlinable
   internal func _lanesRelayout(_ spans: [(from: Int, to: Int)], given: [(row: Int, lane: _KeptLane?)] = [],
                                in box: _LaneBox<ID>) {
-    guard count > 0 else { return }
+    guard count > 0 else {
+      // No rows: no sections (a section of no rows whose footer went too).
+      if !box.value.sections.isEmpty {
+        box.value.sections.removeAll()
+        box.value._rebuildCorrections()
+      }
+      return
+    }
     var ranges: [Range<Int>] = []
     for span in spans {
       let low = _tree.section(containing: Swift.min(count &- 1, Swift.max(0, span.from &- 1))).lowerBound
@@ -525,3 +532,4 @@ internal struct _LaneEstimates: Sendable {
     self.kindEstimates = kindEstimates
   }
 }
+
