@@ -150,9 +150,9 @@ extension LazyStackLayout {
   /// kept.count` (`_lanesWillMove` gave `kept`): the lane sections follow
   /// in place, a removal and an insert whose masonry rows keep their
   /// lanes where their new section has the flow they had (L4, L8). With
-  /// headers or footers among them (`roles`: where), the sections around where each was and
-  /// around where they went are laid out again (`_LaneLayout.relayout`),
-  /// the moved rows keeping the lanes they held.
+  /// headers or footers among them (`roles`: where), the sections around
+  /// where each was and around where they went are laid out again
+  /// (`_LaneLayout.relayout`), the moved rows keeping the lanes they held.
   /// - Complexity: O(r (log n + B) + k (B + log n) a section touched + s);
   ///   with headers or footers, plus O(k m + s) for each place, m rows of
   ///   the sections around it.
