@@ -298,6 +298,16 @@ final class LaneTests: CheckedTestCase {
 
   // MARK: L8
 
+  /// Runs `steps` on `pair`, each made from the rows as they are then (the
+  /// reference's ids), comparing the models at `probes` after each.
+  func run(_ steps: [(String, ([Int]) -> LayoutOperation)], on pair: inout ModelPair, probes: [CGFloat],
+           _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+    for (what, make) in steps {
+      let op = make(pair.reference.ids)
+      XCTAssertNil(pair.step(op) ?? pair.difference(probes: probes), "\(label): \(what): \(op)", file: file, line: line)
+    }
+  }
+
   /// SPEC L1, L4, L8: plain rows that empty a section without a header, or
   /// start one (before the first header, or after a footer), are followed
   /// in place like any insert, removal or move: an emptied section goes
@@ -348,10 +358,7 @@ final class LaneTests: CheckedTestCase {
           return .difference(list)
         }),
       ]
-      for (what, make) in steps {
-        let op = make(pair.reference.ids)
-        XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200, 600]), "setup \(setup): \(what): \(op)")
-      }
+      run(steps, on: &pair, probes: [0, 200, 600], "setup \(setup)")
     }
     // Footers with no rows before them: a footer at row 0 and one right
     // after another end sections of no rows, which rows join and leave.
@@ -373,10 +380,7 @@ final class LaneTests: CheckedTestCase {
       ("a row moved from the last section before the first footer", { ids in
         .move(IndexSet(integer: ids.firstIndex(of: 10)!), to: 0) }),
     ]
-    for (what, make) in steps {
-      let op = make(pair.reference.ids)
-      XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200]), "footers: \(what): \(op)")
-    }
+    run(steps, on: &pair, probes: [0, 200], "footers")
   }
 
   /// SPEC H2, L1, L4, L8: a header or a footer removed or moved joins or
@@ -439,10 +443,7 @@ final class LaneTests: CheckedTestCase {
         }),
         ("every row removed", { ids in .removeOffsets(IndexSet(0 ..< ids.count)) }),
       ]
-      for (what, make) in steps {
-        let op = make(pair.reference.ids)
-        XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200, 600]), "setup \(setup): \(what): \(op)")
-      }
+      run(steps, on: &pair, probes: [0, 200, 600], "setup \(setup)")
     }
     // A footer at row 0 ends a section of no rows; removed, the rows after
     // it start at row 0 as that section did (soak seed 13).
@@ -470,25 +471,22 @@ final class LaneTests: CheckedTestCase {
     ]
     for op in sections { XCTAssertNil(pair.step(op) ?? pair.difference(probes: []), "differences: \(op)") }
     for id in 0 ..< 30 where id % 4 != 0 { XCTAssertNil(pair.step(.measure(id, CGFloat(20 + (id * 53) % 110)))) }
-    let differences: [(String, ([Int]) -> [Int])] = [
+    let differences: [(String, ([Int]) -> LayoutOperation)] = [
       ("the 2-lane header removed for good, rows of the first section moved after it, new rows there", { ids in
         let moved = [1, 2, 3, 6, 7, 9]
         var list = ids.filter { $0 != 10 && !moved.contains($0) }
         let at = list.firstIndex(of: 12)!
         list.insert(contentsOf: moved + [100, 101], at: at)
         list.insert(102, at: 1)
-        return list
+        return .difference(list)
       }),
       ("the grid header moved into the first section", { ids in
         var list = ids.filter { $0 != 20 }
         list.insert(20, at: 5)
-        return list
+        return .difference(list)
       }),
     ]
-    for (what, make) in differences {
-      let op = LayoutOperation.difference(make(pair.reference.ids))
-      XCTAssertNil(pair.step(op) ?? pair.difference(probes: [0, 200]), "differences: \(what): \(op)")
-    }
+    run(differences, on: &pair, probes: [0, 200], "differences")
   }
 
   // MARK: L5

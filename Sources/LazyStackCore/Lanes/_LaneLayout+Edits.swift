@@ -135,7 +135,7 @@ extension _LaneLayout {
   /// `dropEmptied(footerAt:)` (a move's insert may fill it again). Returns
   /// whether it emptied one. A header or a footer among them leaves its
   /// sections as they were but for their rows (a section whose header
-  /// went has none), for `relayout(_:in:moved:)` to lay out again.
+  /// went has none), for `relayout(_:in:given:)` to lay out again.
   /// - Complexity: O(r (log s + log m) + k (B + log m) a section touched + s).
   @inlinable
   @discardableResult

@@ -204,8 +204,9 @@ extension LazyStackLayout {
     }
     let target = destination &- _lowerBound(offsets, destination)
     if _slowPath(_batch != nil) { _logRemoval(offsets) }
-    // L4: moved rows keep their lanes
-    let keptLanes = _placementWillMove(offsets, plain: !roles.contains { $0 != ExtentTree<ID>._plainRole })
+    // L4: moved rows keep their lanes; where among them the headers and footers are
+    let roleOffsets = roles.indices.filter { roles[$0] != ExtentTree<ID>._plainRole }
+    let keptLanes = _placementWillMove(offsets, plain: roleOffsets.isEmpty)
     _tree.remove(sortedIndices: offsets)
     do {
       try _tree.insert(ids, extents: extents, roles: roles, extras: extras.isEmpty ? nil : extras, at: target,
@@ -214,10 +215,7 @@ extension LazyStackLayout {
       preconditionFailure("LazyStackLayout.move: reinserting moved rows failed: \(error)")
     }
     if _slowPath(_batch != nil) { _logInsertion(at: target, count: ids.count, stored: extents) }
-    if let keptLanes {
-      _lanesDidMove(offsets, keeping: keptLanes, to: target,
-                    roles: roles.indices.filter { roles[$0] != ExtentTree<ID>._plainRole })
-    }
+    if let keptLanes { _lanesDidMove(offsets, keeping: keptLanes, to: target, roles: roleOffsets) }
     return _settle(from: before, cause: .edit)
   }
 
@@ -244,7 +242,9 @@ extension LazyStackLayout {
       preconditionFailure("LazyStackLayout.move: reinserting the moved row failed: \(error)")
     }
     if _slowPath(_batch != nil) { _logInsertion(at: target, count: 1, stored: stored) }
-    if let keptLanes { _lanesDidMove([source], keeping: keptLanes, to: target, roles: role == ExtentTree<ID>._plainRole ? [] : [0]) }
+    if let keptLanes {
+      _lanesDidMove([source], keeping: keptLanes, to: target, roles: role == ExtentTree<ID>._plainRole ? [] : [0])
+    }
     return _settle(from: before, cause: .edit)
   }
 
